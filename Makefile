@@ -1,0 +1,44 @@
+# treeopt: every target does its own set-up on a fresh machine.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip
+
+.PHONY: demo test bench lab install install-test system-deps clean
+
+$(PY):
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install -q --upgrade pip
+
+# Core only (numpy, pandas, scikit-learn).
+$(VENV)/.core: pyproject.toml | $(PY)
+	$(PIP) install -q -e .
+	touch $@
+
+# Everything the tests use: widgets, notebooks, the browser test.
+$(VENV)/.test: pyproject.toml | $(PY)
+	$(PIP) install -q -e '.[widgets,test]'
+	touch $@
+
+demo: $(VENV)/.core
+	$(VENV)/bin/treeopt demo
+
+# System packages some tests need: graphviz's `dot` and Debian's chromium (never a browser download).
+system-deps:
+	@command -v dot >/dev/null 2>&1 && command -v chromium >/dev/null 2>&1 || \
+	  { (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz chromium >/dev/null) \
+	    || echo "warning: could not install graphviz/chromium; tests that need them will be skipped"; }
+
+test: $(VENV)/.test system-deps
+	$(PY) -m pytest -q
+
+bench: $(VENV)/.test
+	$(PIP) install -q -e '.[bench]'
+	$(PY) benchmarks/run.py
+
+lab: $(VENV)/.test
+	$(PIP) install -q jupyterlab
+	$(VENV)/bin/jupyter lab notebooks/
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis

@@ -1,0 +1,37 @@
+"""Shared fixtures: paths to ../shared/datasets and readers for its files."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from hypothesis import settings
+
+SHARED = Path(os.environ.get("TREEOPT_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+DATASETS = SHARED / "datasets"
+
+# Property tests: a bounded number of examples in CI, more when asked (HYPOTHESIS_PROFILE=thorough).
+settings.register_profile("ci", max_examples=40, deadline=None, derandomize=True)
+settings.register_profile("thorough", max_examples=500, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def read_binary(name: str):
+    """(X, y) of a dataset in shared/datasets/binary (';'-separated, last column = label)."""
+    frame = pd.read_csv(DATASETS / "binary" / f"{name}.csv", sep=";")
+    return frame.iloc[:, :-1], frame.iloc[:, -1]
+
+
+@pytest.fixture(scope="session")
+def reference_optima() -> pd.DataFrame:
+    path = DATASETS / "reference_optima.csv"
+    if not path.exists():
+        pytest.skip(f"{path} not found (set TREEOPT_SHARED)")
+    return pd.read_csv(path)
+
+
+def require_datasets():
+    if not DATASETS.exists():
+        pytest.skip(f"shared datasets not found at {DATASETS} (set TREEOPT_SHARED)")

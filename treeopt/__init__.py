@@ -1,0 +1,23 @@
+"""treeopt: provably optimal sparse decision trees you can pause, inspect and watch.
+
+Examples
+--------
+>>> from treeopt import OptimalTreeClassifier
+>>> from treeopt.datasets import load_monk
+>>> X, y = load_monk(1)
+>>> clf = OptimalTreeClassifier(regularization=0.05).fit(X, y)
+>>> clf.optimal_
+True
+"""
+
+from .binarize import Binarizer, BinaryFeature
+from .data import Dataset
+from .estimator import OptimalTreeClassifier
+from .objectives import Accuracy, BalancedAccuracy, WeightedAccuracy, get_objective
+from .solvers import GOSDT, SOLVERS
+from .tree import Leaf, Split, Tree
+
+__version__ = "0.1.0"
+
+__all__ = ["OptimalTreeClassifier", "Dataset", "Binarizer", "BinaryFeature", "Tree", "Leaf", "Split",
+           "GOSDT", "SOLVERS", "Accuracy", "BalancedAccuracy", "WeightedAccuracy", "get_objective"]

@@ -1,0 +1,206 @@
+"""``OptimalTreeClassifier``: the scikit-learn estimator around the stepwise solvers."""
+
+from __future__ import annotations
+
+import warnings
+from numbers import Integral, Real
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .binarize import Binarizer
+from .data import Dataset
+from .objectives import OBJECTIVES, get_objective
+
+__all__ = ["OptimalTreeClassifier"]
+
+
+class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
+    """Provably optimal sparse decision tree (minimises loss + λ × leaves).
+
+    Parameters
+    ----------
+    regularization : float, default=0.05
+        λ, the cost of one leaf in objective units: a leaf must save a
+        fraction λ of the (weighted) rows to be worth adding. Never changed
+        by ``fit``, however small.
+    solver : str, default="gosdt"
+        A name of ``treeopt.SOLVERS`` (``"gosdt"``; others as they land).
+    objective : str, default="accuracy"
+        ``"accuracy"``, ``"balanced_accuracy"``, ``"weighted_accuracy"``, ...
+    omega : float, optional
+        Weight of false negatives for ``"weighted_accuracy"``.
+    depth_budget : int, optional
+        Maximum depth (a single leaf has depth 0).
+    time_limit : float, optional
+        Seconds; a search stopped by it keeps its best tree and warns with
+        ``ConvergenceWarning``.
+    node_limit : int, optional
+        Maximum expansions.
+    bounds : dict, optional
+        Switch bounds off by name, e.g. ``{"lookahead": False}``.
+    thresholds : {"all", "quantile"}, default="all"
+        How numeric columns are binarized (see :class:`~treeopt.Binarizer`).
+    max_thresholds : int, optional
+        Cap on threshold features per numeric column.
+
+    Attributes
+    ----------
+    tree_ : Tree
+        The fitted tree (predicts on the original columns).
+    classes_ : ndarray
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when ``X`` had string column names.
+    binarizer_ : Binarizer
+    status_ : str
+        ``optimal``, ``time_limit``, ``node_limit`` or ``interrupted``.
+    optimal_ : bool
+        Whether optimality was certified.
+    lower_bound_, upper_bound_, gap_ : float
+        Certificate: ``lower_bound_ <= optimum <= upper_bound_`` (= the tree's objective).
+    objective_ : float
+        Objective of ``tree_`` on the training data.
+    trace_ : DataFrame
+        elapsed, expansions, lower_bound, upper_bound, queue_size over the search.
+    n_steps_ : int
+        Expansions done.
+    prune_counts_ : dict
+        How often each bound acted.
+    solver_ : Solver
+        The solver object, paused at the end (inspect it with ``snapshot()``).
+
+    Examples
+    --------
+    >>> from treeopt.datasets import load_monk
+    >>> X, y = load_monk(1)
+    >>> clf = OptimalTreeClassifier(regularization=0.02).fit(X, y)
+    >>> clf.optimal_, clf.tree_.n_leaves, clf.score(X, y)
+    (True, 7, 1.0)
+    """
+
+    _parameter_constraints = {
+        "regularization": [Interval(Real, 0, 1, closed="right")],
+        "solver": [str],
+        "objective": [str],
+        "omega": [Interval(Real, 0, None, closed="neither"), None],
+        "depth_budget": [Interval(Integral, 0, None, closed="left"), None],
+        "time_limit": [Interval(Real, 0, None, closed="neither"), None],
+        "node_limit": [Interval(Integral, 0, None, closed="left"), None],
+        "bounds": [dict, None],
+        "thresholds": [StrOptions({"all", "quantile"})],
+        "max_thresholds": [Interval(Integral, 1, None, closed="left"), None],
+    }
+
+    def __init__(self, *, regularization: float = 0.05, solver: str = "gosdt", objective: str = "accuracy",
+                 omega: float | None = None, depth_budget: int | None = None, time_limit: float | None = None,
+                 node_limit: int | None = None, bounds: dict | None = None, thresholds: str = "all",
+                 max_thresholds: int | None = None):
+        self.regularization = regularization
+        self.solver = solver
+        self.objective = objective
+        self.omega = omega
+        self.depth_budget = depth_budget
+        self.time_limit = time_limit
+        self.node_limit = node_limit
+        self.bounds = bounds
+        self.thresholds = thresholds
+        self.max_thresholds = max_thresholds
+
+    # -- fitting ------------------------------------------------------------------
+    def _make_solver(self, X, y, sample_weight):
+        from .solvers import SOLVERS
+
+        self._validate_params()
+        if self.solver not in SOLVERS:
+            raise ValueError(f"unknown solver {self.solver!r}; choose one of {sorted(SOLVERS)}.")
+        if self.objective not in OBJECTIVES:
+            raise ValueError(f"unknown objective {self.objective!r}; choose one of {sorted(OBJECTIVES)}.")
+        frame = X if isinstance(X, pd.DataFrame) else None
+        X_checked, y = validate_data(self, X, y, dtype=None, ensure_all_finite=False, y_numeric=False)
+        y = np.asarray(y)
+        if pd.isna(y).any():
+            raise ValueError("y has missing values (NaN); drop those rows or fill them in.")
+        self.classes_ = np.unique(y)
+        if len(self.classes_) < 2:
+            raise ValueError(f"y has a single class ({self.classes_.tolist()}); a classifier needs at least "
+                             "two classes to learn anything.")
+        table = frame if frame is not None else X_checked
+        self.binarizer_ = Binarizer(thresholds=self.thresholds, max_thresholds=self.max_thresholds).fit(table)
+        dataset = Dataset.from_arrays(table, y, sample_weight=sample_weight, binarizer=self.binarizer_,
+                                      classes=self.classes_)
+        objective = get_objective(self.objective, omega=self.omega)
+        solver_cls = SOLVERS[self.solver]
+        return solver_cls(dataset, regularization=self.regularization, objective=objective,
+                          bounds=self.bounds, depth_budget=self.depth_budget)
+
+    def fit(self, X, y, sample_weight=None):
+        """Find the optimal tree on ``(X, y)``.
+
+        Parameters
+        ----------
+        X : array_like or DataFrame of shape (n_samples, n_features)
+            Numeric, binary or categorical (string/category) columns. No NaN.
+        y : array_like of shape (n_samples,)
+            Any label values (two or more classes).
+        sample_weight : array_like of shape (n_samples,), optional
+            Non-negative weights; a row of weight 2 counts as two rows.
+
+        Returns
+        -------
+        self
+        """
+        solver = self._make_solver(X, y, sample_weight)
+        result = solver.run(time_limit=self.time_limit, node_limit=self.node_limit)
+        self._store(solver, result)
+        return self
+
+    def _store(self, solver, result) -> None:
+        self.solver_ = solver
+        self.tree_ = result.tree
+        self.status_ = result.status
+        self.optimal_ = bool(result.optimal)
+        self.lower_bound_ = float(result.lower_bound)
+        self.upper_bound_ = float(result.upper_bound)
+        self.gap_ = float(result.gap)
+        self.objective_ = float(result.objective)
+        self.trace_ = result.trace_frame()
+        self.n_steps_ = int(result.expansions)
+        self.prune_counts_ = dict(result.prune_counts)
+        if not self.optimal_:
+            warnings.warn(
+                f"search stopped ({result.status}) before optimality was certified: the tree's objective "
+                f"{result.upper_bound:.6g} is within {result.gap:.3g} of the optimum (lower bound "
+                f"{result.lower_bound:.6g}). Raise time_limit/node_limit or regularization to certify.",
+                ConvergenceWarning, stacklevel=3)
+
+    # -- prediction ---------------------------------------------------------------
+    def _transform(self, X) -> np.ndarray:
+        check_is_fitted(self, "tree_")
+        frame = X if isinstance(X, pd.DataFrame) else None
+        X_checked = validate_data(self, X, dtype=None, ensure_all_finite=False, reset=False)
+        return self.binarizer_.transform(frame if frame is not None else X_checked)
+
+    def predict(self, X) -> np.ndarray:
+        """Predicted label of each row."""
+        index = self.tree_.predict_index(self._transform(X), binarized=True)
+        return self.classes_[index]
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Class frequencies (training weight) of the leaf each row reaches."""
+        return self.tree_.predict_proba(self._transform(X), binarized=True)
+
+    def apply(self, X) -> np.ndarray:
+        """Index of the leaf each row reaches (leaves numbered left to right)."""
+        return self.tree_.apply(self._transform(X), binarized=True)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.string = True
+        tags.input_tags.categorical = True
+        tags.input_tags.allow_nan = False
+        return tags

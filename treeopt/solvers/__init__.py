@@ -1,0 +1,11 @@
+"""Stepwise solvers. Each speaks the protocol of :mod:`treeopt.solvers.base`.
+
+``SOLVERS`` maps the names the estimator accepts (``solver="gosdt"``) to classes.
+"""
+
+from .base import QueueEntry, SearchResult, Snapshot, Solver, TracePoint
+from .gosdt import GOSDT
+
+SOLVERS = {"gosdt": GOSDT}
+
+__all__ = ["Solver", "Snapshot", "QueueEntry", "SearchResult", "TracePoint", "GOSDT", "SOLVERS"]

@@ -1,0 +1,437 @@
+"""The stepwise protocol every solver speaks.
+
+A solver is a generator you can pause, resume and inspect:
+
+>>> import numpy as np
+>>> from treeopt.data import Dataset
+>>> from treeopt.solvers import GOSDT
+>>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3)
+>>> y = np.array([0, 1, 1, 0] * 3)                       # XOR: needs two splits
+>>> solver = GOSDT(Dataset.from_binary(X, y), regularization=0.05)
+>>> events = solver.steps()
+>>> first = next(events)                                # one small unit of work, then paused
+>>> solver.snapshot().lower_bound <= solver.snapshot().upper_bound
+True
+>>> result = solver.run()                               # resume and drain on the fast path
+>>> result.optimal, result.tree.n_leaves, round(result.objective, 3)
+(True, 4, 0.2)
+
+Subclasses implement :meth:`Solver._search`, a generator that does one
+bounded unit of work per ``yield`` (one expansion), calls :meth:`_emit` for
+events (a no-op on the fast path), :meth:`_count` for prunes, and
+:meth:`_record` whenever a global bound changes; plus :attr:`lower_bound`,
+:attr:`upper_bound`, :meth:`_incumbent` and :meth:`_queue_entries`.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+
+import numpy as np
+import pandas as pd
+
+from ..data import Dataset
+from ..events import Event, Finished, Improved, LowerBoundRaised, Progress
+from ..objectives import Objective, get_objective
+from ..tree import Tree
+
+__all__ = ["Solver", "Snapshot", "QueueEntry", "SearchResult", "TracePoint"]
+
+#: Objective values closer than this are equal (sums of floats in weight units).
+EPS = 1e-9
+
+
+@dataclass(order=True)
+class QueueEntry:
+    """One entry of a solver's queue as shown to people.
+
+    Attributes
+    ----------
+    priority : tuple
+        The key the queue orders by (smaller first).
+    rule : str
+        The conjunction of tests that leads to the subproblem (or a partial tree's leaves).
+    support : float
+        Weight of training rows in the subproblem.
+    lower_bound, upper_bound : float
+        Bounds on the subproblem's optimal objective (objective units).
+    payload : object
+        Solver-specific detail (not compared).
+    """
+
+    priority: tuple
+    rule: str = field(compare=False)
+    support: float = field(compare=False)
+    lower_bound: float = field(compare=False)
+    upper_bound: float = field(compare=False)
+    payload: Any = field(default=None, compare=False, repr=False)
+
+
+@dataclass(frozen=True)
+class TracePoint:
+    """One row of the search trace."""
+
+    elapsed: float
+    expansions: int
+    lower_bound: float
+    upper_bound: float
+    queue_size: int
+
+
+@dataclass
+class Snapshot:
+    """The state of a search at one moment (what the widgets display).
+
+    Attributes
+    ----------
+    solver : str
+    status : str
+        ``not_started``, ``paused``, ``optimal``, ``time_limit``, ``node_limit``,
+        ``interrupted`` or ``gap_reached``.
+    lower_bound, upper_bound, gap : float
+        Certified global bounds (objective units) and ``upper - lower``.
+    best_tree : Tree or None
+        The incumbent.
+    queue_size : int
+    queue : list of QueueEntry
+        The first ``top_k`` queue entries in priority order.
+    prune_counts : dict
+        How often each bound acted.
+    expansions : int
+    elapsed : float
+        Seconds spent searching (paused time excluded).
+    extra : dict
+        Solver-specific state (e.g. the current selection path of Branches).
+    """
+
+    solver: str
+    status: str
+    lower_bound: float
+    upper_bound: float
+    gap: float
+    best_tree: Tree | None
+    queue_size: int
+    queue: list
+    prune_counts: dict
+    expansions: int
+    elapsed: float
+    extra: dict = field(default_factory=dict)
+
+
+@dataclass
+class SearchResult:
+    """What :meth:`Solver.run` returns: the tree and its certificate."""
+
+    tree: Tree
+    objective: float
+    lower_bound: float
+    upper_bound: float
+    gap: float
+    optimal: bool
+    status: str
+    expansions: int
+    elapsed: float
+    prune_counts: dict
+    trace: list
+
+    def trace_frame(self) -> pd.DataFrame:
+        """The trace as a DataFrame (elapsed, expansions, lower_bound, upper_bound, queue_size)."""
+        return pd.DataFrame([vars(p) for p in self.trace],
+                            columns=["elapsed", "expansions", "lower_bound", "upper_bound", "queue_size"])
+
+
+class Solver:
+    """Base class of the stepwise solvers.
+
+    Parameters
+    ----------
+    dataset : Dataset
+    regularization : float
+        λ, the penalty per leaf, in (0, 1].
+    objective : str or Objective, default="accuracy"
+    bounds : dict of str to bool, optional
+        Switch named bounds off (``{"lookahead": False}``); see ``BOUNDS``.
+    depth_budget : int, optional
+        Maximum depth (a single leaf has depth 0).
+
+    Attributes
+    ----------
+    BOUNDS : dict
+        Name → paper reference of every switchable bound of the solver.
+    trace : list of TracePoint
+    prune_counts : dict
+    status : str
+    expansions : int
+    """
+
+    name = "solver"
+    BOUNDS: dict = {}
+
+    def __init__(self, dataset: Dataset, *, regularization: float, objective: str | Objective = "accuracy",
+                 bounds: dict | None = None, depth_budget: int | None = None):
+        if not isinstance(dataset, Dataset):
+            raise TypeError(f"dataset must be a treeopt Dataset, got {type(dataset).__name__}; "
+                            "build one with Dataset.from_arrays(X, y).")
+        if isinstance(regularization, bool) or not isinstance(regularization, (int, float, np.floating)) \
+                or not math.isfinite(regularization) or not 0 < regularization <= 1:
+            raise ValueError(f"regularization must be a number in (0, 1], got {regularization!r}. "
+                             "It is the objective cost of one leaf (e.g. 0.01: a leaf must save 1% of errors).")
+        if depth_budget is not None and (not isinstance(depth_budget, (int, np.integer)) or depth_budget < 0):
+            raise ValueError(f"depth_budget must be a non-negative integer or None, got {depth_budget!r}.")
+        unknown = set(bounds or {}) - set(self.BOUNDS)
+        if unknown:
+            raise ValueError(f"unknown bound(s) {sorted(unknown)} for {self.name}; "
+                             f"known: {sorted(self.BOUNDS)}.")
+        self.dataset = dataset
+        self.regularization = float(regularization)
+        self.objective = get_objective(objective)
+        self.depth_budget = depth_budget
+        self.bounds = {name: True for name in self.BOUNDS}
+        self.bounds.update({k: bool(v) for k, v in (bounds or {}).items()})
+        self.prune_counts = {name: 0 for name in self.BOUNDS}
+        self.trace: list[TracePoint] = []
+        self.status = "not_started"
+        self.expansions = 0
+        self._elapsed = 0.0
+        self._clock_start: float | None = None
+        self._generator: Iterator | None = None
+        self._events: list | None = None
+        self._finished = False
+
+    # -- what subclasses provide ----------------------------------------------
+    def _search(self) -> Iterator[None]:
+        """Do the search, yielding after each bounded unit of work."""
+        raise NotImplementedError
+
+    @property
+    def lower_bound(self) -> float:
+        """Certified lower bound on the optimal objective."""
+        raise NotImplementedError
+
+    @property
+    def upper_bound(self) -> float:
+        """Objective of the incumbent tree."""
+        raise NotImplementedError
+
+    def _incumbent(self) -> Tree:
+        """Build the incumbent tree."""
+        raise NotImplementedError
+
+    def _queue_entries(self, k: int) -> list:
+        """The first ``k`` queue entries in priority order."""
+        return []
+
+    @property
+    def queue_size(self) -> int:
+        """Number of entries in the queue."""
+        return 0
+
+    def _snapshot_extra(self) -> dict:
+        return {}
+
+    # -- helpers for subclasses -----------------------------------------------
+    def _emit(self, event: Event) -> None:
+        if self._events is not None:
+            self._events.append(event)
+
+    def _count(self, bound: str, n: int = 1) -> None:
+        self.prune_counts[bound] += n
+
+    def _record(self, improved: bool = False, raised: bool = False) -> None:
+        """Append a trace point; call when a global bound changes."""
+        lb, ub = self.lower_bound, self.upper_bound
+        self.trace.append(TracePoint(self.elapsed, self.expansions, lb, ub, self.queue_size))
+        if self._events is not None:
+            if improved:
+                self._events.append(Improved(self.expansions, ub, self._incumbent_leaves()))
+            if raised:
+                self._events.append(LowerBoundRaised(self.expansions, lb))
+
+    def _incumbent_leaves(self) -> int:
+        return self.best_tree.n_leaves
+
+    # -- the protocol ---------------------------------------------------------
+    @property
+    def elapsed(self) -> float:
+        """Seconds spent searching so far (time while paused is not counted)."""
+        if self._clock_start is None:
+            return self._elapsed
+        return self._elapsed + time.perf_counter() - self._clock_start
+
+    @property
+    def gap(self) -> float:
+        """``upper_bound - lower_bound`` (0 when optimality is certified)."""
+        return max(0.0, self.upper_bound - self.lower_bound)
+
+    @property
+    def best_tree(self) -> Tree:
+        """The best tree found so far (always valid, even before the search starts)."""
+        self._ensure_started()
+        return self._incumbent()
+
+    def _ensure_started(self) -> None:
+        if self._generator is None:
+            self._generator = self._search()
+            self.status = "paused"
+
+    def _advance(self) -> bool:
+        """Do one unit of work; False once the search is finished."""
+        if self._finished:
+            return False
+        self._clock_start = time.perf_counter()
+        try:
+            next(self._generator)
+            return True
+        except StopIteration:
+            self._finished = True
+            self.status = "optimal"
+            self._record()
+            return False
+        finally:
+            self._elapsed += time.perf_counter() - self._clock_start
+            self._clock_start = None
+
+    def steps(self, every: int = 1) -> Iterator[Event]:
+        """Yield events while searching; stop iterating to pause, iterate again to resume.
+
+        Parameters
+        ----------
+        every : int, default=1
+            1: every event of every unit of work (expansions, prunes,
+            improvements). ``k > 1``: one :class:`~treeopt.events.Progress`
+            event every ``k`` units (cheap, for progress bars).
+
+        Yields
+        ------
+        Event
+            Ends with a :class:`~treeopt.events.Finished` event.
+        """
+        if every < 1:
+            raise ValueError(f"every must be a positive integer, got {every!r}.")
+        self._ensure_started()
+        while not self._finished:
+            if every == 1:
+                self._events = []
+                try:
+                    alive = self._advance()
+                    pending, self._events = self._events, None
+                finally:
+                    self._events = None
+                yield from pending
+                if not alive:
+                    break
+            else:
+                for _ in range(every):
+                    if not self._advance():
+                        break
+                if not self._finished:
+                    yield Progress(self.expansions, self.lower_bound, self.upper_bound, self.queue_size,
+                                   self.elapsed)
+        yield Finished(self.expansions, True, self.gap, self.status)
+
+    def step(self, n: int = 1) -> bool:
+        """Do ``n`` units of work on the fast path; return False once finished."""
+        self._ensure_started()
+        for _ in range(n):
+            if not self._advance():
+                return False
+        return True
+
+    def run(self, time_limit: float | None = None, node_limit: int | None = None,
+            gap_tol: float = 0.0, progress=None) -> SearchResult:
+        """Search until optimal or a limit is hit; return the tree and its certificate.
+
+        Parameters
+        ----------
+        time_limit : float, optional
+            Seconds of search (counted from this call).
+        node_limit : int, optional
+            Maximum total expansions.
+        gap_tol : float, default=0
+            Stop when ``upper_bound - lower_bound <= gap_tol``.
+        progress : callable, optional
+            Called as ``progress(solver)`` about once a second.
+
+        Returns
+        -------
+        SearchResult
+            ``optimal`` is True only when the gap closed; a stopped search
+            still returns its best tree and an honest gap. A
+            ``KeyboardInterrupt`` stops the search the same way (status
+            ``interrupted``).
+        """
+        if time_limit is not None and not time_limit > 0:
+            raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}.")
+        if node_limit is not None and node_limit < 0:
+            raise ValueError(f"node_limit must be a non-negative integer or None, got {node_limit!r}.")
+        self._ensure_started()
+        start = time.perf_counter()
+        next_report = start + 1.0
+        generator = self._generator
+        self._clock_start = time.perf_counter()
+        check_every = 16
+        counter = 0
+        try:
+            while True:
+                if node_limit is not None and self.expansions >= node_limit:
+                    self.status = "node_limit"
+                    break
+                try:
+                    next(generator)
+                except StopIteration:
+                    self._finished = True
+                    self.status = "optimal"
+                    break
+                counter += 1
+                if counter >= check_every:
+                    counter = 0
+                    now = time.perf_counter()
+                    if time_limit is not None and now - start >= time_limit:
+                        self.status = "time_limit"
+                        break
+                    if gap_tol > 0 and self.upper_bound - self.lower_bound <= gap_tol:
+                        self.status = "gap_reached"
+                        break
+                    if progress is not None and now >= next_report:
+                        next_report = now + 1.0
+                        progress(self)
+        except KeyboardInterrupt:
+            self.status = "interrupted"
+        finally:
+            self._elapsed += time.perf_counter() - self._clock_start
+            self._clock_start = None
+        self._record()
+        return self.result()
+
+    def result(self) -> SearchResult:
+        """The current tree and certificate without searching further."""
+        self._ensure_started()
+        tree = self.best_tree
+        optimal = self._finished
+        return SearchResult(tree=tree, objective=self.upper_bound, lower_bound=self.lower_bound,
+                            upper_bound=self.upper_bound, gap=0.0 if optimal else self.gap, optimal=optimal,
+                            status=self.status, expansions=self.expansions, elapsed=self.elapsed,
+                            prune_counts=dict(self.prune_counts), trace=list(self.trace))
+
+    def snapshot(self, top_k: int = 10) -> Snapshot:
+        """The state of the search now (cheap enough to call between steps)."""
+        self._ensure_started()
+        return Snapshot(solver=self.name, status=self.status, lower_bound=self.lower_bound,
+                        upper_bound=self.upper_bound, gap=self.gap, best_tree=self.best_tree,
+                        queue_size=self.queue_size, queue=self._queue_entries(top_k),
+                        prune_counts=dict(self.prune_counts), expansions=self.expansions,
+                        elapsed=self.elapsed, extra=self._snapshot_extra())
+
+    def trace_frame(self) -> pd.DataFrame:
+        """The trace as a DataFrame."""
+        return pd.DataFrame([vars(p) for p in self.trace],
+                            columns=["elapsed", "expansions", "lower_bound", "upper_bound", "queue_size"])
+
+    def __repr__(self) -> str:
+        return (f"{type(self).__name__}(regularization={self.regularization}, status={self.status!r}, "
+                f"lower_bound={self.lower_bound:.6g}, upper_bound={self.upper_bound:.6g}, "
+                f"expansions={self.expansions})") if self._generator is not None else \
+            f"{type(self).__name__}(regularization={self.regularization}, status='not_started')"

@@ -1,0 +1,404 @@
+"""GOSDT: dynamic programming with bounds over support sets.
+
+Lin, Zhong, Hu, Rudin, Seltzer, *Generalized and Scalable Optimal Sparse
+Decision Trees* (ICML 2020), section 4 and appendices B and H. Read it beside
+this file; the names below follow Algorithm 1.
+
+A *problem* is identified by its support set ``s`` (a bitset over the
+equivalence classes, section 4.1), so two different paths that capture the
+same rows share one problem: this is the leaf permutation bound
+(Theorem B.8) made implicit, and why we key the memo by support rather than
+by the path (Branches keys by clauses; see its module). With a depth budget
+the key also holds the remaining depth.
+
+Every problem ``p`` keeps bounds ``lb <= R*(p) <= ub`` on its optimal
+objective ``R*(p) = min(leaf(p), min_j R*(p_l^j) + R*(p_r^j))`` (equation 7,
+with the leaf option made explicit). The search pops a problem, creates its
+children for every feature (``FIND_OR_CREATE_NODE``), recomputes its bounds
+from theirs, propagates any change to all its parents (the paper sends those
+as priority-1 queue entries; we run them at once, which is the same order)
+and queues the children whose splits can still beat the parent's upper bound
+(lines 25-36). The search ends when the root's bounds meet, and the optimal
+tree is read off by following, at each problem, the split of least upper
+bound (Algorithm 6).
+
+Costs are kept in *weight units* (loss × total weight, λ × total weight), so
+accuracy losses are exact integer counts.
+
+Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
+
+``hierarchical``
+    Theorems B.1/B.3: a split whose children's lower bounds add up to at
+    least the parent's upper bound cannot be optimal; it is dropped for good
+    (lower bounds only rise, upper bounds only fall). Counts dropped splits.
+``equivalent_points``
+    Theorem B.9 and equation 9: rows with identical features cannot be
+    separated, so a problem's loss is at least the minority weight of its
+    equivalence classes. Counts problems whose lower bound it raised.
+``lookahead``
+    Theorem B.2 (one-step lookahead): a problem that splits pays for at
+    least two leaves, so ``lb = min(leaf, eq + 2λ)`` instead of ``eq + λ``.
+    Counts splits pruned thanks to it (that the plain bound would have kept).
+``leaf_bound``
+    Theorems B.4/B.5 (upper bound on the number of leaves), in the form of
+    Algorithm 4's ``leaf_accuracy`` test: a leaf whose objective is at most
+    2λ cannot be beaten by any tree with two or more leaves. Counts problems
+    closed as leaves.
+``incremental_progress``
+    Theorem B.6 (Algorithm 4's ``incremental_accuracy``): splitting must
+    reduce the loss by at least λ; if the leaf's loss is within λ of the
+    equivalent-points loss, no subtree can do that. Counts problems closed.
+``incremental_lower_bound``
+    Theorem B.7: when both children of a split are forced leaves and they
+    do not reduce the parent leaf's loss by λ, the split is dropped at once
+    (with this switch off, ``hierarchical`` drops it one step later).
+
+``depth_budget`` closes problems at the budget as leaves (counted as ``depth``).
+"""
+
+from __future__ import annotations
+
+import heapq
+from itertools import count
+
+from ..data import Dataset
+from ..events import Expanded, Pruned, Started
+from ..tree import Leaf, Split, Tree
+from .base import EPS, QueueEntry, Solver
+
+__all__ = ["GOSDT"]
+
+
+class Problem:
+    """A subproblem: the rows in ``support``, with bounds on its optimal objective (weight units)."""
+
+    __slots__ = ("support", "depth_left", "lb", "ub", "leaf_obj", "leaf_loss", "prediction", "counts",
+                 "plain_lb", "splits", "parents", "expanded", "origin", "queued")
+
+    def __init__(self, support, depth_left, counts, leaf_loss, prediction, leaf_obj, lb, plain_lb, origin):
+        self.support = support
+        self.depth_left = depth_left
+        self.counts = counts
+        self.leaf_loss = leaf_loss
+        self.prediction = prediction
+        self.leaf_obj = leaf_obj
+        self.lb = lb
+        self.ub = leaf_obj
+        self.plain_lb = plain_lb      # eq + λ: what the bound would be without lookahead
+        self.splits = None            # list of (feature, left, right) still viable, once expanded
+        self.parents = []             # problems with a viable split that has this problem as a child
+        self.expanded = False
+        self.origin = origin          # (parent problem, feature, side) of the first path that reached it
+        self.queued = False
+
+    @property
+    def solved(self) -> bool:
+        return self.lb >= self.ub
+
+
+class GOSDT(Solver):
+    """Optimal sparse decision trees by dynamic programming with bounds (GOSDT).
+
+    Minimises ``loss + λ × leaves`` for additive objectives (accuracy,
+    balanced and weighted accuracy) over binary features.
+
+    Parameters
+    ----------
+    dataset : Dataset
+    regularization : float
+        λ, the cost of one leaf in objective units.
+    objective : str or Objective, default="accuracy"
+        Any additive objective.
+    bounds : dict of str to bool, optional
+        Switch bounds off by name, e.g. ``{"lookahead": False}`` (see module docstring).
+    depth_budget : int, optional
+        Maximum depth of the tree (a single leaf has depth 0).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from treeopt.data import Dataset
+    >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]] * 5)
+    >>> y = np.array([1, 1, 0, 0] * 5)
+    >>> result = GOSDT(Dataset.from_binary(X, y, feature_names=["a", "b"]), regularization=0.1).run()
+    >>> print(result.tree.rules(show_counts=False))
+    if a:
+        predict 1
+    else:  # not (a)
+        predict 0
+    >>> result.optimal, result.objective
+    (True, 0.2)
+    """
+
+    name = "gosdt"
+    BOUNDS = {
+        "hierarchical": "GOSDT Theorems B.1, B.3 (hierarchical objective lower bound)",
+        "equivalent_points": "GOSDT Theorem B.9, equation 9 (equivalent points bound)",
+        "lookahead": "GOSDT Theorem B.2 (one-step lookahead)",
+        "leaf_bound": "GOSDT Theorems B.4, B.5 / Algorithm 4 (upper bound on the number of leaves)",
+        "incremental_progress": "GOSDT Theorem B.6 / Algorithm 4 (incremental progress to determine splitting)",
+        "incremental_lower_bound": "GOSDT Theorem B.7 (lower bound on incremental progress)",
+        "depth": "depth_budget (not a theorem: the user's constraint)",
+    }
+
+    def __init__(self, dataset: Dataset, *, regularization: float, objective="accuracy",
+                 bounds: dict | None = None, depth_budget: int | None = None):
+        super().__init__(dataset, regularization=regularization, objective=objective, bounds=bounds,
+                         depth_budget=depth_budget)
+        if not self.objective.additive:
+            raise ValueError(f"GOSDT needs an additive objective; {self.objective.name!r} is not. "
+                             "Use solver='osdt' for F-score and AUC objectives.")
+        self.model = self.objective.loss_model(dataset)
+        self.penalty = self.regularization * dataset.total_weight  # λ in weight units
+        self.eps = EPS * max(1.0, dataset.total_weight)
+        self.problems: dict[int, Problem] = {}
+        self.root: Problem | None = None
+        self._queue: list = []
+        self._sequence = count()
+        self._shift = dataset.n_points
+
+    # -- FIND_OR_CREATE_NODE (Algorithm 1, lines 38-46) --------------------------
+    def _key(self, support: int, depth_left) -> int:
+        return support if depth_left is None else support | (depth_left << self._shift)
+
+    def _find_or_create(self, support: int, depth_left, origin) -> Problem:
+        key = support if depth_left is None else support | (depth_left << self._shift)
+        problem = self.problems.get(key)
+        if problem is not None:
+            return problem
+        lam = self.penalty
+        bounds = self.bounds
+        counts = self.dataset.class_counts(support)
+        leaf_loss, prediction = self.model.leaf(counts)
+        leaf_obj = leaf_loss + lam
+        eq = self.model.equivalent_points(support) if bounds["equivalent_points"] else 0
+        if eq > 0:
+            self.prune_counts["equivalent_points"] += 1
+        plain_lb = eq + lam                                       # equation 9
+        lb = min(leaf_obj, eq + 2 * lam) if bounds["lookahead"] else plain_lb
+        problem = Problem(support, depth_left, counts, leaf_loss, prediction, leaf_obj, lb, plain_lb, origin)
+        # fails_bounds (Algorithm 4): problems that can only be leaves.
+        if leaf_loss <= self.eps:
+            problem.lb = leaf_obj                                 # pure: nothing to gain
+        elif depth_left == 0:
+            problem.lb = leaf_obj
+            self.prune_counts["depth"] += 1
+        elif bounds["leaf_bound"] and leaf_obj <= 2 * lam + self.eps:
+            problem.lb = leaf_obj                                 # Theorem B.4/B.5: one leaf beats any split
+            self.prune_counts["leaf_bound"] += 1
+        elif bounds["incremental_progress"] and leaf_loss - eq <= lam + self.eps:
+            problem.lb = leaf_obj                                 # Theorem B.6: no split can pay for a leaf
+            self.prune_counts["incremental_progress"] += 1
+        self.problems[key] = problem
+        return problem
+
+    # -- the search --------------------------------------------------------------
+    def _search(self):
+        ds = self.dataset
+        self.root = self._find_or_create(ds.all_points, self.depth_budget, None)
+        self._push(self.root)
+        self._emit(Started(0, self.lower_bound, self.upper_bound))
+        self._record()
+        root = self.root
+        while not root.solved and self._queue:
+            problem = heapq.heappop(self._queue)[-1]
+            problem.queued = False
+            if problem.solved or problem.expanded or not self._needed(problem):
+                continue
+            self._expand(problem)
+            self.expansions += 1
+            yield
+        # The queue can only run dry once the root is solved; close any float residue.
+        if not root.solved:  # pragma: no cover - defensive
+            raise RuntimeError("GOSDT queue emptied before the root was solved; please report this bug.")
+
+    def _push(self, problem: Problem) -> None:
+        if not problem.queued:
+            problem.queued = True
+            # Depth-first: the most recently created work first, so subtrees close early
+            # and their bounds propagate up before siblings are explored.
+            heapq.heappush(self._queue, (-next(self._sequence), problem))
+
+    def _needed(self, problem: Problem) -> bool:
+        """Whether some parent still depends on this problem (else skip it; it may be pushed again)."""
+        if problem is self.root:
+            return True
+        hierarchical = self.bounds["hierarchical"]
+        for parent in problem.parents:
+            if parent.solved or parent.splits is None:
+                continue
+            if not hierarchical:
+                return True
+            for _, left, right in parent.splits:
+                if (left is problem or right is problem) and left.lb + right.lb < parent.ub - self.eps:
+                    return True
+        return False
+
+    def _expand(self, problem: Problem) -> None:
+        """Algorithm 1, lines 12-36: create children, bound the problem, queue dependencies."""
+        ds = self.dataset
+        depth_left = None if problem.depth_left is None else problem.depth_left - 1
+        support = problem.support
+        masks = ds.feature_masks
+        splits = []
+        emit = self._events is not None
+        for j in range(ds.n_features):
+            right = support & masks[j]
+            if not right or right == support:
+                continue                                           # a split with an empty side is never useful
+            left = self._find_or_create(support ^ right, depth_left, (problem, j, False))
+            right_p = self._find_or_create(right, depth_left, (problem, j, True))
+            splits.append((j, left, right_p))
+        problem.expanded = True
+        problem.splits = splits
+        old_lb, old_ub = problem.lb, problem.ub
+        b7 = self._drop_b7(problem) if self.bounds["incremental_lower_bound"] else 0
+        pruned = self._rebound(problem)
+        for _, left, right in problem.splits:
+            left.parents.append(problem)
+            right.parents.append(problem)
+        if emit:
+            self._emit(Expanded(self.expansions, self.rule(problem), self._obj(problem.lb), self._obj(problem.ub),
+                                len(problem.splits)))
+            if b7:
+                self._emit(Pruned(self.expansions, "incremental_lower_bound", b7))
+            if pruned:
+                self._emit(Pruned(self.expansions, "hierarchical", pruned))
+        if problem.lb != old_lb or problem.ub != old_ub:
+            self._propagate(problem)
+        if not problem.solved:
+            # Queue children of viable splits, most promising split last so that it pops first.
+            for _, left, right in sorted(problem.splits, key=lambda s: -(s[1].lb + s[2].lb)):
+                for child in (right, left):
+                    if not child.solved and not child.expanded:
+                        self._push(child)
+
+    def _drop_b7(self, problem: Problem) -> int:
+        """Theorem B.7: drop splits into two forced leaves that do not reduce the loss by λ."""
+        keep, dropped = [], 0
+        limit = problem.leaf_loss - self.penalty - self.eps
+        for split in problem.splits:
+            _, left, right = split
+            if left.solved and right.solved and left.ub == left.leaf_obj and right.ub == right.leaf_obj \
+                    and left.leaf_loss + right.leaf_loss > limit:
+                dropped += 1
+            else:
+                keep.append(split)
+        problem.splits = keep
+        self.prune_counts["incremental_lower_bound"] += dropped
+        return dropped
+
+    def _rebound(self, problem: Problem) -> int:
+        """Equation 7 over the viable splits; drop splits that cannot beat the upper bound."""
+        ub = lb = problem.leaf_obj
+        best = None                                   # the split that attains ub: never dropped
+        for split in problem.splits:
+            _, left, right = split
+            if left.ub + right.ub < ub:
+                ub = left.ub + right.ub
+                best = split
+            if left.lb + right.lb < lb:
+                lb = left.lb + right.lb
+        pruned = 0
+        if self.bounds["hierarchical"]:
+            keep = []
+            lookahead = self.bounds["lookahead"]
+            limit = ub - self.eps
+            for split in problem.splits:
+                _, left, right = split
+                if left.lb + right.lb >= limit and split is not best:
+                    pruned += 1
+                    if lookahead and left.plain_lb + right.plain_lb < limit:
+                        self.prune_counts["lookahead"] += 1     # only the lookahead bound cut it
+                    else:
+                        self.prune_counts["hierarchical"] += 1
+                else:
+                    keep.append(split)
+            problem.splits = keep
+        lb = max(lb, problem.lb)
+        if lb >= ub - self.eps:
+            lb = ub
+        problem.lb, problem.ub = lb, ub
+        return pruned
+
+    def _propagate(self, problem: Problem) -> None:
+        """Send a bound change up to every parent (Algorithm 1, lines 21-25), transitively."""
+        root = self.root
+        old_root = (root.lb, root.ub)
+        stack = list(problem.parents)
+        while stack:
+            parent = stack.pop()
+            if parent.solved or parent.splits is None:
+                continue
+            before = (parent.lb, parent.ub)
+            self._rebound(parent)
+            if (parent.lb, parent.ub) != before:
+                stack.extend(parent.parents)
+        if (root.lb, root.ub) != old_root:
+            self._record(improved=root.ub < old_root[1], raised=root.lb > old_root[0])
+
+    # -- reading the state -------------------------------------------------------
+    def _obj(self, weight_units: float) -> float:
+        return self.model.to_objective(weight_units)
+
+    @property
+    def lower_bound(self) -> float:
+        return self._obj(self.root.lb) if self.root is not None else 0.0
+
+    @property
+    def upper_bound(self) -> float:
+        if self.root is None:
+            self._ensure_started()
+            if self.root is None:
+                counts = self.dataset.class_counts(self.dataset.all_points)
+                return self._obj(self.model.leaf(counts)[0] + self.penalty)
+        return self._obj(self.root.ub)
+
+    @property
+    def queue_size(self) -> int:
+        return len(self._queue)
+
+    def _incumbent(self) -> Tree:
+        if self.root is None:
+            counts = self.dataset.class_counts(self.dataset.all_points)
+            loss, pred = self.model.leaf(counts)
+            return Tree(Leaf(pred, counts, self._obj(loss)), self.dataset.features, self.dataset.classes,
+                        binarizer=self.dataset.binarizer)
+        return Tree(self._extract(self.root), self.dataset.features, self.dataset.classes,
+                    binarizer=self.dataset.binarizer)
+
+    def _extract(self, problem: Problem):
+        """Algorithm 6: follow the split of least upper bound; a leaf when that is no better."""
+        best = None
+        if problem.splits:
+            for split in problem.splits:
+                total = split[1].ub + split[2].ub
+                if best is None or total < best[0]:
+                    best = (total, split)
+        if best is None or problem.leaf_obj <= best[0] + self.eps:
+            return Leaf(problem.prediction, problem.counts, self._obj(problem.leaf_loss))
+        _, (j, left, right) = best
+        return Split(j, self._extract(left), self._extract(right))
+
+    def rule(self, problem: Problem) -> str:
+        """The conjunction of tests on the first path that reached ``problem``."""
+        parts = []
+        node = problem
+        while node.origin is not None:
+            parent, j, side = node.origin
+            feature = self.dataset.features[j]
+            parts.append(feature.name if side else feature.negated_name)
+            node = parent
+        return " and ".join(reversed(parts)) or "(all rows)"
+
+    def _queue_entries(self, k: int) -> list:
+        entries = []
+        for priority, problem in heapq.nsmallest(k, self._queue):
+            entries.append(QueueEntry(
+                priority=(priority,), rule=self.rule(problem),
+                support=float(sum(problem.counts)), lower_bound=self._obj(problem.lb),
+                upper_bound=self._obj(problem.ub), payload=problem))
+        return entries
+
+    def _snapshot_extra(self) -> dict:
+        return {"problems": len(self.problems)}

@@ -1,0 +1,397 @@
+"""Decision trees as plain data: predict, print as rules, serialise, draw as DOT.
+
+A :class:`Tree` holds a root node and the meaning of its features. Internal
+nodes are :class:`Split` (binary test on one binary feature: ``left`` is the
+branch where the feature is *false*, ``right`` where it is *true*); leaves are
+:class:`Leaf` (predicted class index, weighted class counts, loss).
+
+Every solver in treeopt returns a ``Tree``; a tree fitted through a
+:class:`~treeopt.binarize.Binarizer` predicts on the original table.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Iterator, Union
+
+import numpy as np
+
+from .binarize import BinaryFeature, format_threshold
+
+__all__ = ["Leaf", "Split", "Tree"]
+
+
+@dataclass
+class Leaf:
+    """A leaf: predicts ``prediction`` (a class index).
+
+    Attributes
+    ----------
+    prediction : int
+        Index into the tree's ``classes``.
+    counts : tuple of float
+        Weighted number of training rows of each class that reach the leaf.
+    loss : float
+        The leaf's contribution to the objective's loss (objective units).
+    """
+
+    prediction: int
+    counts: tuple = ()
+    loss: float = 0.0
+
+
+@dataclass
+class Split:
+    """An internal node testing binary feature ``feature``.
+
+    Attributes
+    ----------
+    feature : int
+        Index into the tree's ``features``.
+    left : Leaf or Split
+        Subtree where the feature is false.
+    right : Leaf or Split
+        Subtree where the feature is true.
+    """
+
+    feature: int
+    left: "Node"
+    right: "Node"
+
+
+Node = Union[Leaf, Split]
+
+
+@dataclass
+class Tree:
+    """A decision tree with the meaning of its features.
+
+    Parameters
+    ----------
+    root : Leaf or Split
+    features : list of BinaryFeature
+        Feature ``j`` of every :class:`Split` is ``features[j]``.
+    classes : array_like
+        Original label values; leaf prediction ``k`` means ``classes[k]``.
+    binarizer : Binarizer, optional
+        When set, :meth:`predict` accepts the original (unbinarized) table.
+
+    Examples
+    --------
+    >>> from treeopt.binarize import BinaryFeature
+    >>> f = [BinaryFeature("age", 0, "threshold", 30.0, "age <= 30")]
+    >>> t = Tree(Split(0, Leaf(1, (1, 3)), Leaf(0, (5, 1))), f, ["no", "yes"])
+    >>> t.n_leaves, t.depth, t.n_splits
+    (2, 1, 1)
+    >>> print(t.rules())
+    if age <= 30:
+        predict no  (counts: no=5, yes=1)
+    else:  # age > 30
+        predict yes  (counts: no=1, yes=3)
+    >>> t.predict(np.array([[True], [False]])).tolist()
+    ['no', 'yes']
+    >>> Tree.from_dict(t.to_dict()) == t
+    True
+    """
+
+    root: Node
+    features: list
+    classes: list
+    binarizer: object = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self):
+        self.classes = list(np.asarray(self.classes).tolist())
+
+    # -- shape ----------------------------------------------------------------
+    @property
+    def n_leaves(self) -> int:
+        """Number of leaves."""
+        return sum(1 for _ in self.leaves())
+
+    @property
+    def n_splits(self) -> int:
+        """Number of internal nodes."""
+        return sum(1 for node in self._nodes(self.root) if isinstance(node, Split))
+
+    @property
+    def depth(self) -> int:
+        """Splits on the longest root-to-leaf path (a single leaf has depth 0, as in gosdt)."""
+        def depth(node):
+            return 0 if isinstance(node, Leaf) else 1 + max(depth(node.left), depth(node.right))
+        return depth(self.root)
+
+    def _nodes(self, node) -> Iterator[Node]:
+        yield node
+        if isinstance(node, Split):
+            yield from self._nodes(node.left)
+            yield from self._nodes(node.right)
+
+    def leaves(self) -> Iterator[tuple[list, Leaf]]:
+        """Yield ``(path, leaf)`` in left-to-right order; ``path`` is a list of (feature, value)."""
+        stack = [(self.root, [])]
+        out = []
+        while stack:
+            node, path = stack.pop()
+            if isinstance(node, Leaf):
+                out.append((path, node))
+            else:
+                stack.append((node.right, path + [(node.feature, True)]))
+                stack.append((node.left, path + [(node.feature, False)]))
+        yield from out
+
+    # -- prediction -----------------------------------------------------------
+    def _binary(self, X, binarized: bool | None) -> np.ndarray:
+        if binarized is None:
+            binarized = self.binarizer is None
+        if binarized:
+            Z = np.asarray(X)
+            if hasattr(X, "to_numpy"):
+                Z = X.to_numpy()
+            Z = np.asarray(Z).astype(bool)
+            if Z.ndim != 2 or Z.shape[1] != len(self.features):
+                raise ValueError(f"binarized X must have {len(self.features)} columns, got shape {Z.shape}.")
+            return Z
+        if self.binarizer is None:
+            raise ValueError("this tree has no binarizer; pass the binary feature matrix with binarized=True.")
+        return self.binarizer.transform(X)
+
+    def apply(self, X, binarized: bool | None = None) -> np.ndarray:
+        """Index of the leaf (in :meth:`leaves` order) that each row reaches.
+
+        Parameters
+        ----------
+        X : array_like or DataFrame
+            The original table (when the tree has a binarizer) or the binary matrix.
+        binarized : bool, optional
+            Force the interpretation of ``X``; default: original table if the
+            tree has a binarizer, binary matrix otherwise.
+        """
+        Z = self._binary(X, binarized)
+        leaf_ids = {}
+        for i, (_, leaf) in enumerate(self.leaves()):
+            leaf_ids[id(leaf)] = i
+        out = np.empty(len(Z), dtype=int)
+        self._route(self.root, Z, np.arange(len(Z)), out, leaf_ids)
+        return out
+
+    def _route(self, node, Z, rows, out, leaf_ids):
+        if isinstance(node, Leaf):
+            out[rows] = leaf_ids[id(node)]
+            return
+        mask = Z[rows, node.feature]
+        self._route(node.left, Z, rows[~mask], out, leaf_ids)
+        self._route(node.right, Z, rows[mask], out, leaf_ids)
+
+    def predict_index(self, X, binarized: bool | None = None) -> np.ndarray:
+        """Predicted class index of each row."""
+        preds = np.array([leaf.prediction for _, leaf in self.leaves()], dtype=int)
+        return preds[self.apply(X, binarized)]
+
+    def predict(self, X, binarized: bool | None = None) -> np.ndarray:
+        """Predicted label (original class value) of each row."""
+        return np.asarray(self.classes, dtype=object if _mixed(self.classes) else None)[
+            self.predict_index(X, binarized)]
+
+    def predict_proba(self, X, binarized: bool | None = None) -> np.ndarray:
+        """Class frequencies of the leaf each row reaches (rows × classes).
+
+        A leaf with no training weight predicts uniform probabilities.
+        """
+        table = []
+        for _, leaf in self.leaves():
+            counts = np.asarray(leaf.counts, dtype=float)
+            if counts.size != len(self.classes) or counts.sum() <= 0:
+                counts = np.zeros(len(self.classes))
+                counts[leaf.prediction] = 1.0
+            table.append(counts / counts.sum())
+        return np.asarray(table)[self.apply(X, binarized)]
+
+    # -- text -----------------------------------------------------------------
+    def feature_name(self, feature: int, value: bool = True) -> str:
+        """Readable test for a feature being true (or false)."""
+        f = self.features[feature]
+        return f.name if value else f.negated_name
+
+    def rules(self, *, show_counts: bool = True) -> str:
+        """The tree as nested if/else rules.
+
+        A ``Split`` prints its true branch first (``if age <= 30:``) and the
+        false branch under ``else``.
+        """
+        lines: list[str] = []
+
+        def emit(node, indent):
+            pad = "    " * indent
+            if isinstance(node, Leaf):
+                text = f"{pad}predict {self.classes[node.prediction]}"
+                if show_counts and len(node.counts) == len(self.classes):
+                    counts = ", ".join(f"{c}={_fmt(n)}" for c, n in zip(self.classes, node.counts))
+                    text += f"  (counts: {counts})"
+                lines.append(text)
+                return
+            lines.append(f"{pad}if {self.feature_name(node.feature, True)}:")
+            emit(node.right, indent + 1)
+            lines.append(f"{pad}else:  # {self.feature_name(node.feature, False)}")
+            emit(node.left, indent + 1)
+
+        emit(self.root, 0)
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.rules()
+
+    # -- serialisation --------------------------------------------------------
+    def to_dict(self) -> dict:
+        """A JSON-compatible dictionary (round-trips through :meth:`from_dict`)."""
+        def node_dict(node):
+            if isinstance(node, Leaf):
+                return {"prediction": int(node.prediction), "counts": [_py(c) for c in node.counts],
+                        "loss": float(node.loss)}
+            return {"feature": int(node.feature), "left": node_dict(node.left), "right": node_dict(node.right)}
+
+        return {
+            "classes": [_py(c) for c in self.classes],
+            "features": [{"column": f.column, "column_index": int(f.column_index), "kind": f.kind,
+                          "value": _py(f.value), "name": f.name} for f in self.features],
+            "root": node_dict(self.root),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict, binarizer=None) -> "Tree":
+        """Rebuild a tree from :meth:`to_dict` output."""
+        def node(d):
+            if "prediction" in d:
+                return Leaf(int(d["prediction"]), tuple(d.get("counts", ())), float(d.get("loss", 0.0)))
+            return Split(int(d["feature"]), node(d["left"]), node(d["right"]))
+
+        features = [BinaryFeature(f["column"], f["column_index"], f["kind"], f["value"], f["name"])
+                    for f in data["features"]]
+        return cls(node(data["root"]), features, data["classes"], binarizer=binarizer)
+
+    def to_json(self, **kwargs) -> str:
+        """:meth:`to_dict` as a JSON string."""
+        return json.dumps(self.to_dict(), **kwargs)
+
+    def to_dot(self, *, highlight_path: list | None = None, max_depth: int | None = None) -> str:
+        """Graphviz DOT source of the tree (no graphviz import needed).
+
+        Parameters
+        ----------
+        highlight_path : list of int, optional
+            Node ids (pre-order numbering) to draw in bold, e.g. from :meth:`decision_path`.
+        max_depth : int, optional
+            Draw subtrees below this depth as a single collapsed box.
+        """
+        highlight = set(highlight_path or [])
+        lines = ["digraph Tree {", '  node [shape=box, style="rounded,filled", fontname="Helvetica", fillcolor="#f8f8f8"];',
+                 '  edge [fontname="Helvetica"];']
+        counter = [0]
+
+        def draw(node, depth):
+            my_id = counter[0]
+            counter[0] += 1
+            bold = ', penwidth=3, color="#d62728"' if my_id in highlight else ""
+            if max_depth is not None and depth >= max_depth and isinstance(node, Split):
+                n = Tree(node, self.features, self.classes).n_leaves
+                lines.append(f'  n{my_id} [label="… {n} leaves", fillcolor="#eeeeee"{bold}];')
+                skip(node)
+                return my_id
+            if isinstance(node, Leaf):
+                counts = " / ".join(_fmt(c) for c in node.counts) if node.counts else ""
+                label = f"{self.classes[node.prediction]}\\n[{counts}]" if counts else f"{self.classes[node.prediction]}"
+                fill = _LEAF_COLORS[node.prediction % len(_LEAF_COLORS)]
+                lines.append(f'  n{my_id} [label="{_esc(label)}", fillcolor="{fill}"{bold}];')
+                return my_id
+            lines.append(f'  n{my_id} [label="{_esc(self.feature_name(node.feature))}", fillcolor="#ffffff"{bold}];')
+            right = draw(node.right, depth + 1)
+            left = draw(node.left, depth + 1)
+            lines.append(f'  n{my_id} -> n{right} [label="yes"];')
+            lines.append(f'  n{my_id} -> n{left} [label="no"];')
+            return my_id
+
+        def skip(node):
+            # Keep pre-order numbering consistent with decision_path when collapsing.
+            if isinstance(node, Split):
+                for child in (node.right, node.left):
+                    counter[0] += 1
+                    skip(child)
+
+        draw(self.root, 0)
+        lines.append("}")
+        return "\n".join(lines)
+
+    def decision_path(self, x, binarized: bool | None = None) -> list[int]:
+        """Pre-order node ids (as numbered by :meth:`to_dot`) visited by one row ``x``."""
+        Z = self._binary(np.asarray([x]) if not hasattr(x, "to_frame") else x.to_frame().T, binarized)[0]
+        path, node, node_id = [], self.root, 0
+        sizes = {}
+
+        def size(n):
+            if id(n) not in sizes:
+                sizes[id(n)] = 1 if isinstance(n, Leaf) else 1 + size(n.left) + size(n.right)
+            return sizes[id(n)]
+
+        while True:
+            path.append(node_id)
+            if isinstance(node, Leaf):
+                return path
+            if Z[node.feature]:
+                node_id, node = node_id + 1, node.right
+            else:
+                node_id, node = node_id + 1 + size(node.right), node.left
+
+    # -- evaluation -----------------------------------------------------------
+    def objective(self, X, y, regularization: float, objective=None, sample_weight=None,
+                  binarized: bool | None = None) -> float:
+        """Recompute ``loss + λ × leaves`` from the tree's predictions on data.
+
+        This ignores the counts stored in the leaves: it is the independent
+        check used by the tests against reference optima.
+        """
+        from .objectives import get_objective
+        obj = get_objective(objective or "accuracy")
+        y = np.asarray(y)
+        classes = np.asarray(self.classes)
+        y_index = np.searchsorted(classes, y) if np.all(classes[:-1] <= classes[1:]) else \
+            np.array([self.classes.index(v) for v in y.tolist()])
+        w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+        leaf_of_row = self.apply(X, binarized)
+        leaf_list = [leaf for _, leaf in self.leaves()]
+        counts = np.zeros((len(leaf_list), len(self.classes)))
+        np.add.at(counts, (leaf_of_row, y_index), w)
+        totals = counts.sum(axis=0)
+        if obj.name == "accuracy":
+            costs = np.full(len(self.classes), 1.0 / w.sum())
+        elif obj.name == "balanced_accuracy":
+            costs = 1.0 / (len(self.classes) * totals)
+        elif obj.name == "weighted_accuracy":
+            costs = np.array([1.0, obj.omega]) / (obj.omega * totals[1] + totals[0])
+        else:
+            raise ValueError(f"Tree.objective does not know objective {obj.name!r}")
+        loss = 0.0
+        for leaf, row in zip(leaf_list, counts):
+            loss += float((row * costs).sum() - row[leaf.prediction] * costs[leaf.prediction])
+        return loss + regularization * len(leaf_list)
+
+
+_LEAF_COLORS = ["#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94"]
+
+
+def _fmt(x) -> str:
+    x = float(x)
+    return str(int(x)) if x == int(x) else format_threshold(x)
+
+
+def _esc(text: str) -> str:
+    return text.replace('"', '\\"')
+
+
+def _py(value):
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _mixed(values) -> bool:
+    return len({type(v) for v in values}) > 1
