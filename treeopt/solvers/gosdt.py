@@ -61,6 +61,8 @@ from __future__ import annotations
 import heapq
 from itertools import count
 
+import numpy as np
+
 from ..data import Dataset
 from ..events import Expanded, Pruned, Started
 from ..tree import Leaf, Split, Tree
@@ -139,12 +141,24 @@ class GOSDT(Solver):
         "incremental_progress": "GOSDT Theorem B.6 / Algorithm 4 (incremental progress to determine splitting)",
         "incremental_lower_bound": "GOSDT Theorem B.7 (lower bound on incremental progress)",
         "depth": "depth_budget (not a theorem: the user's constraint)",
+        "reference_lower_bound": "McTavish et al. 2022, section 4.3 (lower-bound guess from a reference model)",
     }
 
     def __init__(self, dataset: Dataset, *, regularization: float, objective="accuracy",
-                 bounds: dict | None = None, depth_budget: int | None = None):
+                 bounds: dict | None = None, depth_budget: int | None = None,
+                 reference_errors=None):
         super().__init__(dataset, regularization=regularization, objective=objective, bounds=bounds,
                          depth_budget=depth_budget)
+        # Lower-bound guessing (McTavish et al., section 4.3): per-point weight of rows that a
+        # reference model misclassifies; a subproblem's lower bound starts at that + λ.
+        self._reference = None
+        if reference_errors is not None:
+            from ..data import SubsetSum
+            errors = np.asarray(reference_errors, dtype=float)
+            if errors.shape != (dataset.n_points,):
+                raise ValueError(f"reference_errors must have one entry per point ({dataset.n_points}), "
+                                 f"got shape {errors.shape}.")
+            self._reference = SubsetSum(errors)
         if not self.objective.additive:
             raise ValueError(f"GOSDT needs an additive objective; {self.objective.name!r} is not. "
                              "Use solver='osdt' for F-score and AUC objectives.")
@@ -176,6 +190,11 @@ class GOSDT(Solver):
             self.prune_counts["equivalent_points"] += 1
         plain_lb = eq + lam                                       # equation 9
         lb = min(leaf_obj, eq + 2 * lam) if bounds["lookahead"] else plain_lb
+        if self._reference is not None and bounds["reference_lower_bound"]:
+            guess = min(leaf_obj, self._reference(support) * self.model.costs[0] + lam)
+            if guess > lb:                                        # a guess, not a proof (section 4.3)
+                lb = guess
+                self.prune_counts["reference_lower_bound"] += 1
         problem = Problem(support, depth_left, counts, leaf_loss, prediction, leaf_obj, lb, plain_lb, origin)
         # fails_bounds (Algorithm 4): problems that can only be leaves.
         if leaf_loss <= self.eps:
