@@ -15,9 +15,9 @@ from .data import Dataset
 from .estimator import OptimalTreeClassifier
 from .objectives import Accuracy, BalancedAccuracy, WeightedAccuracy, get_objective
 from .solvers import GOSDT, SOLVERS
-from .tree import Leaf, Split, Tree
+from .tree import Leaf, MultiwaySplit, Split, Tree
 
 __version__ = "0.1.0"
 
-__all__ = ["OptimalTreeClassifier", "Dataset", "Binarizer", "BinaryFeature", "Tree", "Leaf", "Split",
+__all__ = ["OptimalTreeClassifier", "Dataset", "Binarizer", "BinaryFeature", "Tree", "Leaf", "Split", "MultiwaySplit",
            "GOSDT", "SOLVERS", "Accuracy", "BalancedAccuracy", "WeightedAccuracy", "get_objective"]

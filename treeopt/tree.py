@@ -2,11 +2,15 @@
 
 A :class:`Tree` holds a root node and the meaning of its features. Internal
 nodes are :class:`Split` (binary test on one binary feature: ``left`` is the
-branch where the feature is *false*, ``right`` where it is *true*); leaves are
-:class:`Leaf` (predicted class index, weighted class counts, loss).
+branch where the feature is *false*, ``right`` where it is *true*) or
+:class:`MultiwaySplit` (one child per category of an original categorical
+column, as in Branches section 3 and C4.5); leaves are :class:`Leaf`
+(predicted class index, weighted class counts, loss).
 
 Every solver in treeopt returns a ``Tree``; a tree fitted through a
-:class:`~treeopt.binarize.Binarizer` predicts on the original table.
+:class:`~treeopt.binarize.Binarizer` predicts on the original table. A tree with multiway splits always routes
+on the original table (its binary splits, if any, evaluate their
+:class:`~treeopt.binarize.BinaryFeature` on the original column).
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ import numpy as np
 
 from .binarize import BinaryFeature, format_threshold
 
-__all__ = ["Leaf", "Split", "Tree"]
+__all__ = ["Leaf", "Split", "MultiwaySplit", "Tree"]
 
 
 @dataclass
@@ -60,7 +64,63 @@ class Split:
     right: "Node"
 
 
-Node = Union[Leaf, Split]
+@dataclass
+class MultiwaySplit:
+    """An internal node with one child per category of an original column.
+
+    A row goes to the child of its value of column ``column_index``. A row
+    whose value is not among ``values`` (a category unseen in this node's
+    training data) goes to the child with the most training weight (the sum
+    of its leaves' counts; the first such child on ties), see
+    :meth:`default_child`.
+
+    Attributes
+    ----------
+    column : str
+        Original column name.
+    column_index : int
+        Position of the column in the original table.
+    values : list
+        The category of each child.
+    children : list of Node
+        One subtree per value, in the same order.
+
+    Examples
+    --------
+    >>> node = MultiwaySplit("color", 0, ["red", "blue"], [Leaf(0, (3, 1)), Leaf(1, (0, 5))])
+    >>> node.default_child()
+    1
+    """
+
+    column: str
+    column_index: int
+    values: list
+    children: list
+
+    def default_child(self) -> int:
+        """Index of the child that rows with an unseen category go to (most training weight)."""
+        weights = [_subtree_weight(child) for child in self.children]
+        return int(np.argmax(weights)) if weights else 0
+
+
+Node = Union[Leaf, Split, MultiwaySplit]
+
+
+def _subtree_weight(node) -> float:
+    if isinstance(node, Leaf):
+        return float(sum(node.counts))
+    if isinstance(node, Split):
+        return _subtree_weight(node.left) + _subtree_weight(node.right)
+    return sum(_subtree_weight(child) for child in node.children)
+
+
+def _children(node) -> list:
+    """Children of a node in display order (a binary split: right (true) then left)."""
+    if isinstance(node, Split):
+        return [node.right, node.left]
+    if isinstance(node, MultiwaySplit):
+        return list(node.children)
+    return []
 
 
 @dataclass
@@ -93,6 +153,14 @@ class Tree:
     ['no', 'yes']
     >>> Tree.from_dict(t.to_dict()) == t
     True
+
+    A multiway tree predicts on the original table:
+
+    >>> m = Tree(MultiwaySplit("color", 0, ["red", "blue"], [Leaf(0, (3, 1)), Leaf(1, (0, 5))]), [], ["no", "yes"])
+    >>> m.predict([["red"], ["blue"], ["green"]]).tolist()   # green is unseen: heaviest child
+    ['no', 'yes', 'yes']
+    >>> m.n_leaves, m.n_splits, m.depth
+    (2, 1, 1)
     """
 
     root: Node
@@ -112,13 +180,13 @@ class Tree:
     @property
     def n_splits(self) -> int:
         """Number of internal nodes."""
-        return sum(1 for node in self._nodes(self.root) if isinstance(node, Split))
+        return sum(1 for node in self._nodes(self.root) if isinstance(node, (Split, MultiwaySplit)))
 
     @property
     def depth(self) -> int:
         """Splits on the longest root-to-leaf path (a single leaf has depth 0, as in gosdt)."""
         def depth(node):
-            return 0 if isinstance(node, Leaf) else 1 + max(depth(node.left), depth(node.right))
+            return 0 if isinstance(node, Leaf) else 1 + max(depth(child) for child in _children(node))
         return depth(self.root)
 
     def _nodes(self, node) -> Iterator[Node]:
@@ -126,15 +194,30 @@ class Tree:
         if isinstance(node, Split):
             yield from self._nodes(node.left)
             yield from self._nodes(node.right)
+        elif isinstance(node, MultiwaySplit):
+            for child in node.children:
+                yield from self._nodes(child)
+
+    @property
+    def has_multiway(self) -> bool:
+        """Whether the tree has a :class:`MultiwaySplit` (then it routes on the original table)."""
+        return any(isinstance(node, MultiwaySplit) for node in self._nodes(self.root))
 
     def leaves(self) -> Iterator[tuple[list, Leaf]]:
-        """Yield ``(path, leaf)`` in left-to-right order; ``path`` is a list of (feature, value)."""
+        """Yield ``(path, leaf)`` in left-to-right order; ``path`` is a list of (feature, value).
+
+        A binary split contributes ``(feature index, bool)``; a multiway split
+        contributes ``(column name, category)``.
+        """
         stack = [(self.root, [])]
         out = []
         while stack:
             node, path = stack.pop()
             if isinstance(node, Leaf):
                 out.append((path, node))
+            elif isinstance(node, MultiwaySplit):
+                for value, child in reversed(list(zip(node.values, node.children))):
+                    stack.append((child, path + [(node.column, value)]))
             else:
                 stack.append((node.right, path + [(node.feature, True)]))
                 stack.append((node.left, path + [(node.feature, False)]))
@@ -167,13 +250,47 @@ class Tree:
             Force the interpretation of ``X``; default: original table if the
             tree has a binarizer, binary matrix otherwise.
         """
-        Z = self._binary(X, binarized)
         leaf_ids = {}
         for i, (_, leaf) in enumerate(self.leaves()):
             leaf_ids[id(leaf)] = i
+        if self.has_multiway:
+            if binarized:
+                raise ValueError("this tree has multiway splits on original columns; pass the original table "
+                                 "(binarized=False), not a binary feature matrix.")
+            table = self._original_table(X)
+            out = np.empty(len(table), dtype=int)
+            self._route_original(self.root, table, np.arange(len(table)), out, leaf_ids)
+            return out
+        Z = self._binary(X, binarized)
         out = np.empty(len(Z), dtype=int)
         self._route(self.root, Z, np.arange(len(Z)), out, leaf_ids)
         return out
+
+    def _original_table(self, X) -> np.ndarray:
+        table = X.to_numpy(dtype=object) if hasattr(X, "to_numpy") else np.asarray(X, dtype=object)
+        if table.ndim != 2:
+            raise ValueError(f"X must be a 2-dimensional table of original columns, got shape {table.shape}.")
+        needed = 1 + max([n.column_index for n in self._nodes(self.root) if isinstance(n, MultiwaySplit)]
+                         + [self.features[n.feature].column_index for n in self._nodes(self.root)
+                            if isinstance(n, Split)])
+        if table.shape[1] < needed:
+            raise ValueError(f"X has {table.shape[1]} columns but the tree tests column {needed - 1}; "
+                             "pass the original table the tree was fitted on.")
+        return table
+
+    def _route_original(self, node, table, rows, out, leaf_ids):
+        if isinstance(node, Leaf):
+            out[rows] = leaf_ids[id(node)]
+            return
+        if isinstance(node, Split):
+            feature = self.features[node.feature]
+            mask = np.asarray(feature.evaluate(table[rows, feature.column_index]), dtype=bool)
+            self._route_original(node.left, table, rows[~mask], out, leaf_ids)
+            self._route_original(node.right, table, rows[mask], out, leaf_ids)
+            return
+        child = _multiway_child_index(node, table[rows, node.column_index])
+        for i, subtree in enumerate(node.children):
+            self._route_original(subtree, table, rows[child == i], out, leaf_ids)
 
     def _route(self, node, Z, rows, out, leaf_ids):
         if isinstance(node, Leaf):
@@ -217,7 +334,8 @@ class Tree:
         """The tree as nested if/else rules.
 
         A ``Split`` prints its true branch first (``if age <= 30:``) and the
-        false branch under ``else``.
+        false branch under ``else``; a ``MultiwaySplit`` prints one
+        ``if``/``elif column = value:`` per child.
         """
         lines: list[str] = []
 
@@ -229,6 +347,13 @@ class Tree:
                     counts = ", ".join(f"{c}={_fmt(n)}" for c, n in zip(self.classes, node.counts))
                     text += f"  (counts: {counts})"
                 lines.append(text)
+                return
+            if isinstance(node, MultiwaySplit):
+                default = node.default_child()
+                for i, (value, child) in enumerate(zip(node.values, node.children)):
+                    note = "  # and unseen values" if i == default and len(node.children) > 1 else ""
+                    lines.append(f"{pad}{'if' if i == 0 else 'elif'} {node.column} = {value}:{note}")
+                    emit(child, indent + 1)
                 return
             lines.append(f"{pad}if {self.feature_name(node.feature, True)}:")
             emit(node.right, indent + 1)
@@ -248,6 +373,10 @@ class Tree:
             if isinstance(node, Leaf):
                 return {"prediction": int(node.prediction), "counts": [_py(c) for c in node.counts],
                         "loss": float(node.loss)}
+            if isinstance(node, MultiwaySplit):
+                return {"column": node.column, "column_index": int(node.column_index),
+                        "values": [_py(v) for v in node.values],
+                        "children": [node_dict(child) for child in node.children]}
             return {"feature": int(node.feature), "left": node_dict(node.left), "right": node_dict(node.right)}
 
         return {
@@ -263,6 +392,9 @@ class Tree:
         def node(d):
             if "prediction" in d:
                 return Leaf(int(d["prediction"]), tuple(d.get("counts", ())), float(d.get("loss", 0.0)))
+            if "children" in d:
+                return MultiwaySplit(d["column"], int(d["column_index"]), list(d["values"]),
+                                     [node(child) for child in d["children"]])
             return Split(int(d["feature"]), node(d["left"]), node(d["right"]))
 
         features = [BinaryFeature(f["column"], f["column_index"], f["kind"], f["value"], f["name"])
@@ -292,7 +424,7 @@ class Tree:
             my_id = counter[0]
             counter[0] += 1
             bold = ', penwidth=3, color="#d62728"' if my_id in highlight else ""
-            if max_depth is not None and depth >= max_depth and isinstance(node, Split):
+            if max_depth is not None and depth >= max_depth and isinstance(node, (Split, MultiwaySplit)):
                 n = Tree(node, self.features, self.classes).n_leaves
                 lines.append(f'  n{my_id} [label="… {n} leaves", fillcolor="#eeeeee"{bold}];')
                 skip(node)
@@ -303,6 +435,12 @@ class Tree:
                 fill = _LEAF_COLORS[node.prediction % len(_LEAF_COLORS)]
                 lines.append(f'  n{my_id} [label="{_esc(label)}", fillcolor="{fill}"{bold}];')
                 return my_id
+            if isinstance(node, MultiwaySplit):
+                lines.append(f'  n{my_id} [label="{_esc(str(node.column))}", fillcolor="#ffffff"{bold}];')
+                for value, child in zip(node.values, node.children):
+                    child_id = draw(child, depth + 1)
+                    lines.append(f'  n{my_id} -> n{child_id} [label="{_esc("= " + str(value))}"];')
+                return my_id
             lines.append(f'  n{my_id} [label="{_esc(self.feature_name(node.feature))}", fillcolor="#ffffff"{bold}];')
             right = draw(node.right, depth + 1)
             left = draw(node.left, depth + 1)
@@ -312,10 +450,9 @@ class Tree:
 
         def skip(node):
             # Keep pre-order numbering consistent with decision_path when collapsing.
-            if isinstance(node, Split):
-                for child in (node.right, node.left):
-                    counter[0] += 1
-                    skip(child)
+            for child in _children(node):
+                counter[0] += 1
+                skip(child)
 
         draw(self.root, 0)
         lines.append("}")
@@ -323,6 +460,9 @@ class Tree:
 
     def decision_path(self, x, binarized: bool | None = None) -> list[int]:
         """Pre-order node ids (as numbered by :meth:`to_dot`) visited by one row ``x``."""
+        one_row = np.asarray([x], dtype=object) if not hasattr(x, "to_frame") else x.to_frame().T
+        if self.has_multiway:
+            return self._decision_path_original(self._original_table(one_row)[0])
         Z = self._binary(np.asarray([x]) if not hasattr(x, "to_frame") else x.to_frame().T, binarized)[0]
         path, node, node_id = [], self.root, 0
         sizes = {}
@@ -341,14 +481,37 @@ class Tree:
             else:
                 node_id, node = node_id + 1 + size(node.right), node.left
 
+    def _decision_path_original(self, row) -> list[int]:
+        """:meth:`decision_path` for a tree routed on original values (pre-order as in :meth:`to_dot`)."""
+        def size(n):
+            return 1 + sum(size(child) for child in _children(n))
+
+        path, node, node_id = [], self.root, 0
+        while True:
+            path.append(node_id)
+            if isinstance(node, Leaf):
+                return path
+            if isinstance(node, Split):
+                feature = self.features[node.feature]
+                chosen = 0 if bool(np.asarray(feature.evaluate(np.asarray([row[feature.column_index]],
+                                                                          dtype=object)))[0]) else 1
+            else:
+                chosen = int(_multiway_child_index(node, np.asarray([row[node.column_index]], dtype=object))[0])
+            children = _children(node)
+            node_id += 1 + sum(size(child) for child in children[:chosen])
+            node = children[chosen]
+
     # -- evaluation -----------------------------------------------------------
     def objective(self, X, y, regularization: float, objective=None, sample_weight=None,
-                  binarized: bool | None = None) -> float:
-        """Recompute ``loss + λ × leaves`` from the tree's predictions on data.
+                  binarized: bool | None = None, penalty: str = "leaf") -> float:
+        """Recompute ``loss + λ × leaves`` (or ``× splits``) from the tree's predictions on data.
 
         This ignores the counts stored in the leaves: it is the independent
-        check used by the tests against reference optima.
+        check used by the tests against reference optima. ``penalty="split"``
+        charges λ per internal node instead (the Branches convention).
         """
+        if penalty not in ("leaf", "split"):
+            raise ValueError(f"penalty must be 'leaf' or 'split', got {penalty!r}.")
         from .objectives import get_objective
         obj = get_objective(objective or "accuracy")
         y = np.asarray(y)
@@ -372,7 +535,7 @@ class Tree:
         loss = 0.0
         for leaf, row in zip(leaf_list, counts):
             loss += float((row * costs).sum() - row[leaf.prediction] * costs[leaf.prediction])
-        return loss + regularization * len(leaf_list)
+        return loss + regularization * (len(leaf_list) if penalty == "leaf" else self.n_splits)
 
 
 _LEAF_COLORS = ["#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94"]
@@ -391,6 +554,15 @@ def _py(value):
     if isinstance(value, np.generic):
         return value.item()
     return value
+
+
+def _multiway_child_index(node: MultiwaySplit, values: np.ndarray) -> np.ndarray:
+    """Child index for each original value; unseen values go to the heaviest child."""
+    lookup = {}
+    for i, value in enumerate(node.values):
+        lookup.setdefault(_py(value), i)
+    default = node.default_child()
+    return np.array([lookup.get(_py(v), default) for v in np.asarray(values, dtype=object).tolist()], dtype=int)
 
 
 def _mixed(values) -> bool:
