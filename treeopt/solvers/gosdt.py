@@ -53,6 +53,13 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     do not reduce the parent leaf's loss by λ, the split is dropped at once
     (with this switch off, ``hierarchical`` drops it one step later).
 
+``reference_lower_bound``
+    McTavish et al. 2022, section 4.3 (Steps 1-2), only with ``reference_errors``: a
+    *guess*, not a proof. Each problem's lower bound starts at the reference model's
+    loss on it + λ (with lookahead + 2λ) and a leaf within λ of that loss is taken;
+    the returned tree then obeys Theorem 4.3 rather than being certified optimal.
+    Counts problems whose lower bound it raised.
+
 ``depth_budget`` closes problems at the budget as leaves (counted as ``depth``).
 """
 
@@ -149,20 +156,13 @@ class GOSDT(Solver):
                  reference_errors=None):
         super().__init__(dataset, regularization=regularization, objective=objective, bounds=bounds,
                          depth_budget=depth_budget)
-        # Lower-bound guessing (McTavish et al., section 4.3): per-point weight of rows that a
-        # reference model misclassifies; a subproblem's lower bound starts at that + λ.
-        self._reference = None
-        if reference_errors is not None:
-            from ..data import SubsetSum
-            errors = np.asarray(reference_errors, dtype=float)
-            if errors.shape != (dataset.n_points,):
-                raise ValueError(f"reference_errors must have one entry per point ({dataset.n_points}), "
-                                 f"got shape {errors.shape}.")
-            self._reference = SubsetSum(errors)
         if not self.objective.additive:
             raise ValueError(f"GOSDT needs an additive objective; {self.objective.name!r} is not. "
                              "Use solver='osdt' for F-score and AUC objectives.")
         self.model = self.objective.loss_model(dataset)
+        # Lower-bound guessing (McTavish et al. 2022, section 4.3): the reference model's loss on a
+        # subproblem, as per-class popcount sums weighted by the objective's class costs.
+        self._reference = None if reference_errors is None else self._reference_sums(reference_errors)
         self.penalty = self.regularization * dataset.total_weight  # λ in weight units
         self.eps = EPS * max(1.0, dataset.total_weight)
         self.problems: dict[int, Problem] = {}
@@ -170,6 +170,24 @@ class GOSDT(Solver):
         self._queue: list = []
         self._sequence = count()
         self._shift = dataset.n_points
+
+    def _reference_sums(self, reference_errors) -> list:
+        """Validate per-point reference errors; return [(class cost, SubsetSum of that class's errors)]."""
+        from ..data import SubsetSum
+        errors = np.asarray(reference_errors, dtype=float)
+        n_points, n_classes = self.dataset.n_points, self.dataset.n_classes
+        if errors.shape == (n_points,):
+            if not np.allclose(self.model.costs, self.model.costs[0]):
+                raise ValueError(f"objective {self.objective.name!r} weighs classes differently, so "
+                                 f"reference_errors needs shape (n_points, n_classes) = ({n_points}, "
+                                 f"{n_classes}); build it with treeopt.guessing.reference_errors.")
+            return [(float(self.model.costs[0]), SubsetSum(errors))]
+        if errors.shape != (n_points, n_classes):
+            raise ValueError(f"reference_errors must have shape (n_points, n_classes) = ({n_points}, {n_classes}) "
+                             f"or ({n_points},), got {errors.shape}; build it with treeopt.guessing.reference_errors.")
+        if not np.all(np.isfinite(errors)) or (errors < 0).any():
+            raise ValueError("reference_errors must be finite and non-negative (weights of misclassified rows).")
+        return [(float(cost), SubsetSum(errors[:, c])) for c, cost in enumerate(self.model.costs)]
 
     # -- FIND_OR_CREATE_NODE (Algorithm 1, lines 38-46) --------------------------
     def _key(self, support: int, depth_left) -> int:
@@ -191,8 +209,14 @@ class GOSDT(Solver):
         plain_lb = eq + lam                                       # equation 9
         lb = min(leaf_obj, eq + 2 * lam) if bounds["lookahead"] else plain_lb
         if self._reference is not None and bounds["reference_lower_bound"]:
-            guess = min(leaf_obj, self._reference(support) * self.model.costs[0] + lam)
-            if guess > lb:                                        # a guess, not a proof (section 4.3)
+            # McTavish et al. 2022, section 4.3, a guess and not a proof: the loss floor is the
+            # reference model's loss (equation 4), or eq where eq is higher. Step 1: a leaf within λ
+            # of it is solved; otherwise the floor + λ (+ λ more with lookahead, Theorem B.2: a
+            # split pays two leaves). It never exceeds the bound of Theorem 4.3 (see treeopt.guessing).
+            floor = max(eq, sum(cost * part(support) for cost, part in self._reference))
+            guess = leaf_obj if leaf_loss - floor <= lam + self.eps else \
+                floor + (2 * lam if bounds["lookahead"] else lam)
+            if guess > lb:
                 lb = guess
                 self.prune_counts["reference_lower_bound"] += 1
         problem = Problem(support, depth_left, counts, leaf_loss, prediction, leaf_obj, lb, plain_lb, origin)
