@@ -1,4 +1,4 @@
-"""Objectives: what a tree's loss is, leaf by leaf.
+"""Objectives: what a tree's loss is.
 
 Every solver minimises ``loss(tree) + λ × leaves``. An *additive* objective
 is a sum of per-leaf losses, so dynamic programming over subproblems (GOSDT,
@@ -13,21 +13,37 @@ the best label maximises ``n_k cost_k``.
 * :class:`WeightedAccuracy`: false negatives weigh ``ω``:
   loss = (FP + ω·FN) / (ω·N⁺ + N⁻) (binary only; class 1 is positive).
 
-Solvers work in *weight units*: the loss of a leaf multiplied by the total
-training weight ``N``, so that accuracy losses are exact integer counts.
-:meth:`LossModel.to_objective` divides back.
+The non-additive objectives (GOSDT section 2, appendices C and D) need a
+search over whole trees (the leaf-set solver), binary labels only:
+
+* :class:`FScore`: loss = 1 − F1 = (FP + FN) / (2N⁺ + FP − FN), with leaf
+  ``i`` labelled 0 when ``ω·n_i⁺ <= n_i⁻`` (appendix D).
+* :class:`AUC`: loss = 1 − AUC of the ROC convex hull of the leaves
+  (equation 2, see :mod:`treeopt.roc`).
+* :class:`PartialAUC`: loss = 1 − (area under the hull for FPR <= θ) / θ.
+
+Every objective evaluates a whole tree from its leaves' class counts with
+:meth:`Objective.tree_loss` (objective units, in [0, 1]).
+
+Solvers of additive objectives work in *weight units*: the loss of a leaf
+multiplied by the total training weight ``N``, so that accuracy losses are
+exact integer counts. :meth:`LossModel.to_objective` divides back.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
-from .data import Dataset, SubsetSum, mask_of
+from .data import Dataset, SubsetSum
 
-__all__ = ["Objective", "Accuracy", "BalancedAccuracy", "WeightedAccuracy", "LossModel",
-           "get_objective", "OBJECTIVES"]
+__all__ = ["Objective", "ClassCostObjective", "Accuracy", "BalancedAccuracy", "WeightedAccuracy",
+           "FScore", "AUC", "PartialAUC", "LossModel", "get_objective", "OBJECTIVES"]
+
+
+def _positive_number(name: str, value) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) \
+            or not np.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a positive number, got {value!r}.")
 
 
 class Objective:
@@ -40,6 +56,9 @@ class Objective:
     additive : bool
         Whether the loss is a sum of per-leaf losses (required by the dynamic
         programming solvers).
+    binary_only : bool
+        Whether the objective needs exactly two classes (class index 1 is
+        the positive class).
     """
 
     name = "objective"
@@ -52,21 +71,85 @@ class Objective:
             raise ValueError(f"objective {self.name!r} needs exactly two classes; the data has "
                              f"{dataset.n_classes}. Use 'accuracy' or 'balanced_accuracy' for multiclass.")
 
-    def class_costs(self, dataset: Dataset) -> np.ndarray:
-        """Cost of misclassifying one unit of weight of each class (objective units)."""
+    def tree_loss(self, leaf_counts, predictions=None) -> float:
+        """Loss of a tree (objective units, in [0, 1]) from the class counts of its leaves.
+
+        Parameters
+        ----------
+        leaf_counts : array_like of shape (n_leaves, n_classes)
+            Weighted class counts of each leaf (class index 1 = positive for
+            binary objectives). The class totals are the column sums.
+        predictions : array_like of int, optional
+            Class index predicted by each leaf. Default: the objective's own
+            labelling (:meth:`leaf_predictions`). Rank objectives ignore it.
+        """
         raise NotImplementedError
 
-    def loss_model(self, dataset: Dataset) -> "LossModel":
-        """Precompute what a solver needs to evaluate leaves of this objective on ``dataset``."""
-        self.validate(dataset)
-        return LossModel(dataset, self.class_costs(dataset) * dataset.total_weight)
+    def leaf_predictions(self, leaf_counts) -> np.ndarray:
+        """Class index each leaf predicts under this objective's labelling rule."""
+        raise NotImplementedError
+
+    def _table(self, leaf_counts) -> np.ndarray:
+        table = np.asarray(leaf_counts, dtype=float)
+        if table.ndim != 2 or table.shape[0] == 0 or table.shape[1] < 2:
+            raise ValueError(f"leaf_counts must be a non-empty array of shape (n_leaves, n_classes) with at "
+                             f"least two classes, got shape {table.shape}.")
+        if self.binary_only and table.shape[1] != 2:
+            raise ValueError(f"objective {self.name!r} needs exactly two classes; leaf_counts has "
+                             f"{table.shape[1]} columns.")
+        if not np.isfinite(table).all() or (table < 0).any():
+            raise ValueError("leaf_counts must be finite and non-negative.")
+        return table
+
+    def _labels(self, table: np.ndarray, predictions) -> np.ndarray:
+        if predictions is None:
+            return self.leaf_predictions(table)
+        labels = np.asarray(predictions)
+        if labels.shape != (len(table),) or not np.issubdtype(labels.dtype, np.integer) \
+                or (labels < 0).any() or (labels >= table.shape[1]).any():
+            raise ValueError(f"predictions must be {len(table)} class indices in [0, {table.shape[1]}), "
+                             f"got {predictions!r}.")
+        return labels
 
     def __repr__(self) -> str:
         params = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
         return f"{type(self).__name__}({params})"
 
 
-class Accuracy(Objective):
+class ClassCostObjective(Objective):
+    """An additive objective in which misclassified weight of class ``c`` costs ``cost_c``.
+
+    Subclasses define :meth:`costs_for_totals`. A leaf's best label maximises
+    ``n_k cost_k`` (ties: the lowest class index).
+    """
+
+    additive = True
+
+    def costs_for_totals(self, totals: np.ndarray) -> np.ndarray:
+        """Per-class cost (objective units) given the total weight of each class."""
+        raise NotImplementedError
+
+    def class_costs(self, dataset: Dataset) -> np.ndarray:
+        """Cost of misclassifying one unit of weight of each class (objective units)."""
+        return self.costs_for_totals(np.asarray(dataset.counts, dtype=float).sum(axis=0))
+
+    def loss_model(self, dataset: Dataset) -> "LossModel":
+        """Precompute what a solver needs to evaluate leaves of this objective on ``dataset``."""
+        self.validate(dataset)
+        return LossModel(dataset, self.class_costs(dataset) * dataset.total_weight)
+
+    def leaf_predictions(self, leaf_counts) -> np.ndarray:
+        table = self._table(leaf_counts)
+        return (table * self.costs_for_totals(table.sum(axis=0))).argmax(axis=1)
+
+    def tree_loss(self, leaf_counts, predictions=None) -> float:
+        table = self._table(leaf_counts)
+        scored = table * self.costs_for_totals(table.sum(axis=0))
+        labels = self._labels(table, predictions)
+        return float(scored.sum() - scored[np.arange(len(table)), labels].sum())
+
+
+class Accuracy(ClassCostObjective):
     """Misclassification rate: (weight of misclassified rows) / (total weight).
 
     Examples
@@ -76,36 +159,52 @@ class Accuracy(Objective):
     >>> model = Accuracy().loss_model(ds)
     >>> model.leaf(ds.class_counts(ds.all_points))   # predict class 0, one error
     (1, 0)
+    >>> round(Accuracy().tree_loss([[2, 1], [0, 3]]), 4)   # one error in six rows
+    0.1667
     """
 
     name = "accuracy"
 
-    def class_costs(self, dataset: Dataset) -> np.ndarray:
-        return np.full(dataset.n_classes, 1.0 / dataset.total_weight)
+    def costs_for_totals(self, totals):
+        total = float(np.sum(totals))
+        if total <= 0:
+            raise ValueError("accuracy needs positive total weight.")
+        return np.full(len(totals), 1.0 / total)
 
 
-class BalancedAccuracy(Objective):
+class BalancedAccuracy(ClassCostObjective):
     """One minus balanced accuracy: the mean over classes of the class's error rate.
 
-    Each class ``c`` with total weight ``N_c`` gets cost ``1 / (K N_c)``.
+    Each class ``c`` with total weight ``N_c`` gets cost ``1 / (K N_c)``; for
+    two classes loss = (FN / N⁺ + FP / N⁻) / 2.
+
+    Examples
+    --------
+    >>> BalancedAccuracy().tree_loss([[8, 1], [0, 1]])   # FN = 1 of N⁺ = 2, FP = 0
+    0.25
     """
 
     name = "balanced_accuracy"
 
-    def class_costs(self, dataset: Dataset) -> np.ndarray:
-        totals = dataset.counts.sum(axis=0)
+    def costs_for_totals(self, totals):
+        totals = np.asarray(totals, dtype=float)
         if (totals <= 0).any():
             raise ValueError("balanced_accuracy needs every class to have positive weight.")
         return 1.0 / (len(totals) * totals)
 
 
-class WeightedAccuracy(Objective):
-    """Weighted misclassification: (FP + ω·FN) / (ω·N⁺ + N⁻), binary labels.
+class WeightedAccuracy(ClassCostObjective):
+    """Weighted misclassification: loss = (FP + ω·FN) / (ω·N⁺ + N⁻), binary labels.
 
     Parameters
     ----------
     omega : float, default=1.0
         Weight of a false negative (a positive row predicted negative).
+
+    Examples
+    --------
+    >>> WeightedAccuracy(omega=3.0).tree_loss([[2, 1]])   # predict positive: FP = 2 of 3·1 + 2
+    0.4
     """
 
     name = "weighted_accuracy"
@@ -116,13 +215,179 @@ class WeightedAccuracy(Objective):
 
     def validate(self, dataset: Dataset) -> None:
         super().validate(dataset)
-        if not (np.isfinite(self.omega) and self.omega > 0):
-            raise ValueError(f"omega must be a positive number, got {self.omega!r}.")
+        _positive_number("omega", self.omega)
 
-    def class_costs(self, dataset: Dataset) -> np.ndarray:
-        negatives, positives = dataset.counts.sum(axis=0)
+    def costs_for_totals(self, totals):
+        _positive_number("omega", self.omega)
+        negatives, positives = totals
         denominator = self.omega * positives + negatives
+        if denominator <= 0:
+            raise ValueError("weighted_accuracy needs positive total weight.")
         return np.array([1.0, self.omega]) / denominator
+
+
+class FScore(Objective):
+    """One minus F1 score, with the ω leaf labelling of GOSDT appendix D.
+
+    loss = 1 − F1 = (FP + FN) / (2N⁺ + FP − FN), where leaf ``i`` is labelled
+    0 when ``ω·n_i⁺ <= n_i⁻`` and 1 otherwise.
+
+    The loss is not a sum over leaves (FP and FN appear in the denominator),
+    and the best label of a leaf depends on the labels of the others
+    (Lemma D.1, Theorem D.2), so the labelling is fixed by this rule.
+    For every tree some ω makes the rule F-optimal: the best labelling
+    labels positive exactly the leaves with positive fraction above
+    ``F*/2`` (``F*`` = the tree's best F1), i.e. ``ω = 2 / F* − 1`` ≥ 1;
+    ``ω = 1`` is majority labelling, optimal only when ``F* = 1``.
+    :meth:`best_labelling` finds that labelling by sweeping the leaves from
+    the highest positive fraction down (GOSDT section 2).
+
+    Parameters
+    ----------
+    omega : float, default=1.0
+        A leaf predicts positive when ``omega × positives > negatives``.
+
+    Examples
+    --------
+    >>> counts = [[9, 6], [0, 4]]                   # (negatives, positives) per leaf
+    >>> f = FScore()
+    >>> f.leaf_predictions(counts).tolist()          # majority: first leaf negative
+    [0, 1]
+    >>> round(f.tree_loss(counts), 4)                # (0 + 6) / (20 + 0 - 6)
+    0.4286
+    >>> labels, loss = FScore.best_labelling(counts)
+    >>> labels.tolist(), round(loss, 4)              # (9 + 0) / (20 + 9)
+    ([1, 1], 0.3103)
+    >>> round(FScore(omega=2.0).tree_loss(counts), 4)
+    0.3103
+    """
+
+    name = "f1"
+    additive = False
+    binary_only = True
+
+    def __init__(self, omega: float = 1.0):
+        self.omega = omega
+
+    def validate(self, dataset: Dataset) -> None:
+        super().validate(dataset)
+        _positive_number("omega", self.omega)
+        if np.asarray(dataset.counts, dtype=float)[:, 1].sum() <= 0:
+            raise ValueError("f1 needs at least one positive row (class index 1); F1 is undefined without.")
+
+    def leaf_predictions(self, leaf_counts) -> np.ndarray:
+        _positive_number("omega", self.omega)
+        table = self._table(leaf_counts)
+        return (self.omega * table[:, 1] > table[:, 0]).astype(int)
+
+    def tree_loss(self, leaf_counts, predictions=None) -> float:
+        table = self._table(leaf_counts)
+        return self._loss(table, self._labels(table, predictions))
+
+    @staticmethod
+    def _loss(table: np.ndarray, labels: np.ndarray) -> float:
+        positives = table[:, 1].sum()
+        if positives <= 0:
+            raise ValueError("F1 is undefined without positive rows (class index 1).")
+        false_pos = table[labels == 1, 0].sum()
+        false_neg = table[labels == 0, 1].sum()
+        return float((false_pos + false_neg) / (2 * positives + false_pos - false_neg))
+
+    @classmethod
+    def best_labelling(cls, leaf_counts) -> tuple:
+        """The F-optimal labelling of the leaves and its loss.
+
+        Sweeps the leaves from the highest positive fraction to the lowest,
+        labelling a growing prefix positive (leaves of equal fraction
+        together), and keeps the best. This is exact: by Dinkelbach's
+        argument, the best labelling labels positive the leaves whose
+        positive fraction exceeds ``F*/2``, which is such a prefix.
+
+        Returns
+        -------
+        labels : ndarray of int
+        loss : float
+        """
+        table = cls()._table(leaf_counts)
+        weight = table.sum(axis=1)
+        fraction = np.divide(table[:, 1], weight, out=np.zeros(len(table)), where=weight > 0)
+        best_labels, best_loss = None, np.inf
+        for cut in [np.inf] + sorted(set(fraction.tolist()), reverse=True):
+            labels = (fraction >= cut).astype(int)
+            loss = cls._loss(table, labels)
+            if loss < best_loss - 1e-15:
+                best_labels, best_loss = labels, loss
+        return best_labels, best_loss
+
+
+class AUC(Objective):
+    """One minus the area under the ROC convex hull of the leaves (GOSDT equation 2).
+
+    Leaves are ranked by their fraction of positives; leaves with equal
+    fractions share one hull segment (see :mod:`treeopt.roc`). The loss is
+    ``1 − (1 / (N⁺N⁻)) Σ_i n_i⁻ [Σ_{j<i} n_j⁺ + n_i⁺ / 2]`` and does not
+    depend on the leaves' labels.
+
+    :meth:`leaf_predictions` gives the hull vertex with the best (weighted)
+    accuracy: a leaf predicts positive when it has more positive than
+    negative weight (ties: negative).
+
+    Examples
+    --------
+    >>> round(AUC().tree_loss([[1, 3], [3, 1], [2, 0]]), 4)
+    0.1667
+    >>> AUC().leaf_predictions([[1, 3], [3, 1], [2, 0]]).tolist()
+    [1, 0, 0]
+    """
+
+    name = "auc"
+    additive = False
+    binary_only = True
+
+    def validate(self, dataset: Dataset) -> None:
+        super().validate(dataset)
+        if (np.asarray(dataset.counts, dtype=float).sum(axis=0) <= 0).any():
+            raise ValueError(f"{self.name} needs rows of both classes; the ROC curve is undefined otherwise.")
+
+    def leaf_predictions(self, leaf_counts) -> np.ndarray:
+        table = self._table(leaf_counts)
+        return (table[:, 1] > table[:, 0]).astype(int)
+
+    def tree_loss(self, leaf_counts, predictions=None) -> float:
+        from .roc import roc_hull
+        return 1.0 - roc_hull(self._table(leaf_counts)).auc
+
+
+class PartialAUC(AUC):
+    """One minus the partial area under the ROC convex hull up to FPR θ (GOSDT appendix C.5).
+
+    loss = 1 − (area under the hull for FPR <= θ) / θ, in [0, 1]; at θ = 1
+    it equals the :class:`AUC` loss. Labels as :class:`AUC`.
+
+    Parameters
+    ----------
+    theta : float, default=0.1
+        Largest false-positive rate that counts, in (0, 1].
+
+    Examples
+    --------
+    >>> round(PartialAUC(theta=0.5).tree_loss([[1, 3], [3, 1], [2, 0]]), 4)   # 1 − 0.3403 / 0.5
+    0.3194
+    """
+
+    name = "partial_auc"
+
+    def __init__(self, theta: float = 0.1):
+        self.theta = theta
+
+    def validate(self, dataset: Dataset) -> None:
+        from .roc import _check_theta
+        _check_theta(self.theta)
+        super().validate(dataset)
+
+    def tree_loss(self, leaf_counts, predictions=None) -> float:
+        from .roc import roc_hull
+        return 1.0 - roc_hull(self._table(leaf_counts)).partial_auc(self.theta)
 
 
 class LossModel:
@@ -179,16 +444,24 @@ OBJECTIVES = {
     "accuracy": Accuracy,
     "balanced_accuracy": BalancedAccuracy,
     "weighted_accuracy": WeightedAccuracy,
+    "f1": FScore,
+    "auc": AUC,
+    "partial_auc": PartialAUC,
 }
 
 
 def get_objective(objective="accuracy", **params) -> Objective:
     """Return an :class:`Objective` from a name or an instance.
 
+    Parameters the objective does not take (``theta`` for ``"f1"``) and
+    ``None`` values are ignored.
+
     Examples
     --------
     >>> get_objective("weighted_accuracy", omega=2.0)
     WeightedAccuracy(omega=2.0)
+    >>> get_objective("partial_auc", omega=None, theta=0.2)
+    PartialAUC(theta=0.2)
     """
     if isinstance(objective, Objective):
         return objective
