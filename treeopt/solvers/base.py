@@ -90,7 +90,7 @@ class Snapshot:
     solver : str
     status : str
         ``not_started``, ``paused``, ``optimal``, ``time_limit``, ``node_limit``,
-        ``interrupted`` or ``gap_reached``.
+        ``interrupted``, ``gap_reached``, or ``finished`` (a heuristic that ran to its end).
     lower_bound, upper_bound, gap : float
         Certified global bounds (objective units) and ``upper - lower``.
     best_tree : Tree or None
@@ -169,6 +169,14 @@ class Solver:
 
     name = "solver"
     BOUNDS: dict = {}
+    #: Whether a search that runs to its end proves its tree optimal. Heuristics (the greedy
+    #: builder) set it False: they finish with status "finished", ``optimal`` False and their gap.
+    exact = True
+
+    @property
+    def finished_status(self) -> str:
+        """Status of a search that ran to its end: ``optimal``, or ``finished`` for a heuristic."""
+        return "optimal" if self.exact else "finished"
 
     def __init__(self, dataset: Dataset, *, regularization: float, objective: str | Objective = "accuracy",
                  bounds: dict | None = None, depth_budget: int | None = None):
@@ -287,7 +295,7 @@ class Solver:
             return True
         except StopIteration:
             self._finished = True
-            self.status = "optimal"
+            self.status = self.finished_status
             self._record()
             return False
         finally:
@@ -330,7 +338,7 @@ class Solver:
                 if not self._finished:
                     yield Progress(self.expansions, self.lower_bound, self.upper_bound, self.queue_size,
                                    self.elapsed)
-        yield Finished(self.expansions, True, self.gap, self.status)
+        yield Finished(self.expansions, self.exact, self.gap, self.status)
 
     def step(self, n: int = 1) -> bool:
         """Do ``n`` units of work on the fast path; return False once finished."""
@@ -383,7 +391,7 @@ class Solver:
                     next(generator)
                 except StopIteration:
                     self._finished = True
-                    self.status = "optimal"
+                    self.status = self.finished_status
                     break
                 counter += 1
                 if counter >= check_every:
@@ -410,7 +418,7 @@ class Solver:
         """The current tree and certificate without searching further."""
         self._ensure_started()
         tree = self.best_tree
-        optimal = self._finished
+        optimal = self._finished and self.exact
         return SearchResult(tree=tree, objective=self.upper_bound, lower_bound=self.lower_bound,
                             upper_bound=self.upper_bound, gap=0.0 if optimal else self.gap, optimal=optimal,
                             status=self.status, expansions=self.expansions, elapsed=self.elapsed,
