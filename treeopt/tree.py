@@ -502,6 +502,15 @@ class Tree:
             node = children[chosen]
 
     # -- evaluation -----------------------------------------------------------
+    def leaf_counts(self, X, y, sample_weight=None, binarized: bool | None = None) -> np.ndarray:
+        """Weighted class counts of the rows of ``(X, y)`` in each leaf (leaves in :meth:`leaves` order).
+
+        Returns an array of shape (n_leaves, n_classes), the input of
+        :meth:`treeopt.objectives.Objective.tree_loss` and :func:`treeopt.roc.roc_hull`.
+        """
+        from .roc import leaf_class_counts
+        return leaf_class_counts(self.apply(X, binarized), y, self.classes, sample_weight, n_leaves=self.n_leaves)
+
     def objective(self, X, y, regularization: float, objective=None, sample_weight=None,
                   binarized: bool | None = None, penalty: str = "leaf") -> float:
         """Recompute ``loss + λ × leaves`` (or ``× splits``) from the tree's predictions on data.
@@ -514,27 +523,10 @@ class Tree:
             raise ValueError(f"penalty must be 'leaf' or 'split', got {penalty!r}.")
         from .objectives import get_objective
         obj = get_objective(objective or "accuracy")
-        y = np.asarray(y)
-        classes = np.asarray(self.classes)
-        y_index = np.searchsorted(classes, y) if np.all(classes[:-1] <= classes[1:]) else \
-            np.array([self.classes.index(v) for v in y.tolist()])
-        w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
-        leaf_of_row = self.apply(X, binarized)
+        counts = self.leaf_counts(X, y, sample_weight=sample_weight, binarized=binarized)
         leaf_list = [leaf for _, leaf in self.leaves()]
-        counts = np.zeros((len(leaf_list), len(self.classes)))
-        np.add.at(counts, (leaf_of_row, y_index), w)
-        totals = counts.sum(axis=0)
-        if obj.name == "accuracy":
-            costs = np.full(len(self.classes), 1.0 / w.sum())
-        elif obj.name == "balanced_accuracy":
-            costs = 1.0 / (len(self.classes) * totals)
-        elif obj.name == "weighted_accuracy":
-            costs = np.array([1.0, obj.omega]) / (obj.omega * totals[1] + totals[0])
-        else:
-            raise ValueError(f"Tree.objective does not know objective {obj.name!r}")
-        loss = 0.0
-        for leaf, row in zip(leaf_list, counts):
-            loss += float((row * costs).sum() - row[leaf.prediction] * costs[leaf.prediction])
+        # The objective's own formula on the recomputed counts (rank objectives ignore the labels).
+        loss = obj.tree_loss(counts, predictions=np.array([leaf.prediction for leaf in leaf_list], dtype=int))
         return loss + regularization * (len(leaf_list) if penalty == "leaf" else self.n_splits)
 
 
