@@ -1,0 +1,715 @@
+"""OSDT: branch-and-bound over leaf sets (Hu, *Optimal Sparse Decision Trees*, thesis 2019).
+
+Read it beside chapters 3-5 of the thesis; names follow Algorithm 2.
+
+A *partial tree* ``d = (d_un, d_split)`` is a set of leaves, each a
+conjunction of clauses ``feature = 0/1``. The ``d_un`` ("unchanged", fixed)
+leaves stay leaves in every descendant; every ``d_split`` leaf is split in
+every child. Popping ``d`` from the queue generates, for every combination of
+one feature per split leaf, the tree of new leaves ``d_new``, and for every
+subset of ``d_new`` a child whose split leaves are that subset (Algorithm 2).
+Every child's objective is computed and may become the incumbent; a child
+goes into the queue only if its lower bound can still beat the incumbent.
+The queue is empty exactly when the incumbent is proved optimal.
+
+Incremental computation (chapter 4)
+    Leaves live in a *leaf cache* keyed canonically by their clause set
+    (section 5.3; a bitmask with one bit per (feature, value), so any order
+    of the same clauses is one key), with their support (a bitset over the
+    data set's equivalence classes), class counts, loss and bounds computed
+    once. For additive objectives a child's lower bound is its parent's
+    fixed loss plus the new fixed leaves' losses (equation 4.1) and its
+    objective adds the new split leaves' losses (equation 4.2).
+
+Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
+
+``hierarchical``
+    Theorem 1: ``b(d_un) = loss(d_un) + λH`` bounds every descendant; a
+    child with ``b >= R^c`` is not queued, and a queued tree whose bound
+    no longer beats the (since improved) incumbent is dropped when popped.
+    For F1 / AUC / partial AUC the loss of the fixed leaves is taken with
+    the split rows sorted into pure leaves (GOSDT Theorems B.1, 2.1, 2.2;
+    :mod:`treeopt.solvers.leafset_bounds`).
+``lookahead``
+    Lemma 2, in Algorithm 2's form: every split leaf becomes at least two
+    leaves in any descendant, so the bound of the descendants is
+    ``b + λ × |d_split|``. Counts children pruned only thanks to it.
+``leaf_support``
+    Theorem 3 as Algorithm 3 applies it: a leaf whose loss is at most λ is
+    never split (any subtree under it costs at least λ more than the loss
+    it can remove; this implies the 2λ support condition). For F1 / AUC /
+    partial AUC the same reasoning with the split gain bound of GOSDT
+    Theorems B.6 / C.2 is the ``incremental_progress`` switch instead.
+    Counts leaves declared dead.
+``incremental_accuracy``
+    Theorem 4: when splitting leaf ``p_j`` into ``p_k, p_k+1`` removes at
+    most λ of loss, the two new leaves cannot both stay leaves; children in
+    which both are fixed are not generated. Counts such children.
+``leaf_accuracy``
+    Theorem 5 with the dead-feature vector of section 5.1: a leaf that
+    classifies at most λ correctly (class-cost weighted) is in no optimal
+    tree (removing its parent's split and sending its rows to the sibling's
+    subtree costs at most that much and saves λ), and neither is any
+    subset of it; so a feature that produces such a child is dead for the
+    leaf and all leaves below it. Counts features killed.
+``permutation``
+    Corollary 6 with the *tree cache* of section 5.3: a child whose leaves
+    and split marks are a permutation of a tree already queued is not
+    queued again. Counts duplicates dropped.
+``equivalent_points``
+    Theorem 9: rows with identical features under a split leaf cannot be
+    separated, so the split leaves add at least their equivalence classes'
+    minority loss to the bound. For F1 / AUC / partial AUC: GOSDT Theorem
+    C.3 (see :mod:`treeopt.solvers.leafset_bounds`). Counts children pruned
+    only thanks to it.
+``similar_support`` (opt-in, default off)
+    Theorem 7: two children that differ only in the feature ``f`` / ``g``
+    of one new split of leaf ``p`` have objectives (and best descendants)
+    within ``ω`` = the class-cost weight of ``p ∧ (f xor g)``. Once one of
+    them is pruned with bound ``B``, the other is pruned without its own
+    bound test when ``B − ω >= R^c``. The thesis found its bookkeeping cost
+    more than it saved (chapter 7); it is here as an experiment, for
+    additive objectives. Counts children pruned by it.
+``incremental_progress`` (F1 / AUC / partial AUC only)
+    GOSDT Theorems B.6 / C.2: a leaf whose best possible gain from any
+    subtree is at most λ is never split. Counts leaves declared dead.
+
+The incumbent starts as the single leaf (always a candidate: ANCHORS.md
+item 1, the original OSDT lost single-leaf optima by letting a CART warm
+start displace it) and is replaced by a warm start only when the warm start
+is strictly better (section 6: ``warm_start="cart"`` or any tree).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from itertools import count
+
+import numpy as np
+
+from ..data import Dataset, bits_of
+from ..events import Expanded, Pruned, Started
+from ..tree import Leaf, Split, Tree
+from .base import EPS, QueueEntry, Solver
+from .leafset_bounds import (NON_ADDITIVE, equivalent_points_bound, hierarchical_bound,
+                             split_gain_bound)
+from .schedules import SCHEDULES, label_entropy, priority_key
+
+__all__ = ["OSDT"]
+
+
+class LeafInfo:
+    """A cached leaf: its clauses, rows, counts and bounds (weight units). See section 5.1."""
+
+    __slots__ = ("key", "uid", "support", "counts", "weight", "loss", "prediction", "eq", "correct", "depth",
+                 "dead", "dead_features", "options", "eq_parts")
+
+    def __init__(self, key, uid, support, counts, loss, prediction, eq, correct, depth, dead_features):
+        self.key = key                  # clause bitmask: bit 2f = "f is false", bit 2f+1 = "f is true"
+        self.uid = uid
+        self.support = support
+        self.counts = counts
+        self.weight = sum(counts)
+        self.loss = loss
+        self.prediction = prediction
+        self.eq = eq                    # equivalent points loss (Theorem 9), weight units
+        self.correct = correct          # class-cost weight classified correctly (Theorem 5)
+        self.depth = depth
+        self.dead = False               # never split (Theorem 3 / C.2)
+        self.dead_features = dead_features
+        self.options = None             # [(feature, left, right, both_fixed_allowed)], once computed
+        self.eq_parts = None            # non-additive objectives: (pure neg, pure pos, impure classes)
+
+
+class PartialTree:
+    """A queue entry: fixed leaves, split leaves and their numbers (weight units)."""
+
+    __slots__ = ("fixed", "split", "fixed_loss", "n_leaves", "bound", "objective", "sequence", "key", "alive")
+
+    def __init__(self, fixed, split, fixed_loss, bound, objective, sequence):
+        self.fixed = fixed
+        self.split = split
+        self.fixed_loss = fixed_loss
+        self.n_leaves = len(fixed) + len(split)
+        self.bound = bound
+        self.objective = objective
+        self.sequence = sequence
+        self.key = 0.0
+        self.alive = True
+
+
+class OSDT(Solver):
+    """Optimal sparse decision trees by branch-and-bound over leaf sets (OSDT).
+
+    Minimises ``loss + λ × leaves`` for every objective of
+    :mod:`treeopt.objectives`, additive (accuracy, balanced and weighted
+    accuracy) or not (F1, AUC and partial AUC of the ROC convex hull),
+    over binary features.
+
+    Parameters
+    ----------
+    dataset : Dataset
+    regularization : float
+        λ, the cost of one leaf in objective units.
+    objective : str or Objective, default="accuracy"
+    bounds : dict of str to bool, optional
+        Switch bounds on or off by name (see the module docstring), e.g.
+        ``{"lookahead": False}`` or ``{"similar_support": True}``.
+    depth_budget : int, optional
+        Maximum depth (a single leaf has depth 0).
+    schedule : str, default="curiosity"
+        The queue's policy: ``"curiosity"``, ``"lower_bound"``,
+        ``"objective"``, ``"entropy"``, ``"bfs"`` or ``"dfs"``
+        (:mod:`treeopt.solvers.schedules`).
+    warm_start : None, "cart" or Tree, default=None
+        An initial incumbent: a greedy CART tree pruned by the objective, or
+        any tree over the dataset's binary features. It is used only when it
+        beats the single leaf.
+
+    Attributes
+    ----------
+    trees_evaluated : int
+        Child trees whose objective and bound were computed (Table 6.2's
+        "#trees evaluated").
+    trees_to_optimum, time_to_optimum : int, float
+        ``trees_evaluated`` and seconds when the final incumbent was found.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from treeopt.data import Dataset
+    >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]] * 5)
+    >>> y = np.array([1, 1, 0, 0] * 5)
+    >>> result = OSDT(Dataset.from_binary(X, y, feature_names=["a", "b"]), regularization=0.1).run()
+    >>> print(result.tree.rules(show_counts=False))
+    if a:
+        predict 1
+    else:  # not (a)
+        predict 0
+    >>> result.optimal, result.objective
+    (True, 0.2)
+
+    The whole event transcript of a tiny search (XOR needs two levels):
+
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3)
+    >>> solver = OSDT(Dataset.from_binary(X, [0, 1, 1, 0] * 3), regularization=0.05, schedule="bfs")
+    >>> for event in solver.steps():
+    ...     print(type(event).__name__, getattr(event, "rule", getattr(event, "bound", "")))
+    Started 
+    Improved 
+    Expanded [split] (all rows)
+    Pruned incremental_accuracy
+    LowerBoundRaised 
+    Expanded [fixed] not (x0) | [split] x0
+    Improved 
+    Expanded [split] not (x0) | [split] x0
+    Improved 
+    Finished 
+    >>> round(solver.result().objective, 12), solver.result().tree.n_leaves
+    (0.2, 4)
+    """
+
+    name = "osdt"
+    BOUNDS = {
+        "hierarchical": "OSDT Theorem 1 (hierarchical objective lower bound); GOSDT Theorems B.1, 2.1, 2.2",
+        "lookahead": "OSDT Lemma 2 (objective lower bound with one-step lookahead), Algorithm 2",
+        "leaf_support": "OSDT Theorem 3 (lower bound on leaf support), as applied in Algorithm 3",
+        "incremental_accuracy": "OSDT Theorem 4 (lower bound on incremental classification accuracy)",
+        "leaf_accuracy": "OSDT Theorem 5 (lower bound on classification accuracy; dead features)",
+        "permutation": "OSDT Corollary 6 (leaf permutation bound; the tree cache of section 5.3)",
+        "equivalent_points": "OSDT Theorem 9 (equivalent points bound); GOSDT Theorem C.3",
+        "similar_support": "OSDT Theorem 7 (similar support bound); opt-in experiment",
+        "incremental_progress": "GOSDT Theorems B.6, C.2 (incremental progress, F1 / AUC / partial AUC)",
+    }
+    #: Bounds that are off unless asked for.
+    OPT_IN = ("similar_support",)
+
+    def __init__(self, dataset: Dataset, *, regularization: float, objective="accuracy",
+                 bounds: dict | None = None, depth_budget: int | None = None, schedule: str = "curiosity",
+                 warm_start=None):
+        opt_in = {name: False for name in self.OPT_IN}
+        opt_in.update(bounds or {})
+        super().__init__(dataset, regularization=regularization, objective=objective, bounds=opt_in,
+                         depth_budget=depth_budget)
+        if schedule not in SCHEDULES:
+            raise ValueError(f"unknown schedule {schedule!r}; choose one of {sorted(SCHEDULES)}.")
+        if not (warm_start is None or warm_start == "cart" or isinstance(warm_start, Tree)):
+            raise TypeError(f"warm_start must be None, 'cart' or a treeopt Tree, got {type(warm_start).__name__}.")
+        self.schedule = schedule
+        self.warm_start = warm_start
+        self.additive = bool(self.objective.additive)
+        W = dataset.total_weight
+        self.penalty = self.regularization * W             # λ in weight units
+        self.eps = EPS * max(1.0, W)
+        if self.additive:
+            self.model = self.objective.loss_model(dataset)
+            self.costs = [float(c) for c in self.model.costs]
+        else:
+            if self.objective.name not in NON_ADDITIVE:
+                raise ValueError(f"OSDT has no bounds for the non-additive objective {self.objective.name!r}; "
+                                 f"it handles {list(NON_ADDITIVE)} and every additive objective.")
+            self.objective.validate(dataset)
+            self.model = None
+            self.costs = None
+            totals = dataset.counts.sum(axis=0)
+            self._negatives, self._positives = float(totals[0]), float(totals[1])
+        if isinstance(warm_start, Tree) and len(warm_start.features) != dataset.n_features:
+            raise ValueError(f"warm_start tree has {len(warm_start.features)} features but the dataset has "
+                             f"{dataset.n_features}; pass a tree fitted on the same binary features.")
+        self._W = W
+        self._masks = dataset.feature_masks
+        self._leaves: dict[int, LeafInfo] = {}
+        self._tree_cache: set = set()
+        self._queue: list = []            # (priority key, sequence, tree)
+        self._bound_heap: list = []       # (bound, sequence, tree): the global lower bound, lazily cleaned
+        self._sequence = count()
+        self._current: PartialTree | None = None
+        self._best_leaves: list = []
+        self._best = 0.0
+        self._started = False
+        self._last_lb = None
+        self.trees_evaluated = 0
+        self.trees_to_optimum = 0
+        self.time_to_optimum = 0.0
+
+    # -- leaves (the leaf cache, section 5.3) ----------------------------------------
+    def _leaf(self, key: int, support: int, depth: int, dead_features: int) -> LeafInfo:
+        leaf = self._leaves.get(key)
+        if leaf is not None:
+            if leaf.options is None:
+                leaf.dead_features |= dead_features
+            return leaf
+        ds = self.dataset
+        counts = ds.class_counts(support)
+        if self.additive:
+            loss, prediction = self.model.leaf(counts)
+            weighted = [n * c for n, c in zip(counts, self.costs)]
+            correct = sum(weighted) - loss
+            eq = self.model.equivalent_points(support)
+        else:
+            table = np.asarray([counts], dtype=float)
+            prediction = int(self.objective.leaf_predictions(table)[0]) if sum(counts) > 0 else 0
+            loss = 0.0
+            correct = 0.0
+            eq = 0.0
+        leaf = LeafInfo(key, len(self._leaves), support, counts, loss, prediction, eq, correct, depth,
+                        dead_features)
+        bounds = self.bounds
+        if self.additive:
+            if bounds["leaf_support"] and loss <= self.penalty + self.eps:
+                leaf.dead = True                                   # Theorem 3
+                self.prune_counts["leaf_support"] += 1
+        elif bounds["incremental_progress"] and sum(counts) > 0:
+            gain = split_gain_bound(self.objective, counts, self._negatives, self._positives) * self._W
+            if gain <= self.penalty + self.eps:
+                leaf.dead = True                                   # GOSDT Theorems B.6 / C.2
+                self.prune_counts["incremental_progress"] += 1
+        self._leaves[key] = leaf
+        return leaf
+
+    def _leaf_from_clauses(self, key: int) -> LeafInfo:
+        """The leaf with a given clause bitmask (for warm starts)."""
+        support = self.dataset.all_points
+        depth = 0
+        for bit in bits_of(key):
+            feature, value = divmod(bit, 2)
+            support &= self._masks[feature] if value else ~self._masks[feature]
+            depth += 1
+        return self._leaf(key, support, depth, 0)
+
+    def _splittable(self, leaf: LeafInfo) -> bool:
+        return not leaf.dead and (self.depth_budget is None or leaf.depth < self.depth_budget)
+
+    def _options(self, leaf: LeafInfo) -> list:
+        """Every useful split of ``leaf``: both sides non-empty, feature not dead (Theorem 5)."""
+        if leaf.options is not None:
+            return leaf.options
+        support, masks = leaf.support, self._masks
+        lam = self.penalty + self.eps
+        check_accuracy = self.additive and self.bounds["leaf_accuracy"]
+        ds = self.dataset
+        live = []
+        dead = leaf.dead_features
+        for f in range(len(masks)):
+            if dead >> f & 1:
+                continue
+            right = support & masks[f]
+            if not right or right == support:
+                continue
+            left = support ^ right
+            if check_accuracy:
+                # Theorem 5: a child classifying at most λ correctly is in no optimal tree.
+                dead_child = False
+                for side in (left, right):
+                    counts = ds.class_counts(side)
+                    weighted = [n * c for n, c in zip(counts, self.costs)]
+                    if max(weighted) <= lam:
+                        dead_child = True
+                        break
+                if dead_child:
+                    dead |= 1 << f
+                    self.prune_counts["leaf_accuracy"] += 1
+                    continue
+            live.append((f, left, right))
+        leaf.dead_features = dead
+        options = []
+        check_increment = self.additive and self.bounds["incremental_accuracy"]
+        for f, left, right in live:
+            l_leaf = self._leaf(leaf.key | 1 << 2 * f, left, leaf.depth + 1, dead)
+            r_leaf = self._leaf(leaf.key | 1 << 2 * f + 1, right, leaf.depth + 1, dead)
+            both_fixed = True
+            if check_increment and leaf.loss - l_leaf.loss - r_leaf.loss <= self.penalty + self.eps:
+                both_fixed = False                                 # Theorem 4
+            options.append((f, l_leaf, r_leaf, both_fixed))
+        leaf.options = options
+        return options
+
+    # -- objective and bounds of a leaf set -------------------------------------------
+    def _objective_of(self, leaves) -> float:
+        """Objective (weight units) of the tree made of ``leaves``."""
+        if self.additive:
+            return sum(leaf.loss for leaf in leaves) + self.penalty * len(leaves)
+        table = np.asarray([leaf.counts for leaf in leaves if leaf.weight > 0], dtype=float)
+        return self.objective.tree_loss(table) * self._W + self.penalty * len(leaves)
+
+    def _eq_parts(self, leaf: LeafInfo):
+        if leaf.eq_parts is None:
+            rows = self.dataset.counts[bits_of(leaf.support)]
+            negatives, positives = rows[:, 0], rows[:, 1]
+            impure = (negatives > 0) & (positives > 0)
+            leaf.eq_parts = (float(negatives[~impure].sum()), float(positives[~impure].sum()),
+                             [tuple(r) for r in rows[impure].tolist()])
+        return leaf.eq_parts
+
+    def _nonadditive_bounds(self, fixed, split) -> tuple:
+        """(hierarchical bound, equivalent-points bound) of the loss, weight units, F1 / AUC / pAUC."""
+        fixed_counts = [leaf.counts for leaf in fixed]
+        negatives = sum(leaf.counts[0] for leaf in split)
+        positives = sum(leaf.counts[1] for leaf in split)
+        plain = hierarchical_bound(self.objective, fixed_counts, negatives, positives) * self._W \
+            if self.bounds["hierarchical"] else 0.0
+        tight = plain
+        if self.bounds["equivalent_points"]:
+            pure_neg = pure_pos = 0.0
+            impure = []
+            for leaf in split:
+                n, p, classes = self._eq_parts(leaf)
+                pure_neg += n
+                pure_pos += p
+                impure.extend(classes)
+            if impure:
+                tight = max(plain, equivalent_points_bound(self.objective, fixed_counts, pure_neg, pure_pos,
+                                                           impure) * self._W)
+        return plain, tight
+
+    # -- the queue ----------------------------------------------------------------------
+    def _push(self, tree: PartialTree) -> None:
+        W = self._W
+        fixed_weight = sum(leaf.weight for leaf in tree.fixed)
+        entropy = 0.0
+        if self.schedule == "entropy":
+            entropy = label_entropy([leaf.counts for leaf in tree.fixed + tree.split], W)
+        tree.key = priority_key(self.schedule, lower_bound=tree.bound / W, objective=tree.objective / W,
+                                fixed_support=fixed_weight / W, entropy=entropy, sequence=tree.sequence)
+        heapq.heappush(self._queue, (tree.key, tree.sequence, tree))
+        heapq.heappush(self._bound_heap, (tree.bound, tree.sequence, tree))
+
+    def _improve(self, objective: float, leaves) -> bool:
+        if objective < self._best - self.eps:
+            self._best = objective
+            self._best_leaves = list(leaves)
+            self.trees_to_optimum = self.trees_evaluated
+            self.time_to_optimum = self.elapsed
+            return True
+        return False
+
+    def _initial_incumbent(self) -> LeafInfo:
+        ds = self.dataset
+        root = self._leaf(0, ds.all_points, 0, 0)
+        self._best = self._objective_of([root])
+        self._best_leaves = [root]
+        warm = None
+        if self.warm_start == "cart":
+            from .warm_start import cart_leaf_keys
+            warm = cart_leaf_keys(self)
+        elif isinstance(self.warm_start, Tree):
+            from .warm_start import tree_leaf_keys
+            warm = tree_leaf_keys(self.warm_start, self.depth_budget)
+        if warm:
+            leaves = [self._leaf_from_clauses(key) for key in warm]
+            self._improve(self._objective_of(leaves), leaves)   # never displaces a better incumbent
+        return root
+
+    # -- the search (Algorithm 2) ----------------------------------------------------
+    def _search(self):
+        root = self._initial_incumbent()
+        self._started = True
+        if self._splittable(root):
+            bound = self._child_bound([], [root], 0.0)
+            if bound is not None:
+                tree = PartialTree((), (root,), 0.0, bound, self._objective_of([root]), next(self._sequence))
+                self._push(tree)
+                if self.bounds["permutation"]:
+                    self._tree_cache.add((2 * root.uid + 1,))
+        self._emit(Started(0, self.lower_bound, self.upper_bound))
+        self._record(improved=True)
+        queue = self._queue
+        while queue:
+            _, _, tree = heapq.heappop(queue)
+            tree.alive = False
+            if self.bounds["hierarchical"] and tree.bound >= self._best - self.eps:
+                self.prune_counts["hierarchical"] += 1               # Theorem 1 with the improved R^c
+                continue
+            self._current = tree
+            self.expansions += 1
+            yield from self._expand(tree)
+            self._current = None
+            lb = self.lower_bound
+            if self._last_lb is None or lb - self._last_lb >= 1e-4 or not queue:
+                self._last_lb = lb
+                self._record(raised=True)
+            yield
+        self._current = None
+
+    def _child_bound(self, fixed, split, fixed_loss):
+        """Bound of the descendants of a child (weight units), or None when a bound prunes it."""
+        best = self._best - self.eps
+        bounds = self.bounds
+        n_leaves = len(fixed) + len(split)
+        if self.additive:
+            plain = fixed_loss + self.penalty * n_leaves
+            if bounds["hierarchical"] and plain >= best:
+                self.prune_counts["hierarchical"] += 1
+                return None
+            tight = plain + sum(leaf.eq for leaf in split) if bounds["equivalent_points"] else plain
+        else:
+            plain, tight = self._nonadditive_bounds(fixed, split)
+            plain += self.penalty * n_leaves
+            tight += self.penalty * n_leaves
+            if bounds["hierarchical"] and plain >= best:
+                self.prune_counts["hierarchical"] += 1
+                return None
+        if bounds["hierarchical"] and tight >= best:
+            self.prune_counts["equivalent_points"] += 1
+            return None
+        ahead = tight + self.penalty * len(split) if bounds["lookahead"] else tight
+        if bounds["hierarchical"] and ahead >= best:
+            self.prune_counts["lookahead"] += 1
+            return None
+        return ahead
+
+    def _expand(self, tree: PartialTree):
+        """Generate every child of ``tree`` (Algorithm 2's two inner loops)."""
+        emit = self._events is not None
+        if emit:
+            self._emit(Expanded(self.expansions, self.describe(tree), self._obj(tree.bound),
+                                self._obj(tree.objective), len(tree.split)))
+        per_leaf = [self._options(leaf) for leaf in tree.split]
+        if not all(per_leaf):
+            return
+        pruned_before = dict(self.prune_counts) if emit else None
+        similar = self.additive and self.bounds["similar_support"]
+        pruned_similar: dict = {}
+        fixed, fixed_loss = tree.fixed, tree.fixed_loss
+        n_new = 2 * len(tree.split)
+        work = 0
+        for combo in itertools.product(*per_leaf):
+            new_leaves = []
+            for _, left, right, _ in combo:
+                new_leaves.append(left)
+                new_leaves.append(right)
+            all_leaves = fixed + tuple(new_leaves)
+            if self.additive:
+                objective = fixed_loss + sum(leaf.loss for leaf in new_leaves) + self.penalty * len(all_leaves)
+            else:
+                objective = self._objective_of(all_leaves)
+            if self._improve(objective, all_leaves):
+                self._record(improved=True)
+            # Every marking of the new leaves as fixed / split (Theorems 3 and 4 restrict it).
+            choices = []
+            for _, left, right, both_fixed in combo:
+                states = []
+                l_ok, r_ok = self._splittable(left), self._splittable(right)
+                if both_fixed:
+                    states.append(0)
+                if r_ok:
+                    states.append(1)
+                if l_ok:
+                    states.append(2)
+                if l_ok and r_ok:
+                    states.append(3)
+                if not both_fixed:
+                    self.prune_counts["incremental_accuracy"] += 1       # Theorem 4 removed a marking
+                choices.append(states)
+            for marks in itertools.product(*choices):
+                self.trees_evaluated += 1
+                new_fixed, new_split = [], []
+                for (_, left, right, _), mark in zip(combo, marks):
+                    (new_split if mark & 2 else new_fixed).append(left)
+                    (new_split if mark & 1 else new_fixed).append(right)
+                if not new_split:
+                    continue                                        # a complete tree: evaluated above
+                child_fixed = fixed + tuple(new_fixed)
+                child_loss = fixed_loss + sum(leaf.loss for leaf in new_fixed) if self.additive else 0.0
+                if similar and self._similar_pruned(combo, marks, pruned_similar, tree):
+                    continue
+                bound = self._child_bound(child_fixed, new_split, child_loss)
+                if bound is None:
+                    if similar:
+                        self._remember_pruned(combo, marks, pruned_similar, child_fixed, new_split, child_loss)
+                    continue
+                if self.bounds["permutation"]:
+                    key = tuple(sorted([2 * leaf.uid for leaf in child_fixed]
+                                       + [2 * leaf.uid + 1 for leaf in new_split]))
+                    if key in self._tree_cache:
+                        self.prune_counts["permutation"] += 1       # Corollary 6
+                        continue
+                    self._tree_cache.add(key)
+                self._push(PartialTree(child_fixed, tuple(new_split), child_loss, bound, objective,
+                                       next(self._sequence)))
+            work += 1 << n_new
+            if work >= 4096:
+                work = 0
+                yield
+        if emit:
+            for bound, before in pruned_before.items():
+                if self.prune_counts[bound] > before:
+                    self._emit(Pruned(self.expansions, bound, self.prune_counts[bound] - before))
+
+    # -- similar support (Theorem 7, opt-in) ---------------------------------------------
+    def _remember_pruned(self, combo, marks, store, child_fixed, new_split, child_loss) -> None:
+        plain = child_loss + self.penalty * (len(child_fixed) + len(new_split))
+        if self.bounds["equivalent_points"]:
+            plain += sum(leaf.eq for leaf in new_split)
+        if self.bounds["lookahead"]:
+            plain += self.penalty * len(new_split)
+        features = tuple(option[0] for option in combo)
+        for i in range(len(combo)):
+            key = (i, features[:i] + features[i + 1:], marks)
+            store.setdefault(key, []).append((features[i], plain))
+
+    def _similar_pruned(self, combo, marks, store, tree) -> bool:
+        if not store:
+            return False
+        features = tuple(option[0] for option in combo)
+        best = self._best - self.eps
+        for i in range(len(combo)):
+            entries = store.get((i, features[:i] + features[i + 1:], marks))
+            if not entries:
+                continue
+            parent = tree.split[i]
+            g = self._masks[features[i]]
+            for f, bound in entries:
+                differ = parent.support & (self._masks[f] ^ g)
+                counts = self.dataset.class_counts(differ)
+                omega = sum(n * c for n, c in zip(counts, self.costs))
+                if bound - omega >= best:
+                    self.prune_counts["similar_support"] += 1
+                    return True
+        return False
+
+    # -- reading the state -------------------------------------------------------------
+    def _obj(self, weight_units: float) -> float:
+        return weight_units / self._W
+
+    @property
+    def lower_bound(self) -> float:
+        if not self._started:
+            return 0.0
+        best = self._best
+        heap = self._bound_heap
+        while heap and not heap[0][2].alive:
+            heapq.heappop(heap)
+        if heap and heap[0][0] < best:
+            best = heap[0][0]
+        if self._current is not None and self._current.bound < best:
+            best = self._current.bound
+        return self._obj(best)
+
+    @property
+    def upper_bound(self) -> float:
+        self._ensure_started()
+        if not self._started:
+            counts = self.dataset.class_counts(self.dataset.all_points)
+            table = np.asarray([counts], dtype=float)
+            if self.additive:
+                return self._obj(self.model.leaf(counts)[0] + self.penalty)
+            return float(self.objective.tree_loss(table)) + self.regularization
+        return self._obj(self._best)
+
+    @property
+    def queue_size(self) -> int:
+        return len(self._queue)
+
+    def _incumbent_leaves(self) -> int:
+        return max(1, len(self._best_leaves))
+
+    def _incumbent(self) -> Tree:
+        ds = self.dataset
+        leaves = self._best_leaves
+        if not leaves:
+            leaves = [self._leaf(0, ds.all_points, 0, 0)]
+        if self.additive:
+            labels = [leaf.prediction for leaf in leaves]
+            losses = [self._obj(leaf.loss) for leaf in leaves]
+        else:
+            table = np.asarray([leaf.counts for leaf in leaves], dtype=float)
+            labels = [int(v) for v in self.objective.leaf_predictions(table)]
+            losses = [0.0] * len(leaves)                 # not defined leaf by leaf
+        nodes = {leaf.key: Leaf(int(label), tuple(leaf.counts), float(loss))
+                 for leaf, label, loss in zip(leaves, labels, losses)}
+        return Tree(_assemble(nodes), ds.features, ds.classes, binarizer=ds.binarizer)
+
+    def describe(self, tree: PartialTree) -> str:
+        """The partial tree's leaves as rules with their fixed / split marks."""
+        parts = [f"[fixed] {self.rule(leaf)}" for leaf in tree.fixed]
+        parts += [f"[split] {self.rule(leaf)}" for leaf in tree.split]
+        return " | ".join(parts)
+
+    def rule(self, leaf: LeafInfo) -> str:
+        """The conjunction of a leaf's clauses (in feature order)."""
+        features = self.dataset.features
+        parts = []
+        for bit in bits_of(leaf.key):
+            f, value = divmod(bit, 2)
+            parts.append(features[f].name if value else features[f].negated_name)
+        return " and ".join(parts) or "(all rows)"
+
+    def _queue_entries(self, k: int) -> list:
+        entries = []
+        for key, sequence, tree in heapq.nsmallest(k, self._queue):
+            leaves = [{"rule": self.rule(leaf), "mark": mark, "support": float(leaf.weight),
+                       "counts": tuple(leaf.counts)}
+                      for mark, group in (("fixed", tree.fixed), ("split", tree.split)) for leaf in group]
+            entries.append(QueueEntry(
+                priority=(key, sequence), rule=self.describe(tree),
+                support=float(sum(leaf.weight for leaf in tree.fixed)),
+                lower_bound=self._obj(tree.bound), upper_bound=self._obj(tree.objective),
+                payload={"schedule": self.schedule, "priority": key, "leaves": leaves,
+                         "n_leaves": tree.n_leaves}))
+        return entries
+
+    def _snapshot_extra(self) -> dict:
+        return {"schedule": self.schedule, "priority": SCHEDULES[self.schedule],
+                "trees_evaluated": self.trees_evaluated, "trees_to_optimum": self.trees_to_optimum,
+                "time_to_optimum": self.time_to_optimum, "leaf_cache": len(self._leaves),
+                "tree_cache": len(self._tree_cache)}
+
+
+def _assemble(nodes: dict):
+    """Rebuild a tree from its leaves' clause sets (a dict clause bitmask → Leaf).
+
+    A feature tested on every root-to-leaf path can be moved to the root:
+    restricting the tree to ``f = v`` drops the other branch of every
+    ``f`` node and leaves exactly the leaves whose clauses hold ``f = v``.
+    """
+    if len(nodes) == 1:
+        return next(iter(nodes.values()))
+    for f in range(max(nodes).bit_length() // 2 + 1):
+        false_bit, true_bit = 1 << 2 * f, 1 << 2 * f + 1
+        if all(key & (false_bit | true_bit) for key in nodes):
+            left = {key & ~false_bit: leaf for key, leaf in nodes.items() if key & false_bit}
+            right = {key & ~true_bit: leaf for key, leaf in nodes.items() if key & true_bit}
+            return Split(f, _assemble(left), _assemble(right))
+    raise ValueError("the leaves do not form a decision tree (no feature is tested on every path).")
