@@ -5,7 +5,8 @@
 
 from .base import QueueEntry, SearchResult, Snapshot, Solver, TracePoint
 from .gosdt import GOSDT
+from .osdt import OSDT
 
-SOLVERS = {"gosdt": GOSDT}
+SOLVERS = {"gosdt": GOSDT, "osdt": OSDT}
 
-__all__ = ["Solver", "Snapshot", "QueueEntry", "SearchResult", "TracePoint", "GOSDT", "SOLVERS"]
+__all__ = ["Solver", "Snapshot", "QueueEntry", "SearchResult", "TracePoint", "GOSDT", "OSDT", "SOLVERS"]
