@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from numbers import Integral, Real
 
@@ -15,6 +16,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .binarize import Binarizer
 from .data import Dataset
 from .objectives import OBJECTIVES, get_objective
+from .tree import Tree
 
 __all__ = ["OptimalTreeClassifier"]
 
@@ -47,6 +49,14 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         How numeric columns are binarized (see :class:`~treeopt.Binarizer`).
     max_thresholds : int, optional
         Cap on threshold features per numeric column.
+    schedule : str, optional
+        Queue policy of solvers that have one (``solver="osdt"``:
+        ``"curiosity"`` (its default), ``"lower_bound"``, ``"objective"``,
+        ``"entropy"``, ``"bfs"``, ``"dfs"``).
+    warm_start : "cart" or Tree, optional
+        Initial incumbent for solvers that accept one (``solver="osdt"``):
+        a greedy CART tree, or a tree over the same binary features. It is
+        kept only if it beats the single leaf.
 
     Attributes
     ----------
@@ -94,12 +104,14 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         "bounds": [dict, None],
         "thresholds": [StrOptions({"all", "quantile"})],
         "max_thresholds": [Interval(Integral, 1, None, closed="left"), None],
+        "schedule": [str, None],
+        "warm_start": [StrOptions({"cart"}), Tree, None],
     }
 
     def __init__(self, *, regularization: float = 0.05, solver: str = "gosdt", objective: str = "accuracy",
                  omega: float | None = None, depth_budget: int | None = None, time_limit: float | None = None,
                  node_limit: int | None = None, bounds: dict | None = None, thresholds: str = "all",
-                 max_thresholds: int | None = None):
+                 max_thresholds: int | None = None, schedule: str | None = None, warm_start=None):
         self.regularization = regularization
         self.solver = solver
         self.objective = objective
@@ -110,6 +122,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.bounds = bounds
         self.thresholds = thresholds
         self.max_thresholds = max_thresholds
+        self.schedule = schedule
+        self.warm_start = warm_start
 
     # -- fitting ------------------------------------------------------------------
     def _make_solver(self, X, y, sample_weight):
@@ -135,8 +149,14 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                                       classes=self.classes_)
         objective = get_objective(self.objective, omega=self.omega)
         solver_cls = SOLVERS[self.solver]
+        extra = {k: v for k, v in (("schedule", self.schedule), ("warm_start", self.warm_start)) if v is not None}
+        accepted = inspect.signature(solver_cls.__init__).parameters
+        for name in extra:
+            if name not in accepted:
+                raise ValueError(f"solver {self.solver!r} does not take {name}=; leave it None or use a solver "
+                                 f"that does (e.g. solver='osdt').")
         return solver_cls(dataset, regularization=self.regularization, objective=objective,
-                          bounds=self.bounds, depth_budget=self.depth_budget)
+                          bounds=self.bounds, depth_budget=self.depth_budget, **extra)
 
     def fit(self, X, y, sample_weight=None):
         """Find the optimal tree on ``(X, y)``.
