@@ -53,10 +53,11 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         Queue policy of solvers that have one (``solver="osdt"``:
         ``"curiosity"`` (its default), ``"lower_bound"``, ``"objective"``,
         ``"entropy"``, ``"bfs"``, ``"dfs"``).
-    warm_start : "cart" or Tree, optional
+    warm_start : "cart", Tree or bool, optional
         Initial incumbent for solvers that accept one (``solver="osdt"``):
-        a greedy CART tree, or a tree over the same binary features. It is
-        kept only if it beats the single leaf.
+        a greedy CART tree (``"cart"`` or True), or a tree over the same
+        binary features. It is kept only if it beats the single leaf.
+        False or None: no warm start.
 
     Attributes
     ----------
@@ -105,7 +106,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         "thresholds": [StrOptions({"all", "quantile"})],
         "max_thresholds": [Interval(Integral, 1, None, closed="left"), None],
         "schedule": [str, None],
-        "warm_start": [StrOptions({"cart"}), Tree, None],
+        "warm_start": [StrOptions({"cart"}), Tree, "boolean", None],
     }
 
     def __init__(self, *, regularization: float = 0.05, solver: str = "gosdt", objective: str = "accuracy",
@@ -149,7 +150,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                                       classes=self.classes_)
         objective = get_objective(self.objective, omega=self.omega)
         solver_cls = SOLVERS[self.solver]
-        extra = {k: v for k, v in (("schedule", self.schedule), ("warm_start", self.warm_start)) if v is not None}
+        warm = "cart" if self.warm_start is True else (None if self.warm_start is False else self.warm_start)
+        extra = {k: v for k, v in (("schedule", self.schedule), ("warm_start", warm)) if v is not None}
         accepted = inspect.signature(solver_cls.__init__).parameters
         for name in extra:
             if name not in accepted:
