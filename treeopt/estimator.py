@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import warnings
 from numbers import Integral, Real
 
@@ -16,9 +15,11 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .binarize import Binarizer
 from .data import Dataset
 from .objectives import OBJECTIVES, get_objective
-from .tree import Tree
 
 __all__ = ["OptimalTreeClassifier"]
+
+#: Solvers that search over whole trees and so accept non-additive objectives (F-score, AUC).
+_NON_ADDITIVE_SOLVERS = ("osdt",)
 
 
 class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
@@ -33,9 +34,15 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     solver : str, default="gosdt"
         A name of ``treeopt.SOLVERS`` (``"gosdt"``; others as they land).
     objective : str, default="accuracy"
-        ``"accuracy"``, ``"balanced_accuracy"``, ``"weighted_accuracy"``, ...
+        ``"accuracy"``, ``"balanced_accuracy"``, ``"weighted_accuracy"``
+        (additive: every solver), ``"f1"``, ``"auc"`` or ``"partial_auc"``
+        (not additive: ``solver="osdt"`` only); see :mod:`treeopt.objectives`.
     omega : float, optional
-        Weight of false negatives for ``"weighted_accuracy"``.
+        Weight of false negatives for ``"weighted_accuracy"``; for ``"f1"``
+        a leaf predicts positive when ``omega × positives > negatives``.
+    theta : float, optional
+        Largest false-positive rate counted by ``"partial_auc"``, in (0, 1]
+        (default 0.1).
     depth_budget : int, optional
         Maximum depth (a single leaf has depth 0).
     time_limit : float, optional
@@ -49,15 +56,6 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         How numeric columns are binarized (see :class:`~treeopt.Binarizer`).
     max_thresholds : int, optional
         Cap on threshold features per numeric column.
-    schedule : str, optional
-        Queue policy of solvers that have one (``solver="osdt"``:
-        ``"curiosity"`` (its default), ``"lower_bound"``, ``"objective"``,
-        ``"entropy"``, ``"bfs"``, ``"dfs"``).
-    warm_start : "cart", Tree or bool, optional
-        Initial incumbent for solvers that accept one (``solver="osdt"``):
-        a greedy CART tree (``"cart"`` or True), or a tree over the same
-        binary features. It is kept only if it beats the single leaf.
-        False or None: no warm start.
 
     Attributes
     ----------
@@ -99,32 +97,31 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         "solver": [str],
         "objective": [str],
         "omega": [Interval(Real, 0, None, closed="neither"), None],
+        "theta": [Interval(Real, 0, 1, closed="right"), None],
         "depth_budget": [Interval(Integral, 0, None, closed="left"), None],
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
         "node_limit": [Interval(Integral, 0, None, closed="left"), None],
         "bounds": [dict, None],
         "thresholds": [StrOptions({"all", "quantile"})],
         "max_thresholds": [Interval(Integral, 1, None, closed="left"), None],
-        "schedule": [str, None],
-        "warm_start": [StrOptions({"cart"}), Tree, "boolean", None],
     }
 
     def __init__(self, *, regularization: float = 0.05, solver: str = "gosdt", objective: str = "accuracy",
-                 omega: float | None = None, depth_budget: int | None = None, time_limit: float | None = None,
+                 omega: float | None = None, theta: float | None = None, depth_budget: int | None = None,
+                 time_limit: float | None = None,
                  node_limit: int | None = None, bounds: dict | None = None, thresholds: str = "all",
-                 max_thresholds: int | None = None, schedule: str | None = None, warm_start=None):
+                 max_thresholds: int | None = None):
         self.regularization = regularization
         self.solver = solver
         self.objective = objective
         self.omega = omega
+        self.theta = theta
         self.depth_budget = depth_budget
         self.time_limit = time_limit
         self.node_limit = node_limit
         self.bounds = bounds
         self.thresholds = thresholds
         self.max_thresholds = max_thresholds
-        self.schedule = schedule
-        self.warm_start = warm_start
 
     # -- fitting ------------------------------------------------------------------
     def _make_solver(self, X, y, sample_weight):
@@ -135,6 +132,13 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"unknown solver {self.solver!r}; choose one of {sorted(SOLVERS)}.")
         if self.objective not in OBJECTIVES:
             raise ValueError(f"unknown objective {self.objective!r}; choose one of {sorted(OBJECTIVES)}.")
+        objective = get_objective(self.objective, omega=self.omega, theta=self.theta)
+        if not objective.additive and self.solver not in _NON_ADDITIVE_SOLVERS:
+            available = [name for name in _NON_ADDITIVE_SOLVERS if name in SOLVERS]
+            hint = f"use solver={available[0]!r}" if available else \
+                f"that needs solver={_NON_ADDITIVE_SOLVERS[0]!r}, which is not available yet"
+            raise ValueError(f"objective {self.objective!r} is not a sum over leaves, so solver={self.solver!r} "
+                             f"(dynamic programming) cannot optimise it; {hint}.")
         frame = X if isinstance(X, pd.DataFrame) else None
         X_checked, y = validate_data(self, X, y, dtype=None, ensure_all_finite=False, y_numeric=False)
         y = np.asarray(y)
@@ -148,17 +152,10 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.binarizer_ = Binarizer(thresholds=self.thresholds, max_thresholds=self.max_thresholds).fit(table)
         dataset = Dataset.from_arrays(table, y, sample_weight=sample_weight, binarizer=self.binarizer_,
                                       classes=self.classes_)
-        objective = get_objective(self.objective, omega=self.omega)
+        objective.validate(dataset)
         solver_cls = SOLVERS[self.solver]
-        warm = "cart" if self.warm_start is True else (None if self.warm_start is False else self.warm_start)
-        extra = {k: v for k, v in (("schedule", self.schedule), ("warm_start", warm)) if v is not None}
-        accepted = inspect.signature(solver_cls.__init__).parameters
-        for name in extra:
-            if name not in accepted:
-                raise ValueError(f"solver {self.solver!r} does not take {name}=; leave it None or use a solver "
-                                 f"that does (e.g. solver='osdt').")
         return solver_cls(dataset, regularization=self.regularization, objective=objective,
-                          bounds=self.bounds, depth_budget=self.depth_budget, **extra)
+                          bounds=self.bounds, depth_budget=self.depth_budget)
 
     def fit(self, X, y, sample_weight=None):
         """Find the optimal tree on ``(X, y)``.
@@ -219,6 +216,17 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     def apply(self, X) -> np.ndarray:
         """Index of the leaf each row reaches (leaves numbered left to right)."""
         return self.tree_.apply(self._transform(X), binarized=True)
+
+    def evaluate(self, X, y, sample_weight=None) -> dict:
+        """The fitted objective's value, accuracy and (binary) TPR/FPR on ``(X, y)``.
+
+        See :func:`treeopt.metrics.evaluate` for the keys.
+        """
+        from .metrics import evaluate
+        check_is_fitted(self, "tree_")
+        objective = get_objective(self.objective, omega=self.omega, theta=self.theta)
+        return evaluate(self.tree_, self._transform(X), y, objective, regularization=self.regularization,
+                        sample_weight=sample_weight, binarized=True)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
