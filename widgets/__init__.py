@@ -1,0 +1,53 @@
+"""treeopt.widgets: watch, pause, step and replay any treeopt solver in Jupyter.
+
+>>> from treeopt.widgets import explore                      # doctest: +SKIP
+>>> explore(X, y, regularization=0.01)                       # doctest: +SKIP
+
+The names below are imported on first use, so ``import treeopt.widgets``
+itself never fails; using them needs the ``widgets`` extra
+(``pip install 'treeopt[widgets]'``: ipywidgets, plotly, anywidget, graphviz).
+
+* :class:`SolverPlayer`: controls (play, pause, step, step ×N, speed, time
+  limit, reset), record and replay, hooks, and a default arrangement of views.
+* Views observing a player: :class:`QueueView`, :class:`TraceView`,
+  :class:`TreeView`, :class:`RocView`, :class:`BoundsView`.
+* :func:`explore`: ``explore(X, y, **estimator_params)`` in one line.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+_EXPORTS = {
+    "SolverPlayer": "player",
+    "PlayerView": "view",
+    "QueueView": "queue_view",
+    "TraceView": "trace_view",
+    "TreeView": "tree_view",
+    "RocView": "roc_view",
+    "BoundsView": "bounds_view",
+    "explore": "explore",
+    "Frame": "recording",
+    "Recording": "recording",
+    "render_tree_svg": "tree_view",
+    "roc_hull": "roc_view",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    try:
+        module = importlib.import_module(f".{_EXPORTS[name]}", __name__)
+    except ImportError as error:
+        raise ImportError(f"treeopt.widgets.{name} needs the widgets extra ({error}); install it with "
+                          "pip install 'treeopt[widgets]'.") from error
+    value = getattr(module, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_EXPORTS))

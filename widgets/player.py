@@ -1,0 +1,530 @@
+"""``SolverPlayer``: play, pause, step and replay any stepwise solver in Jupyter.
+
+The player drives a solver through the stepwise protocol of
+:mod:`treeopt.solvers.base` (``step(n)``, the fast path of ``steps()``) in
+small *slices* on the notebook's asyncio event loop: it does ``speed`` units
+of work, gives the loop a turn (so a click on Pause is handled at once and
+the kernel stays responsive), and repeats. Redraws are throttled: the views
+are refreshed at most every ``refresh_interval`` seconds, so playing at full
+speed is not dominated by drawing.
+
+Every refresh records a :class:`~widgets.recording.Frame`; the replay slider
+scrubs back through them and every view shows the search as it was then.
+
+Views (queue, trace, tree, bounds, ROC) are independent classes that observe
+the player's ``frame`` trait; the player builds a default arrangement.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from html import escape
+from typing import Callable
+
+import ipywidgets as widgets
+from traitlets import Any, Bool, Float, Int, TraitError, Unicode, validate
+
+from .recording import Frame, Recording
+
+__all__ = ["SolverPlayer", "as_player"]
+
+#: Choices of the speed slider (units of work per slice).
+SPEEDS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000]
+
+
+def _default_factory(solver) -> Callable:
+    """Rebuild a solver of the same class and settings with other bounds switched on/off."""
+    def make(bounds: dict):
+        try:
+            return type(solver)(solver.dataset, regularization=solver.regularization, objective=solver.objective,
+                                bounds=bounds, depth_budget=solver.depth_budget)
+        except TypeError as error:
+            raise TypeError(f"cannot rebuild {type(solver).__name__} with new bounds ({error}); pass "
+                            "solver_factory=lambda bounds: ... to SolverPlayer.") from None
+    return make
+
+
+class SolverPlayer(widgets.VBox):
+    """Watch, pause, step and replay a solver's search.
+
+    Parameters
+    ----------
+    solver : Solver
+        Any object speaking the stepwise protocol (``step``, ``snapshot``,
+        ``lower_bound``, ``upper_bound``, ``gap``, ``status``, ``expansions``).
+    views : "default", list or None, default="default"
+        ``"default"``: a queue table, a trace plot, the tree, the bound
+        counts and, for AUC objectives, the ROC hull. A list of view classes
+        (each called with the player) or ``None`` for controls only.
+    speed : int, default=200
+        Units of work per slice.
+    delay : float, default=0
+        Seconds to wait between slices while playing (to watch slowly).
+    time_limit : float, optional
+        Stop playing once the search has used this many seconds.
+    refresh_interval : float, default=0.25
+        Minimum seconds between redraws while playing.
+    top_k : int, default=10
+        Queue entries recorded per frame.
+    max_frames : int, default=400
+        Frames kept for replay (older ones are thinned evenly).
+    solver_factory : callable, optional
+        ``solver_factory(bounds) -> Solver``: how :meth:`reset` builds a new
+        search (default: the same class and settings with ``bounds``).
+
+    Attributes
+    ----------
+    n_steps : int
+        Units of work done (the solver's expansions).
+    status : str
+        ``not_started``, ``running``, ``paused``, ``time_limit``, or the
+        solver's final status (``optimal``).
+    lower_bound, upper_bound, gap : float
+        The search's certified bounds now.
+    running : bool
+    frame : Frame
+        The moment the views show (the latest while ``live``).
+    position : int
+        Index of ``frame`` in ``recording``.
+    live : bool
+        Whether the views follow the newest frame.
+    recording : Recording
+    solver : Solver
+    views : list
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from treeopt.data import Dataset
+    >>> from treeopt.solvers import GOSDT
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3)
+    >>> player = SolverPlayer(GOSDT(Dataset.from_binary(X, [0, 1, 1, 0] * 3), regularization=0.05), views=None)
+    >>> player.step(3)
+    True
+    >>> player.n_steps, player.status, player.lower_bound <= player.upper_bound
+    (3, 'paused', True)
+    >>> player.step(1000)
+    False
+    >>> player.status, round(player.upper_bound, 3), player.gap
+    ('optimal', 0.2, 0.0)
+    """
+
+    n_steps = Int(0)
+    status = Unicode("not_started")
+    lower_bound = Float(0.0)
+    upper_bound = Float(0.0)
+    gap = Float(0.0)
+    running = Bool(False)
+    speed = Int(200)
+    delay = Float(0.0)
+    time_limit = Float(None, allow_none=True)
+    refresh_interval = Float(0.25)
+    position = Int(0)
+    live = Bool(True)
+    frame = Any(None)
+
+    @validate("speed")
+    def _valid_speed(self, proposal):
+        value = proposal["value"]
+        if value < 1:
+            raise TraitError(f"speed must be at least 1 unit of work per slice, got {value!r}.")
+        return value
+
+    @validate("time_limit")
+    def _valid_time_limit(self, proposal):
+        value = proposal["value"]
+        if value is not None and not value > 0:
+            raise TraitError(f"time_limit must be positive seconds or None, got {value!r}.")
+        return value
+
+    @validate("delay", "refresh_interval")
+    def _valid_seconds(self, proposal):
+        if proposal["value"] < 0:
+            raise TraitError(f"{proposal['trait'].name} must be non-negative seconds, got {proposal['value']!r}.")
+        return proposal["value"]
+
+    def __init__(self, solver, *, views="default", speed: int = 200, delay: float = 0.0,
+                 time_limit: float | None = None, refresh_interval: float = 0.25, top_k: int = 10,
+                 max_frames: int = 400, solver_factory: Callable | None = None, **kwargs):
+        missing = [name for name in ("step", "snapshot", "lower_bound", "upper_bound", "expansions")
+                   if not hasattr(solver, name)]
+        if missing:
+            raise TypeError(f"SolverPlayer needs a stepwise solver (treeopt.solvers); {type(solver).__name__} "
+                            f"lacks {missing}. Build one with e.g. GOSDT(Dataset.from_arrays(X, y), "
+                            "regularization=0.01) or use treeopt.widgets.explore(X, y).")
+        if not isinstance(top_k, int) or top_k < 1:
+            raise ValueError(f"top_k must be a positive integer, got {top_k!r}.")
+        super().__init__(**kwargs)
+        self.speed, self.delay, self.time_limit = speed, delay, time_limit
+        self.refresh_interval = refresh_interval
+        self.top_k = top_k
+        self.solver = solver
+        self.solver_factory = solver_factory or _default_factory(solver)
+        self.recording = Recording(max_frames)
+        self.error: BaseException | None = None
+        self._finished = False
+        self._stopped = ""
+        self._generation = 0
+        self._task = None
+        self._last_refresh = 0.0
+        self._improved = False
+        self._step_callbacks = widgets.CallbackDispatcher()
+        self._improve_callbacks = widgets.CallbackDispatcher()
+        self._finish_callbacks = widgets.CallbackDispatcher()
+        self._build_controls()
+        self.views: list = []
+        self._sync()
+        self._record()
+        self.views = self._make_views(views)
+        self._arrange()
+
+    # -- public control ----------------------------------------------------------
+    def step(self, n: int = 1) -> bool:
+        """Do ``n`` units of work now, then refresh every view.
+
+        Returns
+        -------
+        bool
+            False once the search is finished.
+        """
+        if not isinstance(n, int) or n < 1:
+            raise ValueError(f"n must be a positive integer, got {n!r}.")
+        if self._finished:
+            return False
+        alive = self._slice(n)
+        self._refresh(force=True)
+        return alive
+
+    def play(self):
+        """Start playing on the running event loop; returns the asyncio task (or None if finished).
+
+        In Jupyter the kernel's event loop is always running. Elsewhere call
+        it from a coroutine, e.g. ``asyncio.run(player.play_until_done())``.
+        """
+        if self._finished:
+            return None
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            raise RuntimeError("play() needs a running asyncio event loop (Jupyter provides one). In a script, "
+                               "use player.step(n) or asyncio.run(player.play_until_done()).") from None
+        if self.running:
+            return self._task
+        self._generation += 1
+        self._stopped = ""
+        self.running = True
+        self.status = "running"
+        self._task = loop.create_task(self._play_loop(self._generation))
+        return self._task
+
+    def pause(self) -> None:
+        """Stop playing after the current slice (at most ``speed`` units of work)."""
+        if self.running:
+            self._generation += 1
+            self.running = False
+            self._sync()
+            self._refresh(force=True)
+
+    async def play_until_done(self) -> str:
+        """Play until the search finishes, is paused or hits the time limit; return the status."""
+        task = self.play()
+        if task is not None:
+            await task
+        return self.status
+
+    def reset(self, bounds: dict | None = None) -> None:
+        """Start the search again from scratch (optionally with other bounds switched on/off).
+
+        Parameters
+        ----------
+        bounds : dict of str to bool, optional
+            Default: the current search's bounds.
+        """
+        self.pause()
+        current = dict(getattr(self.solver, "bounds", {}) or {})
+        if bounds is not None:
+            current.update(bounds)
+        self.solver = self.solver_factory(current)
+        self._finished = False
+        self._stopped = ""
+        self.error = None
+        self.recording.clear()
+        self.live = True
+        self._sync()
+        self._record()
+        self._refresh(force=True)
+
+    def on_step(self, callback: Callable, remove: bool = False) -> None:
+        """Call ``callback(player)`` after every slice of work (and every :meth:`step`)."""
+        self._step_callbacks.register_callback(callback, remove=remove)
+
+    def on_improve(self, callback: Callable, remove: bool = False) -> None:
+        """Call ``callback(player)`` whenever the incumbent tree improves."""
+        self._improve_callbacks.register_callback(callback, remove=remove)
+
+    def on_finish(self, callback: Callable, remove: bool = False) -> None:
+        """Call ``callback(player)`` when the search ends (optimal) or stops at the time limit."""
+        self._finish_callbacks.register_callback(callback, remove=remove)
+
+    def show(self, position: int) -> Frame:
+        """Show recorded frame ``position`` in every view (negative counts from the end)."""
+        n = len(self.recording)
+        if not -n <= position < n:
+            raise IndexError(f"position {position} out of range: {n} frames recorded.")
+        self.position = position % n
+        return self.frame
+
+    # -- the work ----------------------------------------------------------------
+    def _slice(self, n: int) -> bool:
+        solver = self.solver
+        before = solver.upper_bound
+        alive = solver.step(n)
+        improved = solver.upper_bound < before
+        if improved:
+            self._improved = True
+        if not alive:
+            self._finished = True
+        self._sync()
+        self._step_callbacks(self)
+        if improved:
+            self._improve_callbacks(self)
+        if not alive:
+            self._finish_callbacks(self)
+        return alive
+
+    async def _play_loop(self, generation: int) -> None:
+        try:
+            while self.running and generation == self._generation:
+                if not self._slice(self.speed):
+                    break
+                if self.time_limit is not None and self.solver.elapsed >= self.time_limit:
+                    self._stopped = "time_limit"
+                    self.running = False
+                    self._sync()
+                    self._finish_callbacks(self)
+                    break
+                self._refresh()
+                await asyncio.sleep(self.delay)
+        except Exception as error:                      # shown in the status line, kept for inspection
+            self.error = error
+            self._stopped = "error"
+            raise
+        finally:
+            if generation == self._generation:
+                self.running = False
+                self._sync()
+                self._refresh(force=True)
+
+    def _sync(self) -> None:
+        solver = self.solver
+        self.n_steps = int(solver.expansions)
+        self.lower_bound = float(solver.lower_bound)
+        self.upper_bound = float(solver.upper_bound)
+        self.gap = float(max(0.0, self.upper_bound - self.lower_bound))
+        if self._finished:
+            self.status = str(solver.status)
+        elif self.running:
+            self.status = "running"
+        elif self._stopped:
+            self.status = self._stopped
+        else:
+            self.status = "not_started" if self.n_steps == 0 else "paused"
+
+    def _record(self) -> Frame:
+        solver = self.solver
+        frame = Frame(snapshot=solver.snapshot(self.top_k), trace=solver.trace, trace_length=len(solver.trace),
+                      improved=self._improved, bounds=dict(getattr(solver, "bounds", {}) or {}),
+                      objective=getattr(solver, "objective", None), dataset=getattr(solver, "dataset", None))
+        self._improved = False
+        shown = self.frame
+        self.recording.append(frame)
+        n = len(self.recording)
+        self._replay.max = n - 1
+        if self.live or shown is None:
+            self._set_position(n - 1)
+        else:                                           # thinning may have moved the frame we show
+            frames = self.recording.frames
+            index = next((i for i, f in enumerate(frames) if f is shown), None)
+            if index is None:
+                expansions = shown.snapshot.expansions
+                index = min(range(n), key=lambda i: abs(frames[i].snapshot.expansions - expansions))
+            self._set_position(index)
+        return frame
+
+    def _refresh(self, force: bool = False) -> None:
+        now = time.perf_counter()
+        if not force and now - self._last_refresh < self.refresh_interval:
+            return
+        self._last_refresh = now
+        if self.recording.frames and self.recording[-1].snapshot.expansions == self.n_steps \
+                and self.recording[-1].snapshot.status == self.solver.status and not self._improved:
+            self._show_status()
+            return
+        self._record()
+        self._show_status()
+
+    def _set_position(self, index: int) -> None:
+        self._internal_move = True
+        try:
+            self.position = index
+            self._replay.value = index
+        finally:
+            self._internal_move = False
+        self.frame = self.recording[index]
+        self._show_replay_label()
+
+    # -- widgets -----------------------------------------------------------------
+    def _build_controls(self) -> None:
+        def button(label, tooltip, handler, style=""):
+            b = widgets.Button(description=label, tooltip=tooltip, button_style=style,
+                               layout=widgets.Layout(width="auto"))
+            b.on_click(lambda _: handler())
+            return b
+
+        self._play_button = button("Play", "run the search in slices", self._on_play, "success")
+        self._pause_button = button("Pause", "pause after the current slice", self.pause, "warning")
+        self._step_button = button("Step", "one unit of work", lambda: self.step(1))
+        self._n_box = widgets.BoundedIntText(value=100, min=1, max=10**7, layout=widgets.Layout(width="90px"))
+        self._step_n_button = button("Step ×N", "N units of work", lambda: self.step(int(self._n_box.value)))
+        self._reset_button = button("Reset", "start the search again", self.reset, "danger")
+        speeds = sorted(set(SPEEDS) | {self.speed})
+        self._speed_slider = widgets.SelectionSlider(options=speeds, value=self.speed, description="speed",
+                                                     tooltip="units of work per slice",
+                                                     layout=widgets.Layout(width="260px"))
+        self._speed_slider.observe(lambda c: setattr(self, "speed", int(c["new"])), names="value")
+        self._limit_box = widgets.FloatText(value=self.time_limit or 0.0, description="time limit (s)",
+                                            tooltip="0 = none", layout=widgets.Layout(width="190px"),
+                                            style={"description_width": "initial"})
+        self._limit_box.observe(self._on_limit_box, names="value")
+        self._steps_label = widgets.HTML()
+        self._steps_label.add_class("treeopt-steps")
+        self._status_label = widgets.HTML()
+        self._status_label.add_class("treeopt-status")
+        self._replay = widgets.IntSlider(value=0, min=0, max=0, description="replay", continuous_update=True,
+                                         layout=widgets.Layout(width="420px"))
+        self._replay.observe(self._on_replay, names="value")
+        self._live_button = button("Live", "follow the newest state", self._go_live)
+        self._replay_label = widgets.HTML()
+        self._internal_move = False
+        self.observe(self._on_speed_trait, names="speed")
+        self.observe(self._on_position, names="position")
+
+    def _on_play(self) -> None:
+        self.play()
+
+    def _on_limit_box(self, change) -> None:
+        self.time_limit = float(change["new"]) if change["new"] and change["new"] > 0 else None
+
+    def _on_speed_trait(self, change) -> None:
+        slider = self._speed_slider
+        if change["new"] not in slider.options:
+            slider.options = sorted(set(slider.options) | {change["new"]})
+        slider.value = change["new"]
+
+    def _on_replay(self, change) -> None:
+        if not self._internal_move:
+            self.live = change["new"] == len(self.recording) - 1
+            self.position = change["new"]
+
+    def _on_position(self, change) -> None:
+        if self._internal_move:
+            return
+        index = change["new"]
+        if not 0 <= index < len(self.recording):
+            return
+        self._internal_move = True
+        try:
+            self._replay.value = index
+        finally:
+            self._internal_move = False
+        self.frame = self.recording[index]
+        self._show_replay_label()
+
+    def _go_live(self) -> None:
+        self.live = True
+        self._set_position(len(self.recording) - 1)
+
+    def _show_status(self) -> None:
+        self._steps_label.value = f"<b>steps</b> <span class='treeopt-steps-value'>{self.n_steps}</span>"
+        error = f" · <span style='color:#d62728'>{escape(repr(self.error))}</span>" if self.error else ""
+        self._status_label.value = (
+            f"<b>{escape(self.status)}</b> · lower bound {self.lower_bound:.6g} · objective "
+            f"{self.upper_bound:.6g} · gap {self.gap:.3g} · queue {getattr(self.solver, 'queue_size', 0)} · "
+            f"{getattr(self.solver, 'elapsed', 0.0):.2f} s{error}")
+
+    def _show_replay_label(self) -> None:
+        frame = self.frame
+        if frame is None:
+            return
+        s = frame.snapshot
+        where = "live" if self.live else "replay"
+        self._replay_label.value = (f"{where}: frame {self.position + 1}/{len(self.recording)} · "
+                                    f"{s.expansions} expansions · {s.elapsed:.2f} s")
+
+    def _make_views(self, views) -> list:
+        if views is None:
+            return []
+        if isinstance(views, str):
+            if views != "default":
+                raise ValueError(f"views must be 'default', a list of view classes or None, got {views!r}.")
+            from .default_views import default_views
+            return default_views(self)
+        made = []
+        for view in views:
+            made.append(view if isinstance(view, widgets.Widget) else view(self))
+        return made
+
+    def _arrange(self) -> None:
+        controls = widgets.HBox([self._play_button, self._pause_button, self._step_button, self._step_n_button,
+                                 self._n_box, self._reset_button, self._speed_slider, self._limit_box])
+        replay = widgets.HBox([self._replay, self._live_button, self._replay_label])
+        status = widgets.HBox([self._steps_label, widgets.HTML("&nbsp;·&nbsp;"), self._status_label])
+        rows, pair = [], []
+        for view in self.views:
+            pair.append(view)
+            if len(pair) == 2:
+                rows.append(widgets.HBox(pair, layout=widgets.Layout(flex_flow="row wrap")))
+                pair = []
+        if pair:
+            rows.append(widgets.HBox(pair))
+        self.children = [controls, replay, status, *rows]
+        self._show_status()
+
+    # -- static output -----------------------------------------------------------
+    def to_html(self) -> str:
+        """A static HTML summary: the status line and every view's static picture."""
+        parts = [f"<div><b>{escape(type(self.solver).__name__)}</b>: {escape(self.status)}, "
+                 f"{self.n_steps} steps, lower bound {self.lower_bound:.6g}, objective {self.upper_bound:.6g}, "
+                 f"gap {self.gap:.3g}</div>"]
+        parts.extend(view.to_html() for view in self.views if hasattr(view, "to_html"))
+        return "\n".join(parts)
+
+    def save(self, path) -> None:
+        """Write :meth:`to_html` to ``path`` (an ``.html`` file)."""
+        from pathlib import Path
+        path = Path(path)
+        if path.suffix.lower() not in (".html", ".htm"):
+            raise ValueError(f"SolverPlayer.save writes HTML; use a .html path, got {path.name!r}.")
+        path.write_text(f"<!DOCTYPE html><html><meta charset='utf-8'><body>{self.to_html()}</body></html>",
+                        encoding="utf-8")
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = dict(super()._repr_mimebundle_(**kwargs) or {})
+        bundle["text/html"] = self.to_html()
+        return bundle
+
+    def __repr__(self) -> str:
+        return (f"SolverPlayer({type(self.solver).__name__}, status={self.status!r}, n_steps={self.n_steps}, "
+                f"lower_bound={self.lower_bound:.6g}, upper_bound={self.upper_bound:.6g})")
+
+
+def as_player(source) -> SolverPlayer:
+    """A player for ``source``: a player is returned as is, a solver gets a new player without views."""
+    # Duck-typed rather than isinstance: under pytest's doctest collection this folder is also
+    # importable as the top-level package ``widgets``, which makes a second SolverPlayer class.
+    if isinstance(source, widgets.Widget) and hasattr(source, "recording") and hasattr(source, "frame"):
+        return source
+    if hasattr(source, "step") and hasattr(source, "snapshot"):
+        return SolverPlayer(source, views=None)
+    raise TypeError(f"a view needs a SolverPlayer or a stepwise solver, got {type(source).__name__}.")

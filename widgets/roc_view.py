@@ -1,0 +1,229 @@
+"""``RocView``: the ROC convex hull of the incumbent tree, updated live.
+
+A tree scores a row by the fraction of positives in its leaf. Ranking the
+leaves by that fraction and adding them one by one traces the tree's ROC
+curve, which is the convex hull of its leaves' ROC points: this is the
+curve whose area the AUC objective of the GOSDT paper (section 5, "AUC of the
+ROC convex hull") maximises, and whose left part up to a false-positive rate
+θ the partial-AUC objective measures (the region is shaded).
+
+For comparison a greedy tree (scikit-learn's CART on the same binary
+features and weights, ``compare="cart"``) or any other tree can be drawn.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .static_charts import line_chart_svg
+from .trace_view import _figure_widget
+from .view import PlayerView
+
+__all__ = ["RocView", "roc_hull"]
+
+
+def roc_hull(leaf_counts) -> list[tuple[float, float]]:
+    """The ROC convex hull of a tree from its leaves' (negative, positive) weights.
+
+    Parameters
+    ----------
+    leaf_counts : sequence of (float, float)
+        Weight of negative and positive training rows in each leaf.
+
+    Returns
+    -------
+    list of (float, float)
+        (false-positive rate, true-positive rate) from (0, 0) to (1, 1),
+        leaves taken in decreasing order of their positive fraction (leaves
+        with equal fractions are merged into one segment).
+
+    Examples
+    --------
+    >>> roc_hull([(4, 1), (0, 3), (2, 2)])
+    [(0.0, 0.0), (0.0, 0.5), (0.3333333333333333, 0.8333333333333334), (1.0, 1.0)]
+    """
+    counts = [(float(n), float(p)) for n, p in leaf_counts if n + p > 0]
+    negatives = sum(n for n, _ in counts)
+    positives = sum(p for _, p in counts)
+    if negatives <= 0 or positives <= 0:
+        return [(0.0, 0.0), (1.0, 1.0)]
+    groups: dict = {}
+    for n, p in counts:
+        # Compare fractions exactly enough for weighted counts: round to 12 digits.
+        key = round(p / (n + p), 12)
+        a, b = groups.get(key, (0.0, 0.0))
+        groups[key] = (a + n, b + p)
+    points = [(0.0, 0.0)]
+    fp = tp = 0.0
+    for key in sorted(groups, reverse=True):
+        n, p = groups[key]
+        fp, tp = fp + n, tp + p
+        points.append((fp / negatives, tp / positives))
+    points[-1] = (1.0, 1.0)
+    return points
+
+
+def hull_area(points, max_fpr: float = 1.0) -> float:
+    """Area under a piecewise-linear ROC curve up to ``max_fpr``.
+
+    Examples
+    --------
+    >>> hull_area([(0.0, 0.0), (0.0, 1.0), (1.0, 1.0)]), hull_area([(0, 0), (1, 1)], 0.5)
+    (1.0, 0.125)
+    """
+    area = 0.0
+    for (x0, y0), (x1, y1) in zip(points, points[1:]):
+        if x0 >= max_fpr:
+            break
+        if x1 > max_fpr:
+            y1 = y0 + (y1 - y0) * (max_fpr - x0) / (x1 - x0)
+            x1 = max_fpr
+        area += (x1 - x0) * (y0 + y1) / 2
+    return area
+
+
+def _objective_max_fpr(objective) -> float | None:
+    for name in ("theta", "max_fpr", "fpr_max", "fpr_limit"):
+        value = getattr(objective, name, None)
+        if isinstance(value, (int, float)) and 0 < value < 1:
+            return float(value)
+    return None
+
+
+def is_auc_objective(objective) -> bool:
+    """Whether an objective is an AUC-type objective (its name mentions AUC)."""
+    return "auc" in str(getattr(objective, "name", "")).lower()
+
+
+class RocView(PlayerView):
+    """ROC convex hull of the incumbent (binary labels), with an optional greedy tree for comparison.
+
+    Parameters
+    ----------
+    player : SolverPlayer or Solver
+    max_fpr : float, optional
+        Shade the partial-AUC region ``FPR <= max_fpr`` (default: the
+        objective's ``theta``/``max_fpr`` when it has one).
+    compare : "cart", Tree or None, default=None
+        A second tree to draw: ``"cart"`` fits scikit-learn's greedy tree of
+        depth ``compare_depth`` on the same binary features and weights.
+    compare_depth : int, default=3
+
+    Attributes
+    ----------
+    hull : list of (float, float)
+        The incumbent's ROC convex hull.
+    auc : float
+        Its area (up to ``max_fpr`` when set, as partial AUC).
+    compare_hull : list or None
+
+    Examples
+    --------
+    >>> from treeopt.datasets import load_monk
+    >>> from treeopt.widgets import explore
+    >>> player = explore(*load_monk(3), regularization=0.02, views=[RocView])
+    >>> _ = player.step(500)
+    >>> view = player.views[0]
+    >>> view.hull[0], view.hull[-1], 0.5 <= view.auc <= 1.0
+    ((0.0, 0.0), (1.0, 1.0), True)
+    """
+
+    title = "ROC convex hull"
+
+    def __init__(self, player, *, max_fpr: float | None = None, compare=None, compare_depth: int = 3, **kwargs):
+        if max_fpr is not None and not 0 < max_fpr <= 1:
+            raise ValueError(f"max_fpr must be in (0, 1], got {max_fpr!r}.")
+        if not (compare is None or compare == "cart" or hasattr(compare, "leaves")):
+            raise ValueError(f"compare must be None, 'cart' or a Tree, got {compare!r}.")
+        self._max_fpr = max_fpr
+        self._compare = compare
+        self._compare_depth = compare_depth
+        super().__init__(player, **kwargs)
+
+    def _build(self) -> None:
+        self.hull: list = []
+        self.auc = float("nan")
+        self.compare_hull = None
+        self._compare_key = None
+        self.figure = _figure_widget(
+            data=[
+                dict(type="scatter", x=[0, 1], y=[0, 1], name="chance", mode="lines",
+                     line=dict(color="#aaaaaa", dash="dot")),
+                dict(type="scatter", x=[0, 1], y=[0, 1], name="greedy tree", mode="lines",
+                     line=dict(color="#2ca02c", dash="dash"), visible=self._compare is not None),
+                dict(type="scatter", x=[0, 1], y=[0, 1], name="incumbent", mode="lines+markers",
+                     line=dict(color="#d62728")),
+            ],
+            layout=dict(height=340, width=380, margin=dict(l=50, r=10, t=30, b=40),
+                        title=dict(text="ROC convex hull", font=dict(size=13)),
+                        xaxis=dict(title=dict(text="false positive rate"), range=[0, 1]),
+                        yaxis=dict(title=dict(text="true positive rate"), range=[0, 1.02]),
+                        legend=dict(orientation="h", y=-0.25)))
+        self.add_class("treeopt-roc")
+        self.children = [self.figure]
+
+    def _max(self, frame) -> float | None:
+        return self._max_fpr if self._max_fpr is not None else _objective_max_fpr(frame.objective)
+
+    def update(self, frame) -> None:
+        self.frame = frame
+        tree = frame.snapshot.best_tree
+        if tree is None or len(tree.classes) != 2:
+            self.hull, self.auc = [], float("nan")
+            self.figure.layout.title.text = "ROC convex hull (needs two classes)"
+            return
+        self.hull = roc_hull([leaf.counts for _, leaf in tree.leaves()])
+        max_fpr = self._max(frame)
+        self.auc = hull_area(self.hull, max_fpr or 1.0)
+        self.compare_hull = self._compare_points(frame)
+        fig = self.figure
+        label = f"partial AUC (FPR ≤ {max_fpr:g})" if max_fpr else "AUC"
+        with fig.batch_update():
+            fig.data[2].x = [p[0] for p in self.hull]
+            fig.data[2].y = [p[1] for p in self.hull]
+            fig.data[2].name = f"incumbent ({label} {self.auc:.4f})"
+            if self.compare_hull is not None:
+                fig.data[1].x = [p[0] for p in self.compare_hull]
+                fig.data[1].y = [p[1] for p in self.compare_hull]
+            fig.layout.shapes = ([dict(type="rect", x0=0, x1=max_fpr, y0=0, y1=1, fillcolor="#bcbd22",
+                                       opacity=0.15, line=dict(width=0), layer="below")] if max_fpr else [])
+
+    def _compare_points(self, frame):
+        if self._compare is None:
+            return None
+        if self._compare != "cart":
+            return roc_hull([leaf.counts for _, leaf in self._compare.leaves()])
+        dataset = frame.dataset
+        if dataset is None:
+            return None
+        if self._compare_key is not dataset:
+            self._compare_key = dataset
+            self._cart_hull = self._fit_cart(dataset)
+        return self._cart_hull
+
+    def _fit_cart(self, dataset):
+        from sklearn.tree import DecisionTreeClassifier
+        points, counts = np.asarray(dataset.points, dtype=float), np.asarray(dataset.counts, dtype=float)
+        X = np.vstack([points, points])
+        y = np.repeat([0, 1], len(points))
+        w = np.concatenate([counts[:, 0], counts[:, 1]])
+        keep = w > 0
+        X, y, w = X[keep], y[keep], w[keep]
+        cart = DecisionTreeClassifier(max_depth=self._compare_depth, random_state=0).fit(X, y, sample_weight=w)
+        leaf = cart.apply(X)
+        ids = np.unique(leaf)
+        leaf_counts = [(w[(leaf == i) & (y == 0)].sum(), w[(leaf == i) & (y == 1)].sum()) for i in ids]
+        return roc_hull(leaf_counts)
+
+    def to_svg(self) -> str:
+        series = [{"x": [0, 1], "y": [0, 1], "name": "chance", "color": "#aaaaaa", "dash": True}]
+        if self.compare_hull is not None:
+            series.append({"x": [p[0] for p in self.compare_hull], "y": [p[1] for p in self.compare_hull],
+                           "name": "greedy tree", "color": "#2ca02c", "dash": True})
+        series.append({"x": [p[0] for p in self.hull], "y": [p[1] for p in self.hull],
+                       "name": f"incumbent (AUC {self.auc:.4f})", "color": "#d62728",
+                       "markers": list(range(len(self.hull)))})
+        max_fpr = self._max(self.frame) if self.frame is not None else None
+        return line_chart_svg(series, title="ROC convex hull", x_label="false positive rate",
+                              y_label="true positive rate", x_range=(0, 1), y_range=(0, 1),
+                              shade_x=(0, max_fpr) if max_fpr else None, width=380, height=340)

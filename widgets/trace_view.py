@@ -1,0 +1,137 @@
+"""``TraceView``: the incumbent's objective and the lower bound closing in on each other.
+
+A plotly ``FigureWidget`` with three traces: the certified lower bound, the
+objective of the incumbent tree (the upper bound) with the optimality gap
+shaded between them, and a marker at every improvement of the incumbent.
+The x axis is expansions or seconds of search.
+
+Following JUPYTER.md (plotly pitfalls): the traces are passed to the
+``FigureWidget`` constructor and every update assigns whole ``x``/``y``
+arrays, so a view that connected late (Voila) is repaired by the next update.
+"""
+
+from __future__ import annotations
+
+import ipywidgets as widgets
+
+from .static_charts import line_chart_svg
+from .view import PlayerView
+
+__all__ = ["TraceView"]
+
+
+def _figure_widget(**kwargs):
+    try:
+        import plotly.graph_objects as go
+    except ImportError as error:  # pragma: no cover - depends on the environment
+        raise ImportError("the trace view requires plotly and anywidget: pip install 'treeopt[widgets]'") from error
+    return go.FigureWidget(**kwargs)
+
+
+class TraceView(PlayerView):
+    """Plot of the objective (incumbent) and the lower bound over the search.
+
+    Parameters
+    ----------
+    player : SolverPlayer or Solver
+    x : {"expansions", "time"}, default="expansions"
+
+    Attributes
+    ----------
+    data : dict
+        ``x``, ``lower_bound``, ``upper_bound`` (lists) and ``improvements``
+        (list of (x, objective)) as drawn.
+    figure : plotly.graph_objects.FigureWidget
+
+    Examples
+    --------
+    >>> from treeopt.datasets import load_monk
+    >>> from treeopt.widgets import explore
+    >>> player = explore(*load_monk(1), regularization=0.02, views=[TraceView])
+    >>> _ = player.step(100)
+    >>> d = player.views[0].data
+    >>> all(a <= b for a, b in zip(d["upper_bound"][1:], d["upper_bound"]))   # never increases
+    True
+    """
+
+    title = "trace"
+
+    def __init__(self, player, *, x: str = "expansions", **kwargs):
+        if x not in ("expansions", "time"):
+            raise ValueError(f"x must be 'expansions' or 'time', got {x!r}.")
+        self._x = x
+        super().__init__(player, **kwargs)
+
+    def _build(self) -> None:
+        self.data = {"x": [], "lower_bound": [], "upper_bound": [], "improvements": []}
+        self.figure = _figure_widget(
+            data=[
+                dict(type="scatter", x=[0], y=[0], name="lower bound", mode="lines", line_shape="hv",
+                     line=dict(color="#1f77b4")),
+                dict(type="scatter", x=[0], y=[0], name="objective (incumbent)", mode="lines", line_shape="hv",
+                     fill="tonexty", fillcolor="rgba(31,119,180,0.15)", line=dict(color="#d62728")),
+                dict(type="scatter", x=[], y=[], name="improvement", mode="markers",
+                     marker=dict(color="#d62728", size=8, symbol="circle")),
+            ],
+            layout=dict(height=320, width=520, margin=dict(l=50, r=10, t=30, b=40),
+                        title=dict(text="objective and lower bound", font=dict(size=13)),
+                        xaxis=dict(title=dict(text=self._x_title())),
+                        yaxis=dict(title=dict(text="objective")),
+                        legend=dict(orientation="h", y=-0.25)))
+        self._axis = widgets.ToggleButtons(options=["expansions", "time"], value=self._x,
+                                           style={"button_width": "90px"})
+        self._axis.observe(self._on_axis, names="value")
+        self.add_class("treeopt-trace")
+        self.children = [self._axis, self.figure]
+
+    def _x_title(self) -> str:
+        return "expansions" if self._x == "expansions" else "seconds of search"
+
+    def _on_axis(self, change) -> None:
+        self._x = change["new"]
+        self.figure.layout.xaxis.title.text = self._x_title()
+        if self.frame is not None:
+            self.update(self.frame)
+
+    def update(self, frame) -> None:
+        self.frame = frame
+        points = frame.points
+        column = 1 if self._x == "expansions" else 0
+        xs = [p[column] for p in points]
+        lower = [p[2] for p in points]
+        upper = [p[3] for p in points]
+        marks = [(xs[i], upper[i]) for i in range(1, len(points)) if upper[i] < upper[i - 1]]
+        self.data = {"x": xs, "lower_bound": lower, "upper_bound": upper, "improvements": marks}
+        fig = self.figure
+        with fig.batch_update():
+            fig.data[0].x, fig.data[0].y = xs, lower
+            fig.data[1].x, fig.data[1].y = xs, upper
+            fig.data[2].x = [m[0] for m in marks]
+            fig.data[2].y = [m[1] for m in marks]
+
+    def to_svg(self) -> str:
+        d = self.data
+        marks = [i for i in range(1, len(d["x"])) if d["upper_bound"][i] < d["upper_bound"][i - 1]]
+        return line_chart_svg(
+            [{"x": d["x"], "y": d["lower_bound"], "name": "lower bound", "step": True, "color": "#1f77b4"},
+             {"x": d["x"], "y": d["upper_bound"], "name": "objective (incumbent)", "step": True,
+              "color": "#d62728", "markers": marks}],
+            title="objective and lower bound", x_label=self._x_title(), y_label="objective",
+            fill_between=(0, 1))
+
+    def save(self, path):
+        """Save as ``.svg`` or ``.html`` (static), ``.json`` (plotly figure) or ``.png`` (needs kaleido)."""
+        from pathlib import Path
+        path = Path(path)
+        suffix = path.suffix.lower()
+        if suffix == ".json":
+            path.write_text(self.figure.to_json(), encoding="utf-8")
+            return path
+        if suffix == ".png":
+            try:
+                self.figure.write_image(str(path))
+            except (ImportError, ValueError, RuntimeError) as error:
+                raise ImportError(f"PNG export needs kaleido and a Chromium ({error}); save as .svg instead.") \
+                    from error
+            return path
+        return super().save(path)

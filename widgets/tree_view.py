@@ -1,0 +1,189 @@
+"""``TreeView``: the incumbent tree, drawn with graphviz or without it.
+
+The tree's DOT text (:meth:`Tree.to_dot`) is rendered to SVG by graphviz's
+``dot`` binary when it is installed; when it is not (or the Python
+``graphviz`` package is missing), :func:`treeopt.render.tree_svg` draws it in
+pure Python instead, so the view never fails (USERS.md item 22). Leaves show
+their class counts; subtrees below a chosen depth collapse into one box; the
+path of one training row can be highlighted.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+import ipywidgets as widgets
+import numpy as np
+
+from treeopt.render import tree_svg
+
+from .view import PlayerView
+
+__all__ = ["TreeView", "render_tree_svg"]
+
+
+def render_tree_svg(tree, *, highlight_path=None, max_depth=None, backend: str = "auto") -> tuple[str, str]:
+    """SVG of a tree and the backend that drew it.
+
+    Parameters
+    ----------
+    tree : Tree
+    highlight_path : list of int, optional
+        Node ids from :meth:`Tree.decision_path`.
+    max_depth : int, optional
+        Collapse subtrees below this depth.
+    backend : {"auto", "graphviz", "python"}, default="auto"
+        ``auto``: graphviz when its ``dot`` binary runs, else pure Python.
+
+    Returns
+    -------
+    (str, str)
+        The ``<svg>`` text and ``"graphviz"`` or ``"python"``.
+
+    Examples
+    --------
+    >>> from treeopt.binarize import BinaryFeature
+    >>> from treeopt.tree import Leaf, Split, Tree
+    >>> t = Tree(Split(0, Leaf(0, (4, 1)), Leaf(1, (0, 3))), [BinaryFeature("a", 0, "binary", 1, "a")], [0, 1])
+    >>> svg, used = render_tree_svg(t, backend="python")
+    >>> used, svg.startswith("<svg")
+    ('python', True)
+    """
+    if backend not in ("auto", "graphviz", "python"):
+        raise ValueError(f"backend must be 'auto', 'graphviz' or 'python', got {backend!r}.")
+    if backend != "python":
+        try:
+            import graphviz
+        except ImportError:
+            graphviz = None
+            if backend == "graphviz":
+                raise ImportError("the graphviz backend needs the graphviz package: pip install graphviz") from None
+        if graphviz is not None:
+            dot = tree.to_dot(highlight_path=highlight_path, max_depth=max_depth)
+            try:
+                svg = graphviz.Source(dot).pipe(format="svg", encoding="utf-8")
+            except (graphviz.ExecutableNotFound, graphviz.CalledProcessError):
+                if backend == "graphviz":
+                    raise
+            else:
+                return svg[svg.find("<svg"):], "graphviz"
+    return tree_svg(tree, highlight_path=highlight_path, max_depth=max_depth), "python"
+
+
+class TreeView(PlayerView):
+    """The incumbent tree as SVG: class counts at leaves, collapsible, row path highlighted.
+
+    Parameters
+    ----------
+    player : SolverPlayer or Solver
+    max_depth : int, optional
+        Collapse subtrees below this depth (None: draw everything).
+    backend : {"auto", "graphviz", "python"}, default="auto"
+
+    Attributes
+    ----------
+    svg : str
+        The SVG currently shown.
+    backend_used : str
+        ``"graphviz"`` or ``"python"`` (the pure-Python fallback).
+    tree : Tree
+        The tree shown.
+    highlight_row : int or None
+        Training row whose path is highlighted.
+
+    Examples
+    --------
+    >>> from treeopt.datasets import load_monk
+    >>> from treeopt.widgets import explore
+    >>> player = explore(*load_monk(1), regularization=0.05, views=[TreeView])
+    >>> _ = player.step(1000)
+    >>> view = player.views[0]
+    >>> "jacket_color = red" in view.svg
+    True
+    """
+
+    title = "incumbent tree"
+
+    def __init__(self, player, *, max_depth: int | None = None, backend: str = "auto", **kwargs):
+        if backend not in ("auto", "graphviz", "python"):
+            raise ValueError(f"backend must be 'auto', 'graphviz' or 'python', got {backend!r}.")
+        if max_depth is not None and (not isinstance(max_depth, int) or max_depth < 0):
+            raise ValueError(f"max_depth must be a non-negative integer or None, got {max_depth!r}.")
+        self._backend = backend
+        self._max_depth = max_depth
+        super().__init__(player, **kwargs)
+
+    def _build(self) -> None:
+        self.svg = ""
+        self.backend_used = ""
+        self.tree = None
+        self.highlight_row: int | None = None
+        self._cache: dict = {}
+        self._depth_box = widgets.BoundedIntText(value=self._max_depth or 0, min=0, max=64,
+                                                 description="collapse below depth (0 = none)",
+                                                 style={"description_width": "initial"},
+                                                 layout=widgets.Layout(width="240px"))
+        self._depth_box.observe(self._on_depth, names="value")
+        self._row_box = widgets.IntText(value=-1, description="highlight row (-1 = none)",
+                                        style={"description_width": "initial"}, layout=widgets.Layout(width="220px"))
+        self._row_box.observe(self._on_row, names="value")
+        self._caption = widgets.HTML()
+        self._picture = widgets.HTML()
+        self._picture.add_class("treeopt-tree-svg")
+        self._picture.layout = widgets.Layout(overflow="auto", max_height="520px")
+        self.add_class("treeopt-treeview")
+        self.children = [widgets.HBox([self._depth_box, self._row_box]), self._caption, self._picture]
+
+    def _on_depth(self, change) -> None:
+        self._max_depth = change["new"] or None
+        self._redraw()
+
+    def _on_row(self, change) -> None:
+        row = change["new"]
+        self.highlight(None if row is None or row < 0 else row)
+
+    def highlight(self, row: int | None) -> list:
+        """Highlight the path of training row ``row`` (None to clear); returns the node ids on it."""
+        dataset = self.frame.dataset if self.frame is not None else None
+        if row is not None:
+            if dataset is None:
+                raise ValueError("this solver exposes no dataset, so rows cannot be highlighted.")
+            if not 0 <= row < dataset.n_rows:
+                raise IndexError(f"row {row} out of range: the data has {dataset.n_rows} rows.")
+        self.highlight_row = row
+        self._redraw()
+        return self._path()
+
+    def _path(self) -> list:
+        if self.highlight_row is None or self.tree is None:
+            return []
+        dataset = self.frame.dataset
+        z = dataset.points[dataset.row_point[self.highlight_row]]
+        return self.tree.decision_path(np.asarray(z, dtype=bool), binarized=True)
+
+    def update(self, frame) -> None:
+        self.frame = frame
+        self.tree = frame.snapshot.best_tree
+        self._redraw()
+
+    def _redraw(self) -> None:
+        tree = self.tree
+        if tree is None:
+            return
+        path = self._path()
+        key = (tree.to_dot(highlight_path=path, max_depth=self._max_depth), self._backend)
+        if key not in self._cache:
+            if len(self._cache) > 64:
+                self._cache.clear()
+            self._cache[key] = render_tree_svg(tree, highlight_path=path, max_depth=self._max_depth,
+                                               backend=self._backend)
+        self.svg, self.backend_used = self._cache[key]
+        s = self.frame.snapshot
+        note = "" if self.backend_used == "graphviz" else " · drawn without graphviz (install it for nicer layout)"
+        row = "" if self.highlight_row is None else f" · path of row {self.highlight_row} in red"
+        self._caption.value = (f"<b>incumbent</b>: {tree.n_leaves} leaves, depth {tree.depth}, objective "
+                               f"{s.upper_bound:.6g}{row}{escape(note)}")
+        self._picture.value = self.svg
+
+    def to_svg(self) -> str:
+        return self.svg
