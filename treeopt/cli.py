@@ -26,6 +26,12 @@ def _report(clf, X, y, elapsed: float, out=sys.stdout) -> None:
     print(f"objective      {clf.objective_:.10f}   ({certified}, gap {clf.gap_:.3g})", file=out)
     print(f"lower bound    {clf.lower_bound_:.10f}", file=out)
     print(f"accuracy       {accuracy:.4f} (training)", file=out)
+    scores = clf.evaluate(X, y)
+    if scores["objective"] != "accuracy":
+        print(f"{scores['objective']:<14} {scores['value']:.4f} (training; loss {scores['loss']:.6f})", file=out)
+    if scores["tpr"] is not None and scores["fpr"] is not None:
+        print(f"TPR / FPR      {scores['tpr']:.4f} / {scores['fpr']:.4f} (training; positive class "
+              f"{clf.classes_[1]})", file=out)
     print(f"leaves         {tree.n_leaves}   depth {tree.depth}", file=out)
     print(f"regularization {clf.regularization}", file=out)
     print(f"time           {elapsed:.3f} s, {clf.n_steps_} expansions", file=out)
@@ -86,7 +92,14 @@ def _fit_args(parser):
     parser.add_argument("--target", required=True, help="name of the label column")
     parser.add_argument("--regularization", type=float, default=0.05, help="λ (default 0.05)")
     parser.add_argument("--solver", default="gosdt")
-    parser.add_argument("--objective", default="accuracy")
+    parser.add_argument("--objective", default="accuracy",
+                        help="accuracy, balanced_accuracy, weighted_accuracy, f1, auc or partial_auc "
+                             "(f1/auc/partial_auc need --solver osdt)")
+    parser.add_argument("--omega", type=float, default=None,
+                        help="weighted_accuracy: weight of a false negative; f1: a leaf predicts positive "
+                             "when omega × positives > negatives (default 1)")
+    parser.add_argument("--theta", type=float, default=None,
+                        help="partial_auc: largest false-positive rate counted, in (0, 1] (default 0.1)")
     parser.add_argument("--depth-budget", type=int, default=None)
     parser.add_argument("--time-limit", type=float, default=None, help="seconds")
     parser.add_argument("--max-thresholds", type=int, default=None,
@@ -113,7 +126,8 @@ def _fit_command(args) -> int:
 
     X, y = read_table(args.csv, args.target, args.sep)
     clf = OptimalTreeClassifier(regularization=args.regularization, solver=args.solver,
-                                objective=args.objective, depth_budget=args.depth_budget,
+                                objective=args.objective, omega=args.omega, theta=args.theta,
+                                depth_budget=args.depth_budget,
                                 time_limit=args.time_limit, max_thresholds=args.max_thresholds)
     try:
         elapsed = _fit(clf, X, y)

@@ -32,6 +32,8 @@ exact integer counts. :meth:`LossModel.to_objective` divides back.
 
 from __future__ import annotations
 
+import inspect
+
 import numpy as np
 
 from .data import Dataset, SubsetSum
@@ -469,5 +471,6 @@ def get_objective(objective="accuracy", **params) -> Objective:
         cls = OBJECTIVES[objective]
     except (KeyError, TypeError):
         raise ValueError(f"unknown objective {objective!r}; choose one of {sorted(OBJECTIVES)}.") from None
-    accepted = {k: v for k, v in params.items() if v is not None and k in cls.__init__.__code__.co_varnames}
+    taken = inspect.signature(cls).parameters
+    accepted = {k: v for k, v in params.items() if v is not None and k in taken}
     return cls(**accepted)
