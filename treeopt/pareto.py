@@ -1,0 +1,399 @@
+"""The accuracy–sparsity frontier: every optimal tree for every λ from one search.
+
+:func:`frontier` runs one :class:`~treeopt.solvers.pareto_search.ParetoSearch`
+(the minimum-loss tree for every number of leaves ``k <= max_leaves``) and
+returns a :class:`Frontier`: a table of the Pareto-optimal trees with the
+exact interval of λ on which each is the optimum of the regularized
+objective ``loss + λ × leaves`` (GOSDT equation 1), the trees themselves,
+and a plot.
+
+Why one search is enough: for a fixed λ the regularized optimum is
+``min_k f(k) + λ k`` where ``f(k)`` is the least loss with at most ``k``
+leaves. As λ varies, the minimiser moves along the *lower convex hull* of
+the points ``(k, f(k))``; the tree at hull vertex ``i`` is optimal exactly
+for λ between the slopes of the hull edges on either side of it. Trees
+with more than ``max_leaves`` leaves are ruled out for λ large enough:
+every tree has loss at least the equivalent-points loss ``eq`` of the whole
+data (GOSDT Theorem B.9), so a tree with more than ``c`` leaves has
+objective at least ``eq + λ (c + 1)``; the certified interval of each tree
+starts where it beats that bound (``c`` = the largest certified budget).
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from fractions import Fraction
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .binarize import Binarizer
+from .data import Dataset
+from .objectives import get_objective
+from .solvers.pareto_search import ParetoSearch
+from .tree import Tree
+
+__all__ = ["Frontier", "frontier", "regularization_intervals"]
+
+
+def regularization_intervals(leaves: Sequence[int], losses: Sequence[float], *, floor: float | None = None,
+                             beyond: int | None = None) -> list[tuple[float, float]]:
+    """The interval of λ on which each point minimises ``loss + λ × leaves``.
+
+    Parameters
+    ----------
+    leaves : sequence of int
+        Strictly increasing numbers of leaves.
+    losses : sequence of float
+        The least loss for each number of leaves (strictly decreasing).
+    floor : float, optional
+        A lower bound on the loss of every tree with more than ``beyond``
+        leaves (the equivalent-points loss). With it, a point's interval is
+        cut where such a tree could win.
+    beyond : int, optional
+        Trees with more than this many leaves are not in the list (default
+        ``max(leaves)``).
+
+    Returns
+    -------
+    list of (float, float)
+        ``(lambda_min, lambda_max)`` per point; ``(nan, nan)`` for points
+        that are not optimal for any λ (inside the lower convex hull).
+        Computed with exact rational arithmetic, then rounded to float; a
+        point on a hull edge gets a one-value interval.
+
+    Examples
+    --------
+    >>> regularization_intervals([1, 2, 3, 4], [0.5, 0.2, 0.15, 0.0])
+    [(0.3, inf), (0.1, 0.3), (nan, nan), (0.0, 0.1)]
+    >>> regularization_intervals([1, 2], [0.5, 0.2], floor=0.1, beyond=2)   # a 3-leaf tree may reach 0.1
+    [(0.3, inf), (0.1, 0.3)]
+    """
+    ks = [int(k) for k in leaves]
+    ls = [Fraction(float(v)) for v in losses]
+    if any(b <= a for a, b in zip(ks, ks[1:])):
+        raise ValueError("leaves must be strictly increasing.")
+    beyond = max(ks) if beyond is None else int(beyond)
+    out = []
+    for i, (k, loss) in enumerate(zip(ks, ls)):
+        hi = min(((ls[j] - loss) / (k - ks[j]) for j in range(i)), default=None)
+        lo = max(((loss - ls[j]) / (ks[j] - k) for j in range(i + 1, len(ks))), default=Fraction(0))
+        if floor is not None and beyond >= k:
+            lo = max(lo, (loss - Fraction(float(floor))) / (beyond + 1 - k))
+        lo = max(lo, Fraction(0))
+        if hi is not None and lo > hi:
+            out.append((math.nan, math.nan))
+        else:
+            out.append((float(lo), math.inf if hi is None else float(hi)))
+    return out
+
+
+class Frontier:
+    """The accuracy–sparsity frontier found by one search.
+
+    Build it with :func:`frontier` or, from a (possibly paused) search,
+    with :meth:`from_search`.
+
+    Attributes
+    ----------
+    table : DataFrame
+        One row per Pareto-optimal tree (and per uncertified budget): ``leaves``;
+        ``loss`` (training objective loss, without the λ term);
+        ``accuracy`` (training); ``lambda_min``, ``lambda_max`` (the tree is
+        the optimum of ``loss + λ × leaves`` exactly for λ in this closed
+        interval, NaN if for none); ``on_hull``; ``certified`` (the loss is
+        proved minimal for this number of leaves); ``lower_bound`` (proved
+        lower bound on the loss for this budget); plus ``<name>_accuracy``
+        columns added by :meth:`evaluate`.
+    search : ParetoSearch
+        The search (resume it with ``search.run()``, then :meth:`refresh`).
+    complete : bool
+        True when the search finished (every row certified).
+    certified_leaves : int
+        Every budget up to this many leaves is certified.
+    min_certified_regularization : float
+        Every λ at or above this value has its certified optimum in the table.
+
+    Examples
+    --------
+    >>> from treeopt.datasets import load_monk
+    >>> X, y = load_monk(1)
+    >>> front = frontier(X, y, max_leaves=8)
+    >>> print(front.table[["leaves", "accuracy", "lambda_min", "lambda_max", "on_hull"]].round(4).to_string())
+       leaves  accuracy  lambda_min  lambda_max  on_hull
+    0       1    0.5000        0.25         inf     True
+    1       2    0.7500        0.05        0.25     True
+    2       4    0.8333         NaN         NaN    False
+    3       6    0.9167         NaN         NaN    False
+    4       7    1.0000        0.00        0.05     True
+    >>> front.tree_for(regularization=0.02).n_leaves, round(front.objective_for(0.02), 6)
+    (7, 0.14)
+    """
+
+    def __init__(self, search: ParetoSearch):
+        self.search = search
+        self._evaluations: dict = {}
+        self.refresh()
+
+    @classmethod
+    def from_search(cls, search: ParetoSearch) -> "Frontier":
+        """The frontier as it stands in ``search`` (which may be paused or unfinished)."""
+        if not isinstance(search, ParetoSearch):
+            raise TypeError(f"search must be a ParetoSearch, got {type(search).__name__}.")
+        return cls(search)
+
+    # -- building the table ---------------------------------------------------------
+    def refresh(self) -> "Frontier":
+        """Rebuild :attr:`table` from the search's current state (after more steps)."""
+        search = self.search
+        rows = search.front(pareto_only=True)
+        model = search.model
+        self.max_leaves = search.max_leaves
+        self.complete = bool(search._finished)
+        self.certified_leaves = search.certified_leaves if search.root is not None else 1
+        eq = model.to_objective(search.root.eq) if search.root is not None else 0.0
+        self.equivalent_points_loss = eq
+        trees = [search.tree_for_budget(r["budget"]) for r in rows]
+        certified = [i for i, r in enumerate(rows) if r["certified"]]
+        intervals = regularization_intervals([rows[i]["leaves"] for i in certified],
+                                             [rows[i]["loss"] for i in certified],
+                                             floor=eq, beyond=self.certified_leaves)
+        lam = {i: iv for i, iv in zip(certified, intervals)}
+        total = search.dataset.total_weight
+        table = pd.DataFrame({
+            "leaves": [r["leaves"] for r in rows],
+            "loss": [r["loss"] for r in rows],
+            "accuracy": [_training_accuracy(t, total) for t in trees],
+            "lambda_min": [lam.get(i, (math.nan, math.nan))[0] for i in range(len(rows))],
+            "lambda_max": [lam.get(i, (math.nan, math.nan))[1] for i in range(len(rows))],
+            "certified": [r["certified"] for r in rows],
+            "lower_bound": [r["lower_bound"] for r in rows],
+        })
+        table.insert(5, "on_hull", table["lambda_min"].notna())
+        self._trees = trees
+        self.table = table
+        los = table.loc[table["on_hull"], "lambda_min"]
+        self.min_certified_regularization = float(los.min()) if len(los) else math.inf
+        for name, (X, y, binarized) in self._evaluations.items():
+            self._add_accuracy(name, X, y, binarized)
+        return self
+
+    # -- trees --------------------------------------------------------------------------
+    def tree(self, row: int) -> Tree:
+        """The tree of row ``row`` of :attr:`table` (rows are numbered from 0)."""
+        if isinstance(row, bool) or not isinstance(row, (int, np.integer)):
+            raise TypeError(f"row must be an integer index of the table, got {type(row).__name__}.")
+        if not 0 <= row < len(self._trees):
+            raise ValueError(f"row must be between 0 and {len(self._trees) - 1}, got {row}.")
+        return self._trees[int(row)]
+
+    def row_for(self, regularization: float) -> int:
+        """Row of the certified tree that minimises ``loss + λ × leaves`` (fewest leaves on ties).
+
+        Warns (``UserWarning``) when the search cannot certify that tree for
+        this λ: a tree with more leaves than the certified budget might be
+        better. The returned row is then the best known, not proved.
+        """
+        lam = _check_regularization(regularization)
+        table = self.table
+        candidates = table.index[table["certified"]]
+        scale = self.search.dataset.total_weight
+        # Compare in weight units where accuracy losses are integers.
+        values = [(round(table.at[i, "loss"] * scale, 9) + lam * scale * table.at[i, "leaves"], i)
+                  for i in candidates]
+        _, best = min(values, key=lambda v: (v[0], table.at[v[1], "leaves"]))
+        if not (table.at[best, "lambda_min"] <= lam + 1e-12 and lam - 1e-12 <= table.at[best, "lambda_max"]):
+            bound = self.min_certified_regularization
+            warnings.warn(f"regularization {lam:g} is below the certified range λ >= {bound:.6g} of this "
+                          f"frontier: a tree with more than {self.certified_leaves} leaves might be better. "
+                          "Raise max_leaves (or the time limit) to certify it.", UserWarning, stacklevel=3)
+        return int(best)
+
+    def tree_for(self, regularization: float | None = None, *, leaves: int | None = None) -> Tree:
+        """The optimal tree for a λ, or the best tree with at most ``leaves`` leaves.
+
+        Parameters
+        ----------
+        regularization : float, optional
+            λ: returns the minimiser of ``loss + λ × leaves`` (see :meth:`row_for`).
+        leaves : int, optional
+            Returns the least-loss tree with at most this many leaves.
+        """
+        if (regularization is None) == (leaves is None):
+            raise ValueError("give exactly one of regularization=... or leaves=...")
+        if regularization is not None:
+            return self._trees[self.row_for(regularization)]
+        if isinstance(leaves, bool) or not isinstance(leaves, (int, np.integer)) or leaves < 1:
+            raise ValueError(f"leaves must be a positive integer, got {leaves!r}.")
+        fitting = self.table.index[self.table["leaves"] <= leaves]
+        if leaves > self.max_leaves:
+            warnings.warn(f"the frontier was searched up to {self.max_leaves} leaves; returning the best "
+                          f"tree with at most {self.max_leaves}.", UserWarning, stacklevel=2)
+        return self._trees[int(fitting[-1])]
+
+    def objective_for(self, regularization: float) -> float:
+        """``loss + λ × leaves`` of :meth:`tree_for` (training objective)."""
+        row = self.row_for(regularization)
+        return float(self.table.at[row, "loss"] + _check_regularization(regularization) * self.table.at[row, "leaves"])
+
+    # -- held-out data ----------------------------------------------------------------
+    def evaluate(self, X, y, name: str = "test", *, binarized: bool | None = None) -> pd.DataFrame:
+        """Add a column ``<name>_accuracy``: each tree's accuracy on ``(X, y)``.
+
+        Parameters
+        ----------
+        X : array_like or DataFrame
+            Rows in the same format as the training data.
+        y : array_like
+        name : str, default="test"
+        binarized : bool, optional
+            Passed to :meth:`Tree.predict`.
+
+        Returns
+        -------
+        DataFrame
+            :attr:`table`, with the new column (kept up to date by :meth:`refresh`).
+        """
+        if not isinstance(name, str) or not name.isidentifier():
+            raise ValueError(f"name must be a short identifier such as 'test' or 'holdout', got {name!r}.")
+        y = np.asarray(y)
+        n = len(X)
+        if len(y) != n:
+            raise ValueError(f"X has {n} rows but y has {len(y)} labels; they must match.")
+        self._evaluations[name] = (X, y, binarized)
+        self._add_accuracy(name, X, y, binarized)
+        return self.table
+
+    def _add_accuracy(self, name, X, y, binarized) -> None:
+        self.table[f"{name}_accuracy"] = [float(np.mean(tree.predict(X, binarized) == y)) for tree in self._trees]
+
+    # -- display -----------------------------------------------------------------------
+    def plot(self, *, title: str | None = None):
+        """Training (and held-out) accuracy against leaves, as a plotly figure.
+
+        Uncertified points are drawn hollow. Needs plotly (``pip install treeopt[widgets]``).
+        """
+        try:
+            import plotly.graph_objects as go
+        except ImportError as error:  # pragma: no cover - depends on the environment
+            raise ImportError("Frontier.plot needs plotly: pip install plotly (or treeopt[widgets]).") from error
+        fig = go.Figure()
+        for trace in frontier_traces(self.table):
+            fig.add_trace(go.Scatter(**trace))
+        fig.update_layout(title=title or f"Accuracy–sparsity frontier (up to {self.max_leaves} leaves)",
+                          xaxis_title="leaves", yaxis_title="accuracy", template="plotly_white")
+        return fig
+
+    def __len__(self) -> int:
+        return len(self.table)
+
+    def __repr__(self) -> str:
+        state = "complete" if self.complete else f"certified up to {self.certified_leaves} leaves"
+        return f"Frontier({len(self.table)} trees, max_leaves={self.max_leaves}, {state})\n{self.table.to_string()}"
+
+    def _repr_html_(self) -> str:
+        state = "complete" if self.complete else f"certified up to {self.certified_leaves} leaves"
+        return f"<p>Frontier: {len(self.table)} trees, max_leaves={self.max_leaves}, {state}</p>" + \
+            self.table.to_html()
+
+
+def frontier_traces(table: pd.DataFrame) -> list[dict]:
+    """Plotly scatter-trace dictionaries for a frontier table (no plotly import).
+
+    One trace of training accuracy and one per ``<name>_accuracy`` column;
+    uncertified points get hollow markers. The widgets reuse this.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"leaves": [1, 2], "accuracy": [0.5, 0.8], "certified": [True, False]})
+    >>> [tr["name"] for tr in frontier_traces(t)], frontier_traces(t)[0]["marker"]["symbol"]
+    (['training'], ['circle', 'circle-open'])
+    """
+    symbols = ["circle" if c else "circle-open" for c in table["certified"]]
+    traces = []
+    columns = ["accuracy"] + [c for c in table.columns if c.endswith("_accuracy")]
+    for column in columns:
+        label = "training" if column == "accuracy" else column[: -len("_accuracy")]
+        traces.append({"x": table["leaves"].tolist(), "y": table[column].tolist(), "mode": "lines+markers",
+                       "name": label, "marker": {"symbol": list(symbols), "size": 10}})
+    return traces
+
+
+def _training_accuracy(tree: Tree, total_weight: float) -> float:
+    correct = sum(leaf.counts[leaf.prediction] for _, leaf in tree.leaves())
+    return float(correct / total_weight)
+
+
+def _check_regularization(regularization) -> float:
+    if isinstance(regularization, bool) or not isinstance(regularization, (int, float, np.floating)) \
+            or not math.isfinite(regularization) or regularization <= 0:
+        raise ValueError(f"regularization must be a positive number, got {regularization!r} "
+                         "(the objective cost of one leaf, e.g. 0.01).")
+    return float(regularization)
+
+
+def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: float | None = None,
+             sample_weight=None, time_limit: float | None = None, X_test=None, y_test=None,
+             thresholds: str = "all", max_thresholds: int | None = None) -> Frontier:
+    """Every minimum-loss tree with up to ``max_leaves`` leaves, and the λ range of each.
+
+    Parameters
+    ----------
+    X : array_like, DataFrame or Dataset
+        Training table (numeric, binary or categorical columns; binarized as by
+        :class:`~treeopt.OptimalTreeClassifier`), or a ready :class:`~treeopt.Dataset`
+        (then ``y`` must be None).
+    y : array_like, optional
+        Labels.
+    max_leaves : int, default=20
+        The largest tree on the frontier.
+    objective : str or Objective, default="accuracy"
+        Any additive objective.
+    omega : float, optional
+        For ``"weighted_accuracy"``.
+    sample_weight : array_like, optional
+    time_limit : float, optional
+        Seconds. A stopped search keeps the certified part of the frontier
+        and marks the rest uncertified (``certified`` column).
+    X_test, y_test : optional
+        Held-out data: adds a ``test_accuracy`` column.
+    thresholds, max_thresholds
+        How numeric columns are binarized (see :class:`~treeopt.Binarizer`).
+
+    Returns
+    -------
+    Frontier
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5)
+    >>> y = np.array([0, 1, 1, 0] * 5)                   # XOR
+    >>> front = frontier(X, y, max_leaves=5)
+    >>> print(front.table[["leaves", "accuracy", "lambda_min", "lambda_max", "on_hull"]].round(4).to_string())
+       leaves  accuracy  lambda_min  lambda_max  on_hull
+    0       1      0.50      0.1667         inf     True
+    1       3      0.75         NaN         NaN    False
+    2       4      1.00      0.0000      0.1667     True
+    """
+    if isinstance(X, Dataset):
+        if y is not None:
+            raise ValueError("pass either a Dataset (with y=None) or X and y, not both.")
+        dataset = X
+    else:
+        if y is None:
+            raise ValueError("y is required (the labels), unless X is a treeopt Dataset.")
+        binarizer = Binarizer(thresholds=thresholds, max_thresholds=max_thresholds)
+        dataset = Dataset.from_arrays(X, y, sample_weight=sample_weight, binarizer=binarizer)
+    if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
+        raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}.")
+    if (X_test is None) != (y_test is None):
+        raise ValueError("give both X_test and y_test, or neither.")
+    search = ParetoSearch(dataset, max_leaves=max_leaves, objective=get_objective(objective, omega=omega))
+    search.run(time_limit=time_limit)
+    front = Frontier(search)
+    if X_test is not None:
+        front.evaluate(X_test, y_test, "test")
+    return front

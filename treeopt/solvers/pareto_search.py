@@ -1,0 +1,439 @@
+"""The accuracy–sparsity frontier by dynamic programming over Pareto sets.
+
+For an additive objective (GOSDT section 3: the loss of a tree is the sum of
+its leaves' losses) let ``f(s, k)`` be the least loss of a tree with *at most*
+``k`` leaves on the support set ``s``. Then (the per-budget form of GOSDT
+equation 7, with λ replaced by an explicit leaf count)::
+
+    f(s, 1) = leaf(s)
+    f(s, k) = min( f(s, k-1),  min_j  min_{a+b=k}  f(s_l^j, a) + f(s_r^j, b) )
+
+so each subproblem carries the vector ``f(s, 1..K)``: its Pareto set of
+(loss, leaves) pairs, and a split combines its children's vectors by a
+min-plus merge (the inner minimum over ``a + b = k``). The root's vector is
+the whole frontier; the regularized optimum for any λ is
+``min_k f(root, k) + λ k`` (see :mod:`treeopt.pareto` for the convex hull and
+its λ intervals).
+
+Search
+------
+Subproblems are memoised by support set (as in GOSDT: different paths to
+the same rows share one problem, GOSDT Theorem B.8). Each value ``f(s, k)``
+is computed by a budgeted, upper-bounded recursion (the scheme of MurTree's
+``solve(s, k, UB)``, but with leaves instead of depth): ``solve(s, k, ub)``
+either finds ``f(s, k)`` exactly, when it is below ``ub``, or proves
+``f(s, k) >= ub`` and records that as a lower bound of the subproblem. The
+root frontier is filled in left to right: ``f(root, k)`` is searched with
+upper bound ``f(root, k-1)`` (a tree with ``k`` leaves matters only if it is
+strictly better than every tree with fewer leaves), so points are certified
+one at a time and a stopped search reports exactly which are certified.
+
+Bounds (each counted in ``prune_counts``):
+
+``equivalent_points``
+    GOSDT Theorem B.9 / OSDT Theorem 9: no tree separates rows with equal
+    features, so ``f(s, k) >= eq(s)`` for every ``k``; a problem whose leaf
+    already reaches ``eq(s)`` is closed as a leaf for every budget, and a
+    budget that reaches ``eq(s)`` closes every larger budget.
+``hierarchical``
+    GOSDT Theorems B.1/B.3 in per-budget form: a split of the budget
+    ``k = a + b`` whose children's lower bounds add up to at least the best
+    loss found so far cannot improve it and is skipped.
+``upper_bound``
+    The children of a split inherit the remaining margin as their upper
+    bound; a child that proves it cannot beat its margin stops the split
+    early (its failure is remembered as a lower bound, GOSDT Theorem B.3).
+``monotone``
+    ``f(s, k)`` never increases with ``k``: a lower bound proved for a budget
+    holds for every smaller budget, and an exact value for a budget is an
+    upper bound for every larger one.
+
+Costs are in weight units (loss × total weight, :class:`~treeopt.objectives.LossModel`),
+so accuracy losses are exact integer counts and the recursion's comparisons
+are exact for them.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..data import Dataset
+from ..events import Expanded, Improved, LowerBoundRaised, Started
+from ..tree import Leaf, Split, Tree
+from .base import EPS, QueueEntry, Solver
+
+__all__ = ["ParetoSearch"]
+
+INF = math.inf
+
+
+class ParetoProblem:
+    """A support set with its per-budget values ``f(s, k)`` (weight units).
+
+    ``value[k]`` is exact when ``solved[k]``; ``lower[k]`` is a proved lower
+    bound; ``choice[k]`` is ``None`` (a leaf) or ``(feature, a)``: split on
+    ``feature`` with at most ``a`` leaves on the false side and ``k - a`` on
+    the true side.
+    """
+
+    __slots__ = ("support", "counts", "leaf_loss", "prediction", "eq", "value", "lower", "solved",
+                 "choice", "children", "closed_from")
+
+    def __init__(self, support, counts, leaf_loss, prediction, eq, budget):
+        self.support = support
+        self.counts = counts
+        self.leaf_loss = leaf_loss
+        self.prediction = prediction
+        self.eq = eq
+        size = budget + 1
+        self.value = [INF] * size
+        self.lower = [eq] * size
+        self.solved = [False] * size
+        self.choice = [None] * size
+        self.children = None          # list of (feature, left problem, right problem) once expanded
+        self.closed_from = None       # smallest k with f(s, k) == eq(s): every larger budget is the same
+        self.value[1] = leaf_loss
+        self.lower[1] = leaf_loss
+        self.solved[1] = True
+
+
+class ParetoSearch(Solver):
+    """Every minimum-loss tree with ``k <= max_leaves`` leaves, from one search.
+
+    A stepwise solver (it speaks the protocol of :mod:`treeopt.solvers.base`):
+    one unit of work is one expansion of a (subproblem, leaf budget) pair.
+    Its scalar bounds are those of the best loss with at most ``max_leaves``
+    leaves; the whole front is in :meth:`front` and in the snapshot's
+    ``extra["front"]``.
+
+    Parameters
+    ----------
+    dataset : Dataset
+    max_leaves : int
+        ``K``, the largest number of leaves of a frontier tree (>= 1).
+    objective : str or Objective, default="accuracy"
+        Any additive objective.
+
+    Attributes
+    ----------
+    certified_leaves : int
+        The frontier is exact for every budget up to this many leaves.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from treeopt.data import Dataset
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3)
+    >>> y = np.array([0, 1, 1, 1] * 3)                 # OR: one split does not help, two do
+    >>> search = ParetoSearch(Dataset.from_binary(X, y), max_leaves=4)
+    >>> result = search.run()
+    >>> result.optimal, [(p["leaves"], p["loss"], p["certified"]) for p in search.front()]
+    (True, [(1, 0.25, True), (3, 0.0, True)])
+    >>> print(search.tree_for_budget(3).rules(show_counts=False))
+    if x0:
+        predict 1
+    else:  # not (x0)
+        if x1:
+            predict 1
+        else:  # not (x1)
+            predict 0
+    """
+
+    name = "pareto"
+    BOUNDS = {
+        "equivalent_points": "GOSDT Theorem B.9 / OSDT Theorem 9 (equivalent points bound)",
+        "hierarchical": "GOSDT Theorems B.1, B.3 per leaf budget (children's lower bounds)",
+        "upper_bound": "GOSDT Theorem B.3 (a child that cannot beat its margin stops the split)",
+        "monotone": "f(s, k) is non-increasing in k (bounds shared across budgets)",
+    }
+
+    def __init__(self, dataset: Dataset, *, max_leaves: int, objective="accuracy", bounds: dict | None = None):
+        if isinstance(max_leaves, bool) or not isinstance(max_leaves, int) and not hasattr(max_leaves, "__index__"):
+            raise TypeError(f"max_leaves must be an integer, got {type(max_leaves).__name__}.")
+        if max_leaves < 1:
+            raise ValueError(f"max_leaves must be at least 1, got {max_leaves}; it caps the number of "
+                             "leaves of the frontier's trees (e.g. max_leaves=20).")
+        # The frontier has no λ: the base class's regularization is unused (kept valid for its checks).
+        super().__init__(dataset, regularization=1.0, objective=objective, bounds=bounds)
+        if not self.objective.additive:
+            raise ValueError(f"the frontier needs an additive objective; {self.objective.name!r} is not. "
+                             "Use 'accuracy', 'balanced_accuracy' or 'weighted_accuracy'.")
+        self.regularization = None
+        self.max_leaves = int(max_leaves)
+        self.model = self.objective.loss_model(dataset)
+        self.eps = EPS * max(1.0, dataset.total_weight)
+        self.problems: dict[int, ParetoProblem] = {}
+        self.root: ParetoProblem | None = None
+        self.certified_leaves = 0
+        self._target = 0              # the root budget being searched now
+        self._stack: list = []        # (problem, k, ub) of the recursion, for the snapshot's queue
+
+    # -- subproblems ----------------------------------------------------------------
+    def _problem(self, support: int) -> ParetoProblem:
+        problem = self.problems.get(support)
+        if problem is not None:
+            return problem
+        counts = self.dataset.class_counts(support)
+        leaf_loss, prediction = self.model.leaf(counts)
+        eq = self.model.equivalent_points(support) if self.bounds["equivalent_points"] else 0
+        problem = ParetoProblem(support, counts, leaf_loss, prediction, eq, self.max_leaves)
+        if leaf_loss <= eq + self.eps:
+            # The leaf already reaches the equivalent-points bound: a leaf for every budget.
+            self.prune_counts["equivalent_points"] += 1
+            self._close(problem, 1)
+        self.problems[support] = problem
+        return problem
+
+    def _close(self, problem: ParetoProblem, k: int) -> None:
+        """f(s, k) reached eq(s): every budget from ``k`` on has the same value and tree."""
+        problem.closed_from = k
+        value, choice = problem.value[k], problem.choice[k]
+        for m in range(k + 1, self.max_leaves + 1):
+            problem.value[m] = value
+            problem.lower[m] = value
+            problem.choice[m] = choice
+            problem.solved[m] = True
+
+    def _children(self, problem: ParetoProblem) -> list:
+        if problem.children is None:
+            support = problem.support
+            masks = self.dataset.feature_masks
+            children = []
+            for j in range(self.dataset.n_features):
+                right = support & masks[j]
+                if right and right != support:
+                    children.append((j, self._problem(support ^ right), self._problem(right)))
+            # Most promising first: the split with the least loss as two leaves.
+            children.sort(key=lambda c: c[1].leaf_loss + c[2].leaf_loss)
+            problem.children = children
+        return problem.children
+
+    # -- the recursion -----------------------------------------------------------
+    def _solve(self, problem: ParetoProblem, k: int, ub: float):
+        """Find f(s, k) exactly if it is below ``ub``; else record ``f(s, k) >= ub``. A generator."""
+        if problem.solved[k] or problem.lower[k] >= ub:
+            return
+        if not problem.solved[k - 1]:
+            yield from self._solve(problem, k - 1, ub)
+            if problem.solved[k]:             # closed by the smaller budget
+                return
+        eps = self.eps
+        if problem.solved[k - 1]:
+            best, choice = problem.value[k - 1], problem.choice[k - 1]
+            found = True
+        else:
+            best, choice = ub, None           # f(s, k-1) >= ub: only a k-leaf tree below ub counts
+            found = False
+        floor = problem.eq
+        self._stack.append((problem, k, ub))
+        self.expansions += 1
+        yield
+        counts = self.prune_counts
+        use_hier = self.bounds["hierarchical"]
+        use_ub = self.bounds["upper_bound"]
+        for j, left, right in self._children(problem):
+            if best <= floor + eps:
+                break
+            for a in range(1, k):
+                b = k - a
+                if use_hier and left.lower[a] + right.lower[b] >= best - eps:
+                    counts["hierarchical"] += 1
+                    continue
+                if not left.solved[a]:
+                    margin = best - right.lower[b] if use_ub else INF
+                    yield from self._solve(left, a, margin)
+                    if not left.solved[a]:
+                        counts["upper_bound"] += 1
+                        continue
+                value_left = left.value[a]
+                if not right.solved[b]:
+                    margin = best - value_left if use_ub else INF
+                    yield from self._solve(right, b, margin)
+                    if not right.solved[b]:
+                        counts["upper_bound"] += 1
+                        continue
+                total = value_left + right.value[b]
+                if total < best - eps:
+                    best, choice, found = total, (j, a, b), True
+                    if problem is self.root:
+                        self._root_incumbent(k, best, choice)
+                if best <= floor + eps:
+                    break
+        self._stack.pop()
+        if found:
+            problem.value[k] = best
+            problem.lower[k] = best
+            problem.choice[k] = choice
+            problem.solved[k] = True
+            if best <= floor + eps:
+                self._close(problem, k)
+        else:
+            self._raise_lower(problem, k, ub)
+
+    def _raise_lower(self, problem: ParetoProblem, k: int, bound: float) -> None:
+        """f(s, k) >= bound, and so is f(s, m) for every m < k (monotone in k)."""
+        lower = problem.lower
+        if bound > lower[k]:
+            lower[k] = bound
+            if self.bounds["monotone"]:
+                for m in range(k - 1, 1, -1):
+                    if lower[m] >= bound:
+                        break
+                    lower[m] = bound
+                    self.prune_counts["monotone"] += 1
+
+    def _root_incumbent(self, k: int, loss: float, choice) -> None:
+        self._incumbents[k] = (loss, choice)
+        self._record(improved=True)
+
+    def _search(self):
+        self.root = self._problem(self.dataset.all_points)
+        self._incumbents = {1: (self.root.leaf_loss, None)}
+        root = self.root
+        self.certified_leaves = 1
+        self._emit(Started(0, self.lower_bound, self.upper_bound))
+        self._record()
+        for k in range(2, self.max_leaves + 1):
+            if root.closed_from is not None:
+                break
+            self._target = k
+            before = self.lower_bound
+            yield from self._solve(root, k, INF)
+            # Searched with no cap, so the value is exact (a leaf-only result means no k-leaf tree is better).
+            self.certified_leaves = k
+            self._incumbents[k] = (root.value[k], root.choice[k])
+            self._emit(Expanded(self.expansions, f"budget {k} leaves", self._obj(root.value[k]),
+                                self._obj(root.value[k]), len(root.children or ())))
+            self._record(improved=root.value[k] < root.value[k - 1], raised=self.lower_bound > before)
+        self.certified_leaves = self.max_leaves
+        self._target = 0
+
+    # -- reading the state -----------------------------------------------------------
+    def _obj(self, weight_units: float) -> float:
+        return self.model.to_objective(weight_units)
+
+    def _best_k(self) -> int:
+        """Budget of the best incumbent (the fewest leaves among the least losses)."""
+        if self.root is None:
+            return 1
+        best = min(self._incumbents, key=lambda m: (self._incumbents[m][0], m))
+        return best
+
+    @property
+    def lower_bound(self) -> float:
+        """Lower bound on the least loss of any tree with at most ``max_leaves`` leaves."""
+        if self.root is None:
+            return 0.0
+        root = self.root
+        if root.solved[self.max_leaves]:
+            return self._obj(root.value[self.max_leaves])
+        return self._obj(root.lower[self.max_leaves])
+
+    @property
+    def upper_bound(self) -> float:
+        """Least loss of a tree found so far (at most ``max_leaves`` leaves)."""
+        if self.root is None:
+            counts = self.dataset.class_counts(self.dataset.all_points)
+            return self._obj(self.model.leaf(counts)[0])
+        return self._obj(self._incumbents[self._best_k()][0])
+
+    def _incumbent_leaves(self) -> int:
+        return self.tree_for_budget(self._best_k()).n_leaves
+
+    def _incumbent(self) -> Tree:
+        if self.root is None:
+            counts = self.dataset.class_counts(self.dataset.all_points)
+            loss, pred = self.model.leaf(counts)
+            return self._wrap(Leaf(pred, counts, self._obj(loss)))
+        return self.tree_for_budget(self._best_k())
+
+    def _wrap(self, node) -> Tree:
+        return Tree(node, self.dataset.features, self.dataset.classes, binarizer=self.dataset.binarizer)
+
+    def tree_for_budget(self, k: int) -> Tree:
+        """The best tree found with at most ``k`` leaves (optimal when ``k <= certified_leaves``)."""
+        self._ensure_started()
+        if not 1 <= k <= self.max_leaves:
+            raise ValueError(f"k must be between 1 and max_leaves={self.max_leaves}, got {k}.")
+        if self.root is None:
+            return self._incumbent()
+        known = [m for m in self._incumbents if m <= k]
+        m = min(known, key=lambda m: (self._incumbents[m][0], m))
+        choice = self._incumbents[m][1]
+        return self._wrap(self._node(self.root, choice))
+
+    def _node(self, problem: ParetoProblem, choice):
+        if choice is None:
+            return Leaf(problem.prediction, problem.counts, self._obj(problem.leaf_loss))
+        j, a, b = choice
+        for feature, left, right in problem.children:
+            if feature == j:
+                return Split(j, self._node(left, left.choice[a]), self._node(right, right.choice[b]))
+        raise RuntimeError("frontier choice refers to a missing split; please report this bug.")  # pragma: no cover
+
+    def front(self, pareto_only: bool = True) -> list[dict]:
+        """The root's current front, one dict per leaf budget ``k = 1..max_leaves``.
+
+        Keys: ``budget``; ``leaves`` of the best tree found with at most
+        ``budget`` leaves; its ``loss`` and the proved ``lower_bound`` on the
+        optimum for that budget (objective units); ``certified`` (the loss is
+        the proved optimum for the budget); ``pareto`` (the loss is strictly
+        below that of every smaller budget, so the tree has exactly
+        ``budget`` leaves). ``pareto_only`` keeps the Pareto rows only.
+        """
+        self._ensure_started()
+        rows = []
+        if self.root is None:
+            loss = self.upper_bound
+            return [{"budget": 1, "leaves": 1, "loss": loss, "lower_bound": loss, "certified": True,
+                     "pareto": True}]
+        root = self.root
+        previous = INF
+        for k in range(1, self.max_leaves + 1):
+            certified = k <= self.certified_leaves or root.solved[k]
+            if certified:
+                loss, lower, choice = root.value[k], root.value[k], root.choice[k]
+            else:
+                m = min((m for m in self._incumbents if m <= k), key=lambda m: (self._incumbents[m][0], m))
+                loss, choice = self._incumbents[m]
+                lower = root.lower[k]
+            pareto = loss < previous - self.eps
+            if pareto:
+                previous = loss
+            if pareto or not pareto_only:
+                rows.append({"budget": k, "leaves": self._leaves_of(root, choice), "loss": self._obj(loss),
+                             "lower_bound": self._obj(min(lower, loss)), "certified": certified,
+                             "pareto": pareto})
+        return rows
+
+    def _leaves_of(self, problem: ParetoProblem, choice) -> int:
+        if choice is None:
+            return 1
+        j, a, b = choice
+        for feature, left, right in problem.children:
+            if feature == j:
+                return self._leaves_of(left, left.choice[a]) + self._leaves_of(right, right.choice[b])
+        raise RuntimeError("frontier choice refers to a missing split; please report this bug.")  # pragma: no cover
+
+    @property
+    def queue_size(self) -> int:
+        return len(self._stack)
+
+    def _queue_entries(self, k: int) -> list:
+        entries = []
+        for depth, (problem, budget, ub) in enumerate(reversed(self._stack[-k:] if k else [])):
+            entries.append(QueueEntry(priority=(depth,), rule=f"{problem.support.bit_count()} points, "
+                                      f"budget {budget} leaves", support=float(sum(problem.counts)),
+                                      lower_bound=self._obj(problem.lower[budget]),
+                                      upper_bound=self._obj(ub) if ub < INF else INF, payload=problem))
+        return entries
+
+    def _snapshot_extra(self) -> dict:
+        return {"front": self.front(), "certified_leaves": self.certified_leaves, "target_leaves": self._target,
+                "problems": len(self.problems), "max_leaves": self.max_leaves}
+
+    def __repr__(self) -> str:
+        if self._generator is None:
+            return f"ParetoSearch(max_leaves={self.max_leaves}, status='not_started')"
+        return (f"ParetoSearch(max_leaves={self.max_leaves}, status={self.status!r}, "
+                f"certified_leaves={self.certified_leaves}, expansions={self.expansions})")
