@@ -14,10 +14,12 @@ from .binarize import Binarizer, BinaryFeature
 from .data import Dataset
 from .estimator import OptimalTreeClassifier
 from .objectives import Accuracy, BalancedAccuracy, WeightedAccuracy, get_objective
+from .pareto import Frontier, frontier
 from .solvers import GOSDT, SOLVERS
 from .tree import Leaf, MultiwaySplit, Split, Tree
 
 __version__ = "0.1.0"
 
 __all__ = ["OptimalTreeClassifier", "Dataset", "Binarizer", "BinaryFeature", "Tree", "Leaf", "Split", "MultiwaySplit",
-           "GOSDT", "SOLVERS", "Accuracy", "BalancedAccuracy", "WeightedAccuracy", "get_objective"]
+           "GOSDT", "SOLVERS", "Accuracy", "BalancedAccuracy", "WeightedAccuracy", "get_objective",
+           "frontier", "Frontier"]
