@@ -13,6 +13,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .binarize import Binarizer
+from .guessing.fitting import guarantee_report, make_binarizer, reference_kwargs
 from .data import Dataset
 from .objectives import OBJECTIVES, get_objective
 
@@ -52,10 +53,22 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         Maximum expansions.
     bounds : dict, optional
         Switch bounds off by name, e.g. ``{"lookahead": False}``.
-    thresholds : {"all", "quantile"}, default="all"
-        How numeric columns are binarized (see :class:`~treeopt.Binarizer`).
+    thresholds : {"all", "quantile", "guess"}, default="all"
+        How numeric columns are binarized (see :class:`~treeopt.Binarizer`);
+        ``"guess"``: the thresholds a boosted reference model needs, by column
+        elimination (:class:`~treeopt.guessing.ThresholdGuessBinarizer`,
+        McTavish et al. 2022 section 4.1); ``guarantee_["thresholds"]`` reports
+        Theorem 4.1.
     max_thresholds : int, optional
         Cap on threshold features per numeric column.
+    reference : {"gbdt"}, optional
+        Lower-bound guessing (McTavish et al. section 4.3) from a boosted
+        reference model fitted internally (on the guessed thresholds when
+        ``thresholds="guess"``). Or pass the reference's predictions as
+        ``fit(X, y, y_ref=...)``. The result is then not certified optimal:
+        ``status_ == "guessed"`` and ``guarantee_["lower_bound"]`` reports Theorem 4.3.
+    random_state : int, RandomState or None, default=None
+        Seed of the boosted reference model (threshold guessing, ``reference="gbdt"``).
 
     Attributes
     ----------
@@ -80,6 +93,10 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         Expansions done.
     prune_counts_ : dict
         How often each bound acted.
+    guarantee_ : dict
+        What the guesses guarantee (empty without guesses): ``"thresholds"``
+        (Theorem 4.1: reference loss, objective bound) and ``"lower_bound"``
+        (Theorem 4.3); see :mod:`treeopt.guessing.guarantees`.
     solver_ : Solver
         The solver object, paused at the end (inspect it with ``snapshot()``).
 
@@ -102,7 +119,9 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
         "node_limit": [Interval(Integral, 0, None, closed="left"), None],
         "bounds": [dict, None],
-        "thresholds": [StrOptions({"all", "quantile"})],
+        "thresholds": [StrOptions({"all", "quantile", "guess"})],
+        "reference": [StrOptions({"gbdt"}), None],
+        "random_state": ["random_state"],
         "max_thresholds": [Interval(Integral, 1, None, closed="left"), None],
     }
 
@@ -110,7 +129,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                  omega: float | None = None, theta: float | None = None, depth_budget: int | None = None,
                  time_limit: float | None = None,
                  node_limit: int | None = None, bounds: dict | None = None, thresholds: str = "all",
-                 max_thresholds: int | None = None):
+                 max_thresholds: int | None = None,
+                 reference: str | None = None, random_state=None):
         self.regularization = regularization
         self.solver = solver
         self.objective = objective
@@ -122,9 +142,11 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.bounds = bounds
         self.thresholds = thresholds
         self.max_thresholds = max_thresholds
+        self.reference = reference
+        self.random_state = random_state
 
     # -- fitting ------------------------------------------------------------------
-    def _make_solver(self, X, y, sample_weight):
+    def _make_solver(self, X, y, sample_weight, y_ref=None):
         from .solvers import SOLVERS
 
         self._validate_params()
@@ -149,15 +171,19 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"y has a single class ({self.classes_.tolist()}); a classifier needs at least "
                              "two classes to learn anything.")
         table = frame if frame is not None else X_checked
-        self.binarizer_ = Binarizer(thresholds=self.thresholds, max_thresholds=self.max_thresholds).fit(table)
+        self.binarizer_ = make_binarizer(self.thresholds, self.max_thresholds, self.random_state, table, y,
+                                         sample_weight)
         dataset = Dataset.from_arrays(table, y, sample_weight=sample_weight, binarizer=self.binarizer_,
                                       classes=self.classes_)
         objective.validate(dataset)
         solver_cls = SOLVERS[self.solver]
+        guess, self._y_ref = reference_kwargs(solver_cls, self.solver, self.reference, y_ref, dataset, table, y,
+                                              sample_weight, self.binarizer_, self.random_state)
+        self._fit_table = table
         return solver_cls(dataset, regularization=self.regularization, objective=objective,
-                          bounds=self.bounds, depth_budget=self.depth_budget)
+                          bounds=self.bounds, depth_budget=self.depth_budget, **guess)
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y, sample_weight=None, y_ref=None):
         """Find the optimal tree on ``(X, y)``.
 
         Parameters
@@ -168,14 +194,19 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             Any label values (two or more classes).
         sample_weight : array_like of shape (n_samples,), optional
             Non-negative weights; a row of weight 2 counts as two rows.
+        y_ref : array_like of shape (n_samples,), optional
+            A reference model's predictions on ``X``: turns on lower-bound
+            guessing (McTavish et al. section 4.3; see ``reference``).
 
         Returns
         -------
         self
         """
-        solver = self._make_solver(X, y, sample_weight)
+        solver = self._make_solver(X, y, sample_weight, y_ref)
         result = solver.run(time_limit=self.time_limit, node_limit=self.node_limit)
         self._store(solver, result)
+        table, self._fit_table = self._fit_table, None
+        guarantee_report(self, solver, table, np.asarray(y).ravel(), self._y_ref, sample_weight)
         return self
 
     def _store(self, solver, result) -> None:
