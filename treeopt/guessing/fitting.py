@@ -1,0 +1,104 @@
+"""How ``OptimalTreeClassifier`` uses the guesses: binarizer, reference predictions, guarantee report.
+
+Kept here so the estimator only calls three functions:
+
+* :func:`make_binarizer` for ``thresholds="all" | "quantile" | "guess"``;
+* :func:`reference_kwargs` turns ``fit(..., y_ref=...)`` or ``reference="gbdt"``
+  into the solver's ``reference_errors`` (section 4.3). With guessed
+  thresholds, ``"gbdt"`` uses the booster ``T'`` refitted on them
+  (Corollary 4.3.1); otherwise a booster is fitted on the original columns;
+* :func:`guarantee_report` writes ``guarantee_`` and makes the certificate
+  honest: with lower-bound guesses the search's closing bound is a guess, so
+  ``optimal_`` is False, ``status_`` is ``"guessed"`` and ``lower_bound_`` is
+  what is proved (the equivalent-points bound, and Theorem 4.3's
+  ``R(t_guess) - L(reference)``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..binarize import Binarizer
+from ..data import Dataset
+from ..objectives import get_objective
+from .guarantees import lower_bound_guarantee, threshold_guarantee
+from .lower_bounds import reference_errors
+from .reference import fit_reference_model
+from .thresholds import ThresholdGuessBinarizer
+
+__all__ = ["make_binarizer", "reference_kwargs", "guarantee_report"]
+
+
+def make_binarizer(thresholds: str, max_thresholds, random_state, table, y, sample_weight=None):
+    """The fitted binarizer of the estimator's ``thresholds`` option.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"x": range(8)})
+    >>> make_binarizer("guess", None, 0, X, [0, 0, 0, 1, 1, 1, 0, 0]).get_feature_names_out().tolist()
+    ['x <= 2.5', 'x <= 5.5']
+    """
+    if thresholds == "guess":
+        if max_thresholds is not None:
+            raise ValueError("max_thresholds caps 'all'/'quantile' thresholds; with thresholds='guess' the "
+                             "column elimination chooses the count: leave max_thresholds=None.")
+        return ThresholdGuessBinarizer(random_state=random_state).fit(table, y, sample_weight=sample_weight)
+    return Binarizer(thresholds=thresholds, max_thresholds=max_thresholds).fit(table)
+
+
+def reference_kwargs(solver_cls, solver_name: str, reference, y_ref, dataset: Dataset, table, y,
+                     sample_weight, binarizer, random_state) -> tuple[dict, np.ndarray | None]:
+    """Solver keyword arguments for lower-bound guessing, and the reference predictions used (or None)."""
+    if y_ref is not None and reference is not None:
+        raise ValueError("give either fit(..., y_ref=...) or reference='gbdt', not both: both name the "
+                         "reference model of lower-bound guessing.")
+    if y_ref is None and reference is None:
+        return {}, None
+    if "reference_lower_bound" not in getattr(solver_cls, "BOUNDS", {}):
+        raise ValueError(f"solver {solver_name!r} does not support lower-bound guessing (y_ref / reference); "
+                         "use solver='gosdt'.")
+    if y_ref is not None:
+        predictions = np.asarray(y_ref)
+        if predictions.ndim == 2 and 1 in predictions.shape:
+            predictions = predictions.ravel()
+        if predictions.shape != (dataset.n_rows,):
+            raise ValueError(f"y_ref has shape {predictions.shape}; give one reference prediction per row of X "
+                             f"({dataset.n_rows}).")
+    elif isinstance(binarizer, ThresholdGuessBinarizer):
+        predictions = binarizer.predict_reference(table)                 # T' (Corollary 4.3.1)
+    else:
+        predictions = fit_reference_model(table, y, sample_weight, random_state=random_state)[2]
+    return {"reference_errors": reference_errors(dataset, y, predictions, sample_weight)}, predictions
+
+
+def guarantee_report(estimator, solver, table, y, y_ref, sample_weight) -> None:
+    """Set ``estimator.guarantee_`` and make the certificate honest when lower bounds were guessed."""
+    report = {}
+    objective = get_objective(estimator.objective, omega=getattr(estimator, "omega", None),
+                              theta=getattr(estimator, "theta", None))
+    dataset = solver.dataset
+    lam = estimator.regularization
+    if not objective.additive:
+        if isinstance(estimator.binarizer_, ThresholdGuessBinarizer) or y_ref is not None:
+            report["note"] = f"guarantees are stated for additive objectives; {objective.name!r} is not"
+        estimator.guarantee_ = report
+        return
+    if isinstance(estimator.binarizer_, ThresholdGuessBinarizer):
+        report["thresholds"] = threshold_guarantee(estimator.binarizer_, estimator.tree_, table, y, dataset, lam,
+                                                   objective, sample_weight, estimator.depth_budget)
+    guessed = y_ref is not None and solver.bounds.get("reference_lower_bound", False)
+    if guessed:
+        finished = estimator.status_ == "optimal"
+        lb_report = lower_bound_guarantee(estimator.tree_, table, y, y_ref, dataset, lam, objective,
+                                          sample_weight, finished=finished)
+        report["lower_bound"] = lb_report
+        model = objective.loss_model(dataset)
+        proven = model.to_objective(model.equivalent_points(dataset.all_points)) + lam
+        if finished:
+            proven = max(proven, lb_report["lower_bound_on_optimum"])
+            estimator.status_ = "guessed"
+        estimator.optimal_ = False
+        estimator.lower_bound_ = float(min(proven, estimator.objective_))
+        estimator.gap_ = float(estimator.objective_ - estimator.lower_bound_)
+    estimator.guarantee_ = report
