@@ -4,9 +4,10 @@
 """
 
 from .base import QueueEntry, SearchResult, Snapshot, Solver, TracePoint
+from .branches import Branches
 from .gosdt import GOSDT
 from .osdt import OSDT
 
-SOLVERS = {"gosdt": GOSDT, "osdt": OSDT}
+SOLVERS = {"gosdt": GOSDT, "osdt": OSDT, "branches": Branches}
 
-__all__ = ["Solver", "Snapshot", "QueueEntry", "SearchResult", "TracePoint", "GOSDT", "OSDT", "SOLVERS"]
+__all__ = ["Solver", "Snapshot", "QueueEntry", "SearchResult", "TracePoint", "GOSDT", "OSDT", "Branches", "SOLVERS"]
