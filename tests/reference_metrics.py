@@ -10,8 +10,9 @@ coincide.
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import strategies as st
 
-__all__ = ["expand", "error_rate", "balanced_error", "weighted_error", "f_loss", "auc_by_pairs",
+__all__ = ["tables", "expand", "error_rate", "balanced_error", "weighted_error", "f_loss", "auc_by_pairs",
            "partial_auc_by_segments", "omega_labels", "majority_labels"]
 
 
@@ -101,3 +102,19 @@ def omega_labels(table, omega):
 def majority_labels(table):
     """The label with the most weight in each leaf (ties: the lowest label)."""
     return [int(np.argmax(row)) for row in np.asarray(table, dtype=float)]
+
+
+@st.composite
+def tables(draw, n_classes=2, weights="int", max_leaves=6):
+    """A (leaves × classes) count table in which every class has weight."""
+    n_leaves = draw(st.integers(1, max_leaves))
+    if weights == "int":
+        cell = st.integers(0, 8).map(float)
+    else:
+        cell = st.one_of(st.just(0.0), st.floats(0.05, 5.0))
+    table = np.array(draw(st.lists(st.lists(cell, min_size=n_classes, max_size=n_classes),
+                                   min_size=n_leaves, max_size=n_leaves)))
+    for c in range(n_classes):
+        if table[:, c].sum() == 0:
+            table[draw(st.integers(0, n_leaves - 1)), c] = 1.0
+    return table

@@ -14,26 +14,10 @@ from hypothesis import strategies as st
 from sklearn.metrics import accuracy_score, balanced_accuracy_score, f1_score, roc_auc_score
 
 from reference_metrics import (auc_by_pairs, balanced_error, error_rate, expand, f_loss, majority_labels,
-                               omega_labels, partial_auc_by_segments, weighted_error)
+                               omega_labels, partial_auc_by_segments, tables, weighted_error)
 from treeopt.data import Dataset
 from treeopt.objectives import (AUC, OBJECTIVES, Accuracy, BalancedAccuracy, FScore, PartialAUC,
                                 WeightedAccuracy, get_objective)
-
-
-@st.composite
-def tables(draw, n_classes=2, weights="int", max_leaves=6):
-    """A (leaves × classes) count table in which every class has weight."""
-    n_leaves = draw(st.integers(1, max_leaves))
-    if weights == "int":
-        cell = st.integers(0, 8).map(float)
-    else:
-        cell = st.one_of(st.just(0.0), st.floats(0.05, 5.0))
-    table = np.array(draw(st.lists(st.lists(cell, min_size=n_classes, max_size=n_classes),
-                                   min_size=n_leaves, max_size=n_leaves)))
-    for c in range(n_classes):
-        if table[:, c].sum() == 0:
-            table[draw(st.integers(0, n_leaves - 1)), c] = 1.0
-    return table
 
 
 def rows(table, labels):
