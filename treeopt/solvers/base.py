@@ -208,6 +208,7 @@ class Solver:
         self._generator: Iterator | None = None
         self._events: list | None = None
         self._finished = False
+        self._broken = False          # an interrupt closed the generator mid-step: cannot resume
 
     # -- what subclasses provide ----------------------------------------------
     def _search(self) -> Iterator[None]:
@@ -285,9 +286,16 @@ class Solver:
             self._generator = self._search()
             self.status = "paused"
 
+    def _interrupted(self) -> None:
+        """Note a KeyboardInterrupt. Raised inside a unit of work, it closes the generator:
+        the bounds and the incumbent stay valid, but that search cannot resume."""
+        self.status = "interrupted"
+        if self._generator is not None and getattr(self._generator, "gi_frame", True) is None:
+            self._broken = True
+
     def _advance(self) -> bool:
-        """Do one unit of work; False once the search is finished."""
-        if self._finished:
+        """Do one unit of work; False once the search is finished (or cannot resume)."""
+        if self._finished or self._broken:
             return False
         self._clock_start = time.perf_counter()
         try:
@@ -298,6 +306,9 @@ class Solver:
             self.status = self.finished_status
             self._record()
             return False
+        except KeyboardInterrupt:
+            self._interrupted()
+            raise
         finally:
             self._elapsed += time.perf_counter() - self._clock_start
             self._clock_start = None
@@ -320,7 +331,7 @@ class Solver:
         if every < 1:
             raise ValueError(f"every must be a positive integer, got {every!r}.")
         self._ensure_started()
-        while not self._finished:
+        while not self._finished and not self._broken:
             if every == 1:
                 self._events = []
                 try:
@@ -338,7 +349,7 @@ class Solver:
                 if not self._finished:
                     yield Progress(self.expansions, self.lower_bound, self.upper_bound, self.queue_size,
                                    self.elapsed)
-        yield Finished(self.expansions, self.exact, self.gap, self.status)
+        yield Finished(self.expansions, self._finished and self.exact, self.gap, self.status)
 
     def step(self, n: int = 1) -> bool:
         """Do ``n`` units of work on the fast path; return False once finished."""
@@ -369,13 +380,17 @@ class Solver:
             ``optimal`` is True only when the gap closed; a stopped search
             still returns its best tree and an honest gap. A
             ``KeyboardInterrupt`` stops the search the same way (status
-            ``interrupted``).
+            ``interrupted``); when it lands inside a unit of work the
+            generator is closed, so later calls return the same honest
+            result instead of resuming.
         """
         if time_limit is not None and not time_limit > 0:
             raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}.")
         if node_limit is not None and node_limit < 0:
             raise ValueError(f"node_limit must be a non-negative integer or None, got {node_limit!r}.")
         self._ensure_started()
+        if self._broken:
+            return self.result()
         start = time.perf_counter()
         next_report = start + 1.0
         generator = self._generator
@@ -407,7 +422,7 @@ class Solver:
                         next_report = now + 1.0
                         progress(self)
         except KeyboardInterrupt:
-            self.status = "interrupted"
+            self._interrupted()
         finally:
             self._elapsed += time.perf_counter() - self._clock_start
             self._clock_start = None
