@@ -34,6 +34,9 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         by ``fit``, however small.
     solver : str, default="gosdt"
         A name of ``treeopt.SOLVERS`` (``"gosdt"``; others as they land).
+        ``"branches"``: Branches, with multiway splits on the categorical
+        (string/``category``) columns kept whole instead of one-hot, and
+        binary splits on thresholds of the numeric columns.
     objective : str, default="accuracy"
         ``"accuracy"``, ``"balanced_accuracy"``, ``"weighted_accuracy"``
         (additive: every solver), ``"f1"``, ``"auc"`` or ``"partial_auc"``
@@ -69,6 +72,11 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         ``status_ == "guessed"`` and ``guarantee_["lower_bound"]`` reports Theorem 4.3.
     random_state : int, RandomState or None, default=None
         Seed of the boosted reference model (threshold guessing, ``reference="gbdt"``).
+    penalty : {"leaf", "split"}, default="leaf"
+        What λ is charged for: each leaf (OSDT/GOSDT) or each internal node
+        (``"split"``, Branches' convention; ``solver="branches"`` only). With
+        binary splits the two objectives differ by the constant λ; a ``k``-way
+        split adds ``k − 1`` leaves.
 
     Attributes
     ----------
@@ -122,6 +130,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         "thresholds": [StrOptions({"all", "quantile", "guess"})],
         "reference": [StrOptions({"gbdt"}), None],
         "random_state": ["random_state"],
+        "penalty": [StrOptions({"leaf", "split"})],
         "max_thresholds": [Interval(Integral, 1, None, closed="left"), None],
     }
 
@@ -130,7 +139,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                  time_limit: float | None = None,
                  node_limit: int | None = None, bounds: dict | None = None, thresholds: str = "all",
                  max_thresholds: int | None = None,
-                 reference: str | None = None, random_state=None):
+                 reference: str | None = None, random_state=None, penalty: str = "leaf"):
         self.regularization = regularization
         self.solver = solver
         self.objective = objective
@@ -144,6 +153,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.max_thresholds = max_thresholds
         self.reference = reference
         self.random_state = random_state
+        self.penalty = penalty
 
     # -- fitting ------------------------------------------------------------------
     def _make_solver(self, X, y, sample_weight, y_ref=None):
@@ -171,6 +181,11 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"y has a single class ({self.classes_.tolist()}); a classifier needs at least "
                              "two classes to learn anything.")
         table = frame if frame is not None else X_checked
+        if self.solver == "branches":
+            return self._make_branches(table, y, sample_weight, objective, y_ref)
+        if self.penalty != "leaf":
+            raise ValueError(f"penalty={self.penalty!r} needs solver='branches'; solver={self.solver!r} charges "
+                             "λ per leaf (penalty='leaf').")
         self.binarizer_ = make_binarizer(self.thresholds, self.max_thresholds, self.random_state, table, y,
                                          sample_weight)
         dataset = Dataset.from_arrays(table, y, sample_weight=sample_weight, binarizer=self.binarizer_,
@@ -182,6 +197,28 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self._fit_table = table
         return solver_cls(dataset, regularization=self.regularization, objective=objective,
                           bounds=self.bounds, depth_budget=self.depth_budget, **guess)
+
+    def _make_branches(self, table, y, sample_weight, objective, y_ref):
+        """Branches on categorical columns kept whole (multiway splits), numeric columns thresholded."""
+        from .categorical import CategoricalDataset
+        from .solvers import SOLVERS
+
+        for name in ("reference", "schedule", "warm_start"):
+            if getattr(self, name, None) not in (None, False):
+                raise ValueError(f"solver='branches' does not take {name}={getattr(self, name)!r}; leave it None.")
+        if y_ref is not None:
+            raise ValueError("solver='branches' does not use lower-bound guessing; fit without y_ref.")
+        if self.thresholds not in ("all", "quantile"):
+            raise ValueError(f"solver='branches' binarizes numeric columns with thresholds='all' or 'quantile', "
+                             f"got {self.thresholds!r}.")
+        dataset = CategoricalDataset.from_arrays(table, y, sample_weight=sample_weight, classes=self.classes_,
+                                                 thresholds=self.thresholds, max_thresholds=self.max_thresholds)
+        objective.validate(dataset)
+        self.binarizer_ = dataset.binarizer
+        self._y_ref = None
+        self._fit_table = table
+        return SOLVERS["branches"](dataset, regularization=self.regularization, penalty=self.penalty,
+                                   objective=objective, bounds=self.bounds, depth_budget=self.depth_budget)
 
     def fit(self, X, y, sample_weight=None, y_ref=None):
         """Find the optimal tree on ``(X, y)``.
@@ -235,18 +272,27 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         X_checked = validate_data(self, X, dtype=None, ensure_all_finite=False, reset=False)
         return self.binarizer_.transform(frame if frame is not None else X_checked)
 
+    def _tree_input(self, X) -> tuple:
+        """(data, binarized) for the tree: the original table for multiway trees, else the binary features."""
+        check_is_fitted(self, "tree_")
+        if self.tree_.has_multiway:
+            frame = X if isinstance(X, pd.DataFrame) else None
+            X_checked = validate_data(self, X, dtype=None, ensure_all_finite=False, reset=False)
+            return (frame if frame is not None else X_checked), False
+        return self._transform(X), True
+
     def predict(self, X) -> np.ndarray:
         """Predicted label of each row."""
-        index = self.tree_.predict_index(self._transform(X), binarized=True)
+        index = self.tree_.predict_index(*self._tree_input(X))
         return self.classes_[index]
 
     def predict_proba(self, X) -> np.ndarray:
         """Class frequencies (training weight) of the leaf each row reaches."""
-        return self.tree_.predict_proba(self._transform(X), binarized=True)
+        return self.tree_.predict_proba(*self._tree_input(X))
 
     def apply(self, X) -> np.ndarray:
         """Index of the leaf each row reaches (leaves numbered left to right)."""
-        return self.tree_.apply(self._transform(X), binarized=True)
+        return self.tree_.apply(*self._tree_input(X))
 
     def evaluate(self, X, y, sample_weight=None) -> dict:
         """The fitted objective's value, accuracy and (binary) TPR/FPR on ``(X, y)``.
@@ -256,8 +302,9 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         from .metrics import evaluate
         check_is_fitted(self, "tree_")
         objective = get_objective(self.objective, omega=self.omega, theta=self.theta)
-        return evaluate(self.tree_, self._transform(X), y, objective, regularization=self.regularization,
-                        sample_weight=sample_weight, binarized=True)
+        data, binarized = self._tree_input(X)
+        return evaluate(self.tree_, data, y, objective, regularization=self.regularization,
+                        sample_weight=sample_weight, binarized=binarized)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
