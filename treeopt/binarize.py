@@ -201,6 +201,12 @@ class Binarizer(TransformerMixin, BaseEstimator):
             if (pd.api.types.is_bool_dtype(series) or pd.api.types.is_numeric_dtype(series)) \
                     and not isinstance(series.dtype, pd.CategoricalDtype):
                 continue
+            if pd.api.types.is_object_dtype(series) and not isinstance(series.dtype, pd.CategoricalDtype):
+                odd = [v for v in series.tolist() if not isinstance(v, _CATEGORY_VALUE_TYPES)]
+                if odd:
+                    raise TypeError(
+                        f"column {column!r} holds {type(odd[0]).__name__} values such as {odd[0]!r}, which are "
+                        "neither numbers nor categories; convert them to numbers or to strings before fitting.")
             if isinstance(series.dtype, pd.CategoricalDtype) or pd.api.types.is_object_dtype(series) \
                     or pd.api.types.is_string_dtype(series):
                 chosen.add(str(column))
@@ -255,6 +261,10 @@ class Binarizer(TransformerMixin, BaseEstimator):
         tags.input_tags.string = True
         tags.input_tags.categorical = True
         return tags
+
+
+#: Values an object column may hold to be one-hot encoded as categories.
+_CATEGORY_VALUE_TYPES = (str, bytes, bool, int, float, np.bool_, np.integer, np.floating, np.str_)
 
 
 def _as_frame(X) -> pd.DataFrame:
