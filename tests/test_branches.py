@@ -248,3 +248,40 @@ def test_numeric_columns_become_binary_splits_next_to_multiway_ones():
     # third split costs less than any error (1/18 > 0.01).
     assert result.tree.n_splits == 3
     assert brute_force(X.assign(size=X["size"] < 9).to_numpy(), y, 0.01, "split") == pytest.approx(0.03)
+
+
+# -- the estimator ----------------------------------------------------------------------------
+def test_estimator_uses_categorical_columns_natively():
+    from sklearn.base import clone
+
+    from treeopt import OptimalTreeClassifier
+
+    require_datasets()
+    X, y = read_uci_categorical(DATASETS / "categorical" / "balance-scale.data")
+    X = X.astype({"left_weight": "category"})                   # category and object columns alike
+    clf = OptimalTreeClassifier(solver="branches", regularization=0.02, penalty="split").fit(X, y)
+    assert clf.optimal_ and clf.tree_.has_multiway and len(clf.classes_) == 3
+    n_splits = clf.tree_.n_splits
+    assert clf.objective_ == pytest.approx(1 - clf.score(X, y) + 0.02 * n_splits, abs=1e-9)
+    assert clf.predict_proba(X).shape == (len(X), 3)
+    assert (clf.apply(X) < clf.tree_.n_leaves).all()
+    unseen = X.iloc[:1].astype(object).copy()
+    unseen.iloc[0, :] = "9"                                     # a category never seen in training
+    assert clf.predict(unseen)[0] in clf.classes_
+    by_leaf = clone(clf).set_params(penalty="leaf").fit(X, y)
+    assert by_leaf.objective_ == pytest.approx(1 - by_leaf.score(X, y) + 0.02 * by_leaf.tree_.n_leaves, abs=1e-9)
+    with pytest.raises(ValueError, match="needs solver='branches'"):
+        OptimalTreeClassifier(solver="gosdt", penalty="split").fit(X, y)
+
+
+def test_estimator_branches_on_binary_columns_matches_gosdt():
+    from treeopt import OptimalTreeClassifier
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 2, size=(60, 5)), columns=list("abcde"))
+    y = (X.a & X.b) | (X.c & ~X.d.astype(bool))
+    branches = OptimalTreeClassifier(solver="branches", regularization=0.02).fit(X, y)
+    gosdt = OptimalTreeClassifier(solver="gosdt", regularization=0.02).fit(X, y)
+    assert not branches.tree_.has_multiway
+    assert branches.objective_ == pytest.approx(gosdt.objective_, abs=1e-9)
+    assert branches.objective_ == pytest.approx(1 - branches.score(X, y) + 0.02 * branches.tree_.n_leaves, abs=1e-9)
