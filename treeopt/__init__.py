@@ -11,15 +11,16 @@ True
 """
 
 from .binarize import Binarizer, BinaryFeature
+from .bound_ablation import ablation
 from .data import Dataset
 from .estimator import OptimalTreeClassifier
 from .objectives import Accuracy, BalancedAccuracy, WeightedAccuracy, get_objective
 from .pareto import Frontier, frontier
-from .solvers import GOSDT, SOLVERS
+from .solvers import GOSDT, OSDT, SOLVERS
 from .tree import Leaf, MultiwaySplit, Split, Tree
 
 __version__ = "0.1.0"
 
 __all__ = ["OptimalTreeClassifier", "Dataset", "Binarizer", "BinaryFeature", "Tree", "Leaf", "Split", "MultiwaySplit",
            "GOSDT", "SOLVERS", "Accuracy", "BalancedAccuracy", "WeightedAccuracy", "get_objective",
-           "frontier", "Frontier"]
+           "frontier", "Frontier", "OSDT", "ablation"]
