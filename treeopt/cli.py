@@ -141,10 +141,21 @@ def _fit_command(args) -> int:
     return 0
 
 
+def _ablation_args(parser):
+    from .bound_ablation import add_cli_arguments
+    add_cli_arguments(parser)
+
+
+def _ablation(args) -> int:
+    from .bound_ablation import run_cli
+    return run_cli(args)
+
+
 #: name -> (help, add_arguments, run)
 COMMANDS = {
     "demo": ("fit an optimal tree on an embedded dataset and print it", _demo_args, _demo),
     "fit": ("fit an optimal tree on a CSV file", _fit_args, _fit_command),
+    "ablation": ("OSDT's per-bound ablation (thesis Table 6.2) on a CSV file", _ablation_args, _ablation),
 }
 
 
