@@ -285,3 +285,16 @@ def test_estimator_branches_on_binary_columns_matches_gosdt():
     assert not branches.tree_.has_multiway
     assert branches.objective_ == pytest.approx(gosdt.objective_, abs=1e-9)
     assert branches.objective_ == pytest.approx(1 - branches.score(X, y) + 0.02 * branches.tree_.n_leaves, abs=1e-9)
+
+
+@given(categorical_problems(max_rows=8), st.lists(st.integers(1, 3), min_size=8, max_size=8),
+       st.sampled_from(LAMBDAS), st.sampled_from(["split", "leaf"]))
+def test_integer_weights_equal_repeated_rows(problem, weights, lam, penalty):
+    X, y = problem
+    w = np.array(weights[:len(y)])
+    weighted = Branches(CategoricalDataset.from_arrays(X, y, sample_weight=w), regularization=lam,
+                        penalty=penalty).run()
+    repeated_X, repeated_y = X.loc[X.index.repeat(w)].reset_index(drop=True), np.repeat(y, w)
+    expected = brute_force(repeated_X, repeated_y, lam, penalty)
+    assert weighted.optimal and weighted.objective == pytest.approx(expected, abs=1e-9)
+    assert weighted.tree.objective(X, y, lam, sample_weight=w, penalty=penalty) == pytest.approx(expected, abs=1e-9)
