@@ -17,7 +17,8 @@ import pandas as pd
 __all__ = ["main", "COMMANDS"]
 
 
-def _report(clf, X, y, elapsed: float, out=sys.stdout) -> None:
+def _report(clf, X, y, elapsed: float, out=None) -> None:
+    out = sys.stdout if out is None else out      # looked up at call time, so redirection works
     tree = clf.tree_
     accuracy = float((clf.predict(X) == pd.Series(y).to_numpy()).mean())
     print(tree.rules(), file=out)
