@@ -104,7 +104,9 @@ class Frontier:
         ``accuracy`` (training); ``lambda_min``, ``lambda_max`` (the tree is
         the optimum of ``loss + λ × leaves`` exactly for λ in this closed
         interval, NaN if for none); ``on_hull``; ``certified`` (the loss is
-        proved minimal for this number of leaves); ``lower_bound`` (proved
+        proved minimal for this number of leaves; False for points the search
+        has not finished and, with ``min_regularization``, for points off the
+        hull for ``λ >= min_regularization``); ``lower_bound`` (proved
         lower bound on the loss for this budget); plus ``<name>_accuracy``
         columns added by :meth:`evaluate`.
     search : ParetoSearch
@@ -161,6 +163,17 @@ class Frontier:
                                              [rows[i]["loss"] for i in certified],
                                              floor=eq, beyond=self.certified_leaves)
         lam = {i: iv for i, iv in zip(certified, intervals)}
+        lam0 = search.min_regularization
+        if lam0:
+            # Searched for λ >= λ₀ only: a point is proved optimal for its budget only while it is on
+            # the hull for some λ >= λ₀ (ParetoSearch, Notes); the others are real trees, not proved.
+            for i in certified:
+                lo, hi = lam[i]
+                if math.isnan(lo) or hi < lam0:
+                    lam[i] = (math.nan, math.nan)
+                    rows[i] = dict(rows[i], certified=False)
+                else:
+                    lam[i] = (max(lo, lam0), hi)
         total = search.dataset.total_weight
         table = pd.DataFrame({
             "leaves": [r["leaves"] for r in rows],
@@ -335,7 +348,8 @@ def _check_regularization(regularization) -> float:
 
 
 def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: float | None = None,
-             sample_weight=None, time_limit: float | None = None, X_test=None, y_test=None,
+             min_regularization: float | None = None, sample_weight=None, time_limit: float | None = None,
+             X_test=None, y_test=None,
              thresholds: str = "all", max_thresholds: int | None = None) -> Frontier:
     """Every minimum-loss tree with up to ``max_leaves`` leaves, and the λ range of each.
 
@@ -353,6 +367,10 @@ def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: fl
         Any additive objective.
     omega : float, optional
         For ``"weighted_accuracy"``.
+    min_regularization : float, optional
+        Only λ at or above this value matter: the search certifies the trees
+        that are optimal for some such λ and skips the rest of the Pareto
+        front (GOSDT-like pruning at this λ; much faster on larger data).
     sample_weight : array_like, optional
     time_limit : float, optional
         Seconds. A stopped search keeps the certified part of the frontier
@@ -391,7 +409,8 @@ def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: fl
         raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}.")
     if (X_test is None) != (y_test is None):
         raise ValueError("give both X_test and y_test, or neither.")
-    search = ParetoSearch(dataset, max_leaves=max_leaves, objective=get_objective(objective, omega=omega))
+    search = ParetoSearch(dataset, max_leaves=max_leaves, objective=get_objective(objective, omega=omega),
+                          min_regularization=min_regularization)
     search.run(time_limit=time_limit)
     front = Frontier(search)
     if X_test is not None:

@@ -58,7 +58,7 @@ from __future__ import annotations
 import math
 
 from ..data import Dataset
-from ..events import Expanded, Improved, LowerBoundRaised, Started
+from ..events import Expanded, Started
 from ..tree import Leaf, Split, Tree
 from .base import EPS, QueueEntry, Solver
 
@@ -77,7 +77,7 @@ class ParetoProblem:
     """
 
     __slots__ = ("support", "counts", "leaf_loss", "prediction", "eq", "value", "lower", "solved",
-                 "choice", "children", "closed_from")
+                 "choice", "children", "closed_from", "cap")
 
     def __init__(self, support, counts, leaf_loss, prediction, eq, budget):
         self.support = support
@@ -92,6 +92,7 @@ class ParetoProblem:
         self.choice = [None] * size
         self.children = None          # list of (feature, left problem, right problem) once expanded
         self.closed_from = None       # smallest k with f(s, k) == eq(s): every larger budget is the same
+        self.cap = budget             # budgets above this one copy its value (min_regularization)
         self.value[1] = leaf_loss
         self.lower[1] = leaf_loss
         self.solved[1] = True
@@ -113,6 +114,29 @@ class ParetoSearch(Solver):
         ``K``, the largest number of leaves of a frontier tree (>= 1).
     objective : str or Objective, default="accuracy"
         Any additive objective.
+    min_regularization : float, optional
+        λ₀. When given, the search is exact only where it matters for
+        ``λ >= λ₀``: the trees on the lower convex hull of the front that are
+        optimal for some ``λ >= λ₀`` are certified, the other Pareto points
+        may be missed. This prunes like GOSDT at λ₀ (much faster on large
+        data). Default: the whole Pareto front.
+    bounds : dict of str to bool, optional
+        Switch bounds off by name (see ``BOUNDS``).
+
+    Notes
+    -----
+    With λ₀ the search computes ``g`` instead of ``f``: ``g(s, 1) = leaf(s)``
+    and ``g(s, k)`` is the least ``g(s_l, a) + g(s_r, b)`` over splits and
+    ``a + b = k`` if that is below ``g(s, k-1) - λ₀``, else ``g(s, k-1)``;
+    budgets above ``1 + (leaf(s) - eq(s)) / λ₀`` copy that budget. ``g`` is
+    the loss of a real tree with at most ``k`` leaves, so ``g >= f``; and for
+    every ``λ >= λ₀`` the fewest-leaves optimal tree of ``loss + λ leaves`` on
+    ``s`` (with ``k`` leaves) has ``g(s, k) = f(s, k)``: its subtrees are the
+    fewest-leaves optima of their own subproblems (the objective is additive),
+    its loss is below every tree with fewer leaves by more than λ per leaf
+    (else that tree would be as good with fewer leaves), and it saves at least
+    λ per extra leaf over a single leaf (GOSDT Theorems B.4-B.6). Hence
+    ``min_k g(s, k) + λ k`` is the regularized optimum for every ``λ >= λ₀``.
 
     Attributes
     ----------
@@ -145,9 +169,11 @@ class ParetoSearch(Solver):
         "hierarchical": "GOSDT Theorems B.1, B.3 per leaf budget (children's lower bounds)",
         "upper_bound": "GOSDT Theorem B.3 (a child that cannot beat its margin stops the split)",
         "monotone": "f(s, k) is non-increasing in k (bounds shared across budgets)",
+        "leaf_cap": "GOSDT Theorems B.4-B.6 at λ₀ = min_regularization (a subtree saves λ₀ per extra leaf)",
     }
 
-    def __init__(self, dataset: Dataset, *, max_leaves: int, objective="accuracy", bounds: dict | None = None):
+    def __init__(self, dataset: Dataset, *, max_leaves: int, objective="accuracy",
+                 min_regularization: float | None = None, bounds: dict | None = None):
         if isinstance(max_leaves, bool) or not isinstance(max_leaves, int) and not hasattr(max_leaves, "__index__"):
             raise TypeError(f"max_leaves must be an integer, got {type(max_leaves).__name__}.")
         if max_leaves < 1:
@@ -158,9 +184,16 @@ class ParetoSearch(Solver):
         if not self.objective.additive:
             raise ValueError(f"the frontier needs an additive objective; {self.objective.name!r} is not. "
                              "Use 'accuracy', 'balanced_accuracy' or 'weighted_accuracy'.")
+        if min_regularization is not None and (
+                isinstance(min_regularization, bool) or not isinstance(min_regularization, (int, float))
+                or not math.isfinite(min_regularization) or min_regularization < 0):
+            raise ValueError(f"min_regularization must be a non-negative number or None, got "
+                             f"{min_regularization!r}; it is the smallest λ the frontier must be exact for.")
         self.regularization = None
         self.max_leaves = int(max_leaves)
+        self.min_regularization = float(min_regularization) if min_regularization else None
         self.model = self.objective.loss_model(dataset)
+        self.penalty = (self.min_regularization or 0.0) * dataset.total_weight   # λ₀ in weight units
         self.eps = EPS * max(1.0, dataset.total_weight)
         self.problems: dict[int, ParetoProblem] = {}
         self.root: ParetoProblem | None = None
@@ -177,6 +210,13 @@ class ParetoSearch(Solver):
         leaf_loss, prediction = self.model.leaf(counts)
         eq = self.model.equivalent_points(support) if self.bounds["equivalent_points"] else 0
         problem = ParetoProblem(support, counts, leaf_loss, prediction, eq, self.max_leaves)
+        if self.penalty > 0 and self.bounds["leaf_cap"]:
+            # A subtree with k leaves that is optimal for some λ >= λ₀ saves at least λ₀ per extra
+            # leaf over the single leaf, and cannot go below eq: k <= 1 + (leaf - eq) / λ₀.
+            cap = 1 + int((leaf_loss - eq + self.eps) // self.penalty)
+            if cap < problem.cap:
+                problem.cap = max(1, cap)
+                self.prune_counts["leaf_cap"] += 1
         if leaf_loss <= eq + self.eps:
             # The leaf already reaches the equivalent-points bound: a leaf for every budget.
             self.prune_counts["equivalent_points"] += 1
@@ -210,27 +250,50 @@ class ParetoSearch(Solver):
 
     # -- the recursion -----------------------------------------------------------
     def _solve(self, problem: ParetoProblem, k: int, ub: float):
-        """Find f(s, k) exactly if it is below ``ub``; else record ``f(s, k) >= ub``. A generator."""
+        """Find g(s, k) exactly if it is below ``ub``; else record ``g(s, k) >= ub``. A generator.
+
+        ``g`` is ``f`` when ``min_regularization`` is None. Otherwise (λ₀ =
+        ``min_regularization`` in weight units) a split tree with ``k`` leaves
+        is kept only if its loss is below ``g(s, k-1) - λ₀``, and budgets
+        above ``problem.cap`` copy the value at the cap: see the class notes.
+        """
         if problem.solved[k] or problem.lower[k] >= ub:
             return
+        cap = problem.cap
+        if k > cap:
+            # Leaf cap (the per-subproblem form of GOSDT Theorems B.4-B.6): g(s, k) = g(s, cap).
+            yield from self._solve(problem, cap, ub)
+            if problem.solved[cap]:
+                self._close(problem, cap)
+            else:
+                self._raise_lower(problem, k, problem.lower[cap])
+            return
+        lam = self.penalty
         if not problem.solved[k - 1]:
-            yield from self._solve(problem, k - 1, ub)
+            yield from self._solve(problem, k - 1, ub + lam)
             if problem.solved[k]:             # closed by the smaller budget
                 return
         eps = self.eps
         if problem.solved[k - 1]:
-            best, choice = problem.value[k - 1], problem.choice[k - 1]
-            found = True
+            previous = problem.value[k - 1]
+            bar = min(ub, previous - lam)
+            exact_if_none = previous - lam <= ub   # then "no split beats the bar" means g(s, k) = g(s, k-1)
         else:
-            best, choice = ub, None           # f(s, k-1) >= ub: only a k-leaf tree below ub counts
-            found = False
+            previous = None                   # g(s, k-1) >= ub + λ₀: only a split below ub matters
+            bar = ub
+            exact_if_none = False
         floor = problem.eq
         self._stack.append((problem, k, ub))
         self.expansions += 1
+        if self._events is not None:
+            self._emit(Expanded(self.expansions, f"{problem.support.bit_count()} points, budget {k} leaves",
+                                self._obj(problem.lower[k]), self._obj(min(bar, INF)),
+                                len(self._children(problem))))
         yield
         counts = self.prune_counts
         use_hier = self.bounds["hierarchical"]
         use_ub = self.bounds["upper_bound"]
+        best, choice, found = bar, None, False
         for j, left, right in self._children(problem):
             if best <= floor + eps:
                 break
@@ -260,6 +323,8 @@ class ParetoSearch(Solver):
                 if best <= floor + eps:
                     break
         self._stack.pop()
+        if not found and exact_if_none:
+            best, choice, found = previous, problem.choice[k - 1], True
         if found:
             problem.value[k] = best
             problem.lower[k] = best
