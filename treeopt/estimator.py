@@ -10,6 +10,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .binarize import Binarizer
@@ -107,6 +108,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         (Theorem 4.3); see :mod:`treeopt.guessing.guarantees`.
     solver_ : Solver
         The solver object, paused at the end (inspect it with ``snapshot()``).
+        Not pickled with the estimator (it holds the live search, which
+        can be large); a pickled estimator keeps the tree and certificate.
 
     Examples
     --------
@@ -176,9 +179,10 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         y = np.asarray(y)
         if pd.isna(y).any():
             raise ValueError("y has missing values (NaN); drop those rows or fill them in.")
+        check_classification_targets(y)   # continuous or multi-output targets: "Unknown label type"
         self.classes_ = np.unique(y)
         if len(self.classes_) < 2:
-            raise ValueError(f"y has a single class ({self.classes_.tolist()}); a classifier needs at least "
+            raise ValueError(f"y has only one class ({self.classes_.tolist()}); a classifier needs at least "
                              "two classes to learn anything.")
         table = frame if frame is not None else X_checked
         if self.solver == "branches":
@@ -305,6 +309,11 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         data, binarized = self._tree_input(X)
         return evaluate(self.tree_, data, y, objective, regularization=self.regularization,
                         sample_weight=sample_weight, binarized=binarized)
+
+    def __getstate__(self):
+        state = super().__getstate__()
+        state.pop("solver_", None)          # a generator and a search graph: see the attribute's docs
+        return state
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
