@@ -281,6 +281,9 @@ def _as_frame(X) -> pd.DataFrame:
     if frame.isna().to_numpy().any():
         bad = [str(c) for c in frame.columns if frame[c].isna().any()]
         raise ValueError(f"X has missing values (NaN) in columns {bad}; impute or drop them before fitting.")
+    infinite = [str(c) for c in frame.columns if pd.api.types.is_float_dtype(frame[c]) and np.isinf(frame[c]).any()]
+    if infinite:
+        raise ValueError(f"X has infinite values in columns {infinite}; clip or drop them before fitting.")
     return frame
 
 
