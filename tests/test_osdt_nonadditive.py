@@ -1,0 +1,220 @@
+"""OSDT on the non-additive objectives (F1 with the ω labelling, AUC and partial AUC of the ROC hull).
+
+The oracle here enumerates every tree shape (``oracle.enumerate_trees``),
+routes the rows itself and scores each tree with its own, straightforward
+metric code (no :mod:`treeopt.objectives`), which is first cross-checked
+against scikit-learn where the two coincide: the hull AUC of leaves equals
+``roc_auc_score`` on the leaves' positive fractions (ranking by positive
+fraction makes the ROC curve convex), and F1 with fixed leaf labels is
+``f1_score``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.metrics import f1_score, roc_auc_score
+
+from oracle import enumerate_trees
+from treeopt.data import Dataset
+from treeopt.objectives import get_objective
+from treeopt.solvers.leafset_bounds import equivalent_points_bound, hierarchical_bound, split_gain_bound
+from treeopt.solvers.osdt import OSDT
+
+
+# -- the oracle's own metrics -------------------------------------------------------------------
+def leaf_counts_of(tree, X, y, w) -> np.ndarray:
+    """(negatives, positives) weight of every leaf of a nested-tuple tree (empty leaves included)."""
+    paths = {}
+
+    def collect(node, path):
+        if node[0] == "leaf":
+            paths[path] = len(paths)
+            return
+        collect(node[2], path + (0,))
+        collect(node[3], path + (1,))
+
+    collect(tree, ())
+    counts = np.zeros((len(paths), 2))
+    for row, label, weight in zip(X.tolist(), y.tolist(), w.tolist()):
+        node, path = tree, ()
+        while node[0] == "split":
+            side = int(row[node[1]])
+            node, path = node[2 + side], path + (side,)
+        counts[paths[path], label] += weight
+    return counts
+
+
+def roc_points(counts) -> tuple[np.ndarray, np.ndarray]:
+    """Vertices of the ROC curve of leaves ranked by positive fraction (ties merged)."""
+    counts = counts[counts.sum(axis=1) > 0]
+    fraction = counts[:, 1] / counts.sum(axis=1)
+    fpr, tpr = [0.0], [0.0]
+    negatives, positives = counts[:, 0].sum(), counts[:, 1].sum()
+    for value in sorted(set(fraction.tolist()), reverse=True):
+        group = counts[fraction == value].sum(axis=0)
+        fpr.append(fpr[-1] + group[0] / negatives)
+        tpr.append(tpr[-1] + group[1] / positives)
+    return np.array(fpr), np.array(tpr)
+
+
+def auc_loss(counts) -> float:
+    fpr, tpr = roc_points(counts)
+    return 1.0 - float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2))
+
+
+def partial_auc_loss(counts, theta) -> float:
+    fpr, tpr = roc_points(counts)
+    grid = np.linspace(0.0, theta, 2001)
+    area = np.trapezoid(np.interp(grid, fpr, tpr), grid) if hasattr(np, "trapezoid") else \
+        np.trapz(np.interp(grid, fpr, tpr), grid)
+    return 1.0 - area / theta
+
+
+def f1_loss(counts, omega) -> float:
+    labels = omega * counts[:, 1] > counts[:, 0]
+    fp = counts[labels, 0].sum()
+    fn = counts[~labels, 1].sum()
+    return float((fp + fn) / (2 * counts[:, 1].sum() + fp - fn))
+
+
+def oracle(X, y, w, lam, metric, max_depth):
+    best = None
+    for shape in enumerate_trees(X.shape[1], max_depth):
+        counts = leaf_counts_of(shape, X, y, w)
+        value = metric(counts) + lam * len(counts)
+        if best is None or value < best:
+            best = value
+    return best
+
+
+METRICS = {
+    "f1": (lambda omega, theta: lambda c: f1_loss(c, omega)),
+    "auc": (lambda omega, theta: auc_loss),
+    "partial_auc": (lambda omega, theta: lambda c: partial_auc_loss(c, theta)),
+}
+
+
+@st.composite
+def problems(draw):
+    n_features = draw(st.integers(1, 3))
+    n_rows = draw(st.integers(4, 18))
+    X = np.array(draw(st.lists(st.lists(st.integers(0, 1), min_size=n_features, max_size=n_features),
+                               min_size=n_rows, max_size=n_rows)))
+    y = np.array(draw(st.lists(st.integers(0, 1), min_size=n_rows, max_size=n_rows)))
+    y[0], y[1] = 0, 1                                         # both classes
+    w = np.array(draw(st.lists(st.sampled_from([1.0, 1.0, 2.0]), min_size=n_rows, max_size=n_rows)))
+    lam = draw(st.sampled_from([0.005, 0.02, 0.05]))
+    return X, y, w, lam
+
+
+# -- the oracle's metrics agree with scikit-learn ---------------------------------------------------
+@settings(max_examples=30)
+@given(problem=problems(), omega=st.sampled_from([0.5, 1.0, 2.0]))
+def test_oracle_metrics_match_scikit_learn(problem, omega):
+    X, y, w, _ = problem
+    tree = ("split", 0, ("leaf", None), ("split", X.shape[1] - 1, ("leaf", None), ("leaf", None)))
+    counts = leaf_counts_of(tree, X, y, w)
+    leaf_of_row = []
+    for row in X.tolist():
+        leaf_of_row.append(0 if row[0] == 0 else (1 if row[X.shape[1] - 1] == 0 else 2))
+    leaf_of_row = np.array(leaf_of_row)
+    fraction = counts[:, 1] / np.maximum(counts.sum(axis=1), 1e-300)
+    assert auc_loss(counts) == pytest.approx(1 - roc_auc_score(y, fraction[leaf_of_row], sample_weight=w))
+    labels = (omega * counts[:, 1] > counts[:, 0]).astype(int)
+    assert f1_loss(counts, omega) == pytest.approx(
+        1 - f1_score(y, labels[leaf_of_row], sample_weight=w, zero_division=0.0))
+    # ... and treeopt's objectives agree with the oracle's metrics.
+    nonempty = counts[counts.sum(axis=1) > 0]
+    assert get_objective("auc").tree_loss(nonempty) == pytest.approx(auc_loss(counts))
+    assert get_objective("f1", omega=omega).tree_loss(nonempty) == pytest.approx(f1_loss(counts, omega))
+    assert get_objective("partial_auc", theta=0.3).tree_loss(nonempty) == pytest.approx(
+        partial_auc_loss(counts, 0.3), abs=1e-6)
+
+
+# -- OSDT finds the oracle's optimum ------------------------------------------------------------------
+@pytest.mark.parametrize("name", sorted(METRICS))
+@settings(max_examples=20)
+@given(problem=problems(), omega=st.sampled_from([0.5, 1.0, 3.0]), theta=st.sampled_from([0.2, 0.5]),
+       depth=st.sampled_from([1, 2]), off=st.sampled_from([None, "hierarchical", "equivalent_points",
+                                                           "incremental_progress", "lookahead",
+                                                           "permutation"]))
+def test_osdt_matches_exhaustive_oracle(name, problem, omega, theta, depth, off):
+    X, y, w, lam = problem
+    params = {"omega": omega} if name == "f1" else ({"theta": theta} if name == "partial_auc" else {})
+    objective = get_objective(name, **params)
+    expected = oracle(X, y, w, lam, METRICS[name](omega, theta), depth)
+    solver = OSDT(Dataset.from_binary(X, y, sample_weight=w), regularization=lam, objective=objective,
+                  depth_budget=depth, bounds={} if off is None else {off: False})
+    result = solver.run()
+    assert result.optimal
+    tol = 1e-6 if name == "partial_auc" else 1e-9
+    assert result.objective == pytest.approx(expected, abs=tol)
+    counts = leaf_counts_of(_as_tuple(result.tree.root), X, y, w)
+    assert METRICS[name](omega, theta)(counts) + lam * len(counts) == pytest.approx(expected, abs=tol)
+
+
+def _as_tuple(node):
+    if hasattr(node, "prediction"):
+        return ("leaf", None)
+    return ("split", node.feature, _as_tuple(node.left), _as_tuple(node.right))
+
+
+def test_f1_needs_the_omega_labelling():
+    """Theorem D.2's situation: majority labels are not F1-optimal, and ω fixes it.
+
+    Leaves (negatives, positives) = (9, 6) and (0, 4): majority labelling calls
+    the first leaf negative (F1 loss 6/14), although calling it positive is
+    better (9/29): the best label of a leaf depends on the other leaves.
+    """
+    counts = np.array([[9.0, 6.0], [0.0, 4.0]])
+    every_labelling = {labels: (counts[np.array(labels) == 1, 0].sum() + counts[np.array(labels) == 0, 1].sum())
+                       / (2 * 10 + counts[np.array(labels) == 1, 0].sum() - counts[np.array(labels) == 0, 1].sum())
+                       for labels in [(0, 0), (0, 1), (1, 0), (1, 1)]}
+    assert min(every_labelling, key=every_labelling.get) == (1, 1)
+    assert get_objective("f1", omega=1.0).leaf_predictions(counts).tolist() == [0, 1]      # majority
+    assert get_objective("f1", omega=1.0).tree_loss(counts) == pytest.approx(6 / 14)
+    assert get_objective("f1", omega=2.0).leaf_predictions(counts).tolist() == [1, 1]      # ω rule
+    assert get_objective("f1", omega=2.0).tree_loss(counts) == pytest.approx(9 / 29)
+    # The solver scores trees with the objective's ω labelling, and finds the oracle's optimum with it.
+    X = np.array([[0, 0]] * 9 + [[0, 1]] * 6 + [[1, 1]] * 4)
+    y = np.array([0] * 9 + [1] * 6 + [1] * 4)
+    w = np.ones(len(y))
+    for omega in (1.0, 2.0):
+        result = OSDT(Dataset.from_binary(X, y), regularization=0.001,
+                      objective=get_objective("f1", omega=omega)).run()
+        assert result.objective == pytest.approx(oracle(X, y, w, 0.001, lambda c: f1_loss(c, omega), 2))
+        predicted = result.tree.predict(X, binarized=True)
+        assert 1 - f1_score(y, predicted) + 0.001 * result.tree.n_leaves == pytest.approx(result.objective)
+
+
+@settings(max_examples=40)
+@given(fixed=st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), max_size=3),
+       split=st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=1, max_size=4),
+       name=st.sampled_from(["f1", "auc", "partial_auc"]))
+def test_bounds_never_exceed_any_refinement(fixed, split, name):
+    """Every bound is below the loss of the split rows' finest partition and of leaving them as they are."""
+    fixed = [c for c in fixed if sum(c) > 0]
+    split = [c for c in split if sum(c) > 0]
+    rows = np.array(fixed + split, dtype=float).reshape(-1, 2)
+    if not len(split) or rows[:, 0].sum() == 0 or rows[:, 1].sum() == 0:
+        return
+    objective = get_objective(name, **({"theta": 0.4} if name == "partial_auc" else {}))
+    negatives = sum(n for n, _ in split)
+    positives = sum(p for _, p in split)
+    impure = [c for c in split if c[0] > 0 and c[1] > 0]
+    pure_neg = sum(n for n, p in split if p == 0)
+    pure_pos = sum(p for n, p in split if n == 0)
+    b_h = hierarchical_bound(objective, fixed, negatives, positives)
+    b_eq = equivalent_points_bound(objective, fixed, pure_neg, pure_pos, impure)
+    # The split "leaves" are taken as equivalence classes: any descendant keeps each of them whole,
+    # e.g. the tree that leaves them as leaves, or merges some of them.
+    as_is = objective.tree_loss(rows)
+    merged = objective.tree_loss(np.array(fixed + [(negatives, positives)], dtype=float).reshape(-1, 2))
+    assert b_h <= b_eq + 1e-12
+    assert b_eq <= as_is + 1e-12 and b_eq <= merged + 1e-12
+    # The gain bound covers the gain of splitting the merged split leaf into the classes.
+    gain = split_gain_bound(objective, (negatives, positives), rows[:, 0].sum(), rows[:, 1].sum())
+    assert merged - as_is <= gain + 1e-12
