@@ -30,7 +30,7 @@ _EXPORTS = {
     "Frame": "recording",
     "Recording": "recording",
     "render_tree_svg": "tree_view",
-    "roc_hull": "roc_view",
+    "hull_points": "roc_view",
 }
 
 __all__ = sorted(_EXPORTS)

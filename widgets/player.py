@@ -155,6 +155,15 @@ class SolverPlayer(widgets.VBox):
                             "regularization=0.01) or use treeopt.widgets.explore(X, y).")
         if not isinstance(top_k, int) or top_k < 1:
             raise ValueError(f"top_k must be a positive integer, got {top_k!r}.")
+        if isinstance(speed, bool) or not isinstance(speed, int) or speed < 1:
+            raise ValueError(f"speed must be a positive integer (units of work per slice), got {speed!r}.")
+        if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
+            raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}.")
+        for name, value in (("delay", delay), ("refresh_interval", refresh_interval)):
+            if not isinstance(value, (int, float)) or value < 0:
+                raise ValueError(f"{name} must be non-negative seconds, got {value!r}.")
+        if solver_factory is not None and not callable(solver_factory):
+            raise TypeError(f"solver_factory must be callable as solver_factory(bounds), got {solver_factory!r}.")
         super().__init__(**kwargs)
         self.speed, self.delay, self.time_limit = speed, delay, time_limit
         self.refresh_interval = refresh_interval
@@ -272,6 +281,7 @@ class SolverPlayer(widgets.VBox):
         n = len(self.recording)
         if not -n <= position < n:
             raise IndexError(f"position {position} out of range: {n} frames recorded.")
+        self.live = position % n == n - 1
         self.position = position % n
         return self.frame
 

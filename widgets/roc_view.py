@@ -15,71 +15,31 @@ from __future__ import annotations
 
 import numpy as np
 
+from treeopt.roc import roc_hull
+
 from .static_charts import line_chart_svg
 from .trace_view import _figure_widget
 from .view import PlayerView
 
-__all__ = ["RocView", "roc_hull"]
+__all__ = ["RocView", "hull_points", "is_auc_objective"]
 
 
-def roc_hull(leaf_counts) -> list[tuple[float, float]]:
-    """The ROC convex hull of a tree from its leaves' (negative, positive) weights.
+def hull_points(leaf_counts) -> list[tuple[float, float]]:
+    """Vertices (FPR, TPR) of the ROC convex hull of leaves given their (negative, positive) weights.
 
-    Parameters
-    ----------
-    leaf_counts : sequence of (float, float)
-        Weight of negative and positive training rows in each leaf.
-
-    Returns
-    -------
-    list of (float, float)
-        (false-positive rate, true-positive rate) from (0, 0) to (1, 1),
-        leaves taken in decreasing order of their positive fraction (leaves
-        with equal fractions are merged into one segment).
+    Uses :func:`treeopt.roc.roc_hull`; when one class has no weight the
+    hull is undefined and the chance diagonal is returned.
 
     Examples
     --------
-    >>> roc_hull([(4, 1), (0, 3), (2, 2)])
+    >>> hull_points([(4, 1), (0, 3), (2, 2)])
     [(0.0, 0.0), (0.0, 0.5), (0.3333333333333333, 0.8333333333333334), (1.0, 1.0)]
     """
-    counts = [(float(n), float(p)) for n, p in leaf_counts if n + p > 0]
-    negatives = sum(n for n, _ in counts)
-    positives = sum(p for _, p in counts)
-    if negatives <= 0 or positives <= 0:
+    table = np.asarray([tuple(c)[:2] for c in leaf_counts], dtype=float).reshape(-1, 2)
+    if table.sum(axis=0).min(initial=0.0) <= 0 or len(table) == 0:
         return [(0.0, 0.0), (1.0, 1.0)]
-    groups: dict = {}
-    for n, p in counts:
-        # Compare fractions exactly enough for weighted counts: round to 12 digits.
-        key = round(p / (n + p), 12)
-        a, b = groups.get(key, (0.0, 0.0))
-        groups[key] = (a + n, b + p)
-    points = [(0.0, 0.0)]
-    fp = tp = 0.0
-    for key in sorted(groups, reverse=True):
-        n, p = groups[key]
-        fp, tp = fp + n, tp + p
-        points.append((fp / negatives, tp / positives))
-    points[-1] = (1.0, 1.0)
-    return points
-
-
-def hull_area(points, max_fpr: float = 1.0) -> float:
-    """Area under a piecewise-linear ROC curve up to ``max_fpr``.
-
-    Examples
-    --------
-    >>> hull_area([(0.0, 0.0), (0.0, 1.0), (1.0, 1.0)]), hull_area([(0, 0), (1, 1)], 0.5)
-    (1.0, 0.125)
-    """
-    area = 0.0
-    for (x0, y0), (x1, y1) in zip(points, points[1:]):
-        if x0 >= max_fpr:
-            break
-        if x1 > max_fpr:
-            y1 = y0 + (y1 - y0) * (max_fpr - x0) / (x1 - x0)
-            x1 = max_fpr
-        area += (x1 - x0) * (y0 + y1) / 2
-    return area
+    hull = roc_hull(table)
+    return [(float(x), float(y)) for x, y in zip(hull.fpr, hull.tpr)]
 
 
 def _objective_max_fpr(objective) -> float | None:
@@ -114,7 +74,8 @@ class RocView(PlayerView):
     hull : list of (float, float)
         The incumbent's ROC convex hull.
     auc : float
-        Its area (up to ``max_fpr`` when set, as partial AUC).
+        Its area, or with ``max_fpr`` the partial AUC (area for ``FPR <= max_fpr``
+        divided by ``max_fpr``, GOSDT appendix C.5), from :mod:`treeopt.roc`.
     compare_hull : list or None
 
     Examples
@@ -136,7 +97,7 @@ class RocView(PlayerView):
         if not (compare is None or compare == "cart" or hasattr(compare, "leaves")):
             raise ValueError(f"compare must be None, 'cart' or a Tree, got {compare!r}.")
         self._max_fpr = max_fpr
-        self._compare = compare
+        self._compare_with = compare
         self._compare_depth = compare_depth
         super().__init__(player, **kwargs)
 
@@ -150,7 +111,7 @@ class RocView(PlayerView):
                 dict(type="scatter", x=[0, 1], y=[0, 1], name="chance", mode="lines",
                      line=dict(color="#aaaaaa", dash="dot")),
                 dict(type="scatter", x=[0, 1], y=[0, 1], name="greedy tree", mode="lines",
-                     line=dict(color="#2ca02c", dash="dash"), visible=self._compare is not None),
+                     line=dict(color="#2ca02c", dash="dash"), visible=self._compare_with is not None),
                 dict(type="scatter", x=[0, 1], y=[0, 1], name="incumbent", mode="lines+markers",
                      line=dict(color="#d62728")),
             ],
@@ -172,9 +133,14 @@ class RocView(PlayerView):
             self.hull, self.auc = [], float("nan")
             self.figure.layout.title.text = "ROC convex hull (needs two classes)"
             return
-        self.hull = roc_hull([leaf.counts for _, leaf in tree.leaves()])
+        table = np.asarray([tuple(leaf.counts)[:2] for _, leaf in tree.leaves()], dtype=float).reshape(-1, 2)
         max_fpr = self._max(frame)
-        self.auc = hull_area(self.hull, max_fpr or 1.0)
+        if table.sum(axis=0).min() > 0:
+            hull = roc_hull(table)
+            self.hull = [(float(x), float(y)) for x, y in zip(hull.fpr, hull.tpr)]
+            self.auc = hull.partial_auc(max_fpr) if max_fpr else hull.auc
+        else:                                   # one class has no weight: no ROC curve
+            self.hull, self.auc = [(0.0, 0.0), (1.0, 1.0)], float("nan")
         self.compare_hull = self._compare_points(frame)
         fig = self.figure
         label = f"partial AUC (FPR ≤ {max_fpr:g})" if max_fpr else "AUC"
@@ -189,10 +155,10 @@ class RocView(PlayerView):
                                        opacity=0.15, line=dict(width=0), layer="below")] if max_fpr else [])
 
     def _compare_points(self, frame):
-        if self._compare is None:
+        if self._compare_with is None:
             return None
-        if self._compare != "cart":
-            return roc_hull([leaf.counts for _, leaf in self._compare.leaves()])
+        if self._compare_with != "cart":
+            return hull_points([leaf.counts for _, leaf in self._compare_with.leaves()])
         dataset = frame.dataset
         if dataset is None:
             return None
@@ -213,7 +179,7 @@ class RocView(PlayerView):
         leaf = cart.apply(X)
         ids = np.unique(leaf)
         leaf_counts = [(w[(leaf == i) & (y == 0)].sum(), w[(leaf == i) & (y == 1)].sum()) for i in ids]
-        return roc_hull(leaf_counts)
+        return hull_points(leaf_counts)
 
     def to_svg(self) -> str:
         series = [{"x": [0, 1], "y": [0, 1], "name": "chance", "color": "#aaaaaa", "dash": True}]
