@@ -317,3 +317,29 @@ def test_bad_input_is_rejected_before_searching():
         front.evaluate(X, y[:2])
     with pytest.raises(TypeError, match="ParetoSearch"):
         Frontier.from_search(GOSDT(dataset, regularization=0.1))
+
+
+# -- command line ---------------------------------------------------------------------------------
+def test_cli_prints_the_frontier_the_chosen_tree_and_writes_the_table(tmp_path, capsys):
+    from treeopt.cli import main
+    from treeopt.datasets import load_monk
+    X, y = load_monk(1)
+    frame = X.assign(label=np.asarray(y))
+    frame.iloc[::2].to_csv(tmp_path / "train.csv", index=False)
+    frame.iloc[1::2].to_csv(tmp_path / "test.csv", index=False)
+    out_csv = tmp_path / "front.csv"
+    code = main(["frontier", str(tmp_path / "train.csv"), "--target", "label", "--max-leaves", "8",
+                 "--test", str(tmp_path / "test.csv"), "--regularization", "0.02", "--output", str(out_csv)])
+    assert code == 0
+    printed = capsys.readouterr().out
+    assert "test_accuracy" in printed and "complete frontier up to 8 leaves" in printed
+    assert "optimal tree for λ = 0.02" in printed
+    written = pd.read_csv(out_csv)
+    expected = frontier(frame.iloc[::2].drop(columns="label"), frame.iloc[::2]["label"], max_leaves=8,
+                        X_test=frame.iloc[1::2].drop(columns="label"), y_test=frame.iloc[1::2]["label"])
+    assert written["leaves"].tolist() == expected.table["leaves"].tolist()
+    assert np.allclose(written["test_accuracy"], expected.table["test_accuracy"])
+    with pytest.raises(SystemExit, match="max_leaves must be at least 1"):
+        main(["frontier", str(tmp_path / "train.csv"), "--target", "label", "--max-leaves", "0"])
+    with pytest.raises(SystemExit, match="target column"):
+        main(["frontier", str(tmp_path / "train.csv"), "--target", "nope"])
