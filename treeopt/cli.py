@@ -152,11 +152,23 @@ def _ablation(args) -> int:
     return run_cli(args)
 
 
+def _frontier_args(parser):
+    from .pareto_cli import add_cli_arguments
+    add_cli_arguments(parser)
+
+
+def _frontier(args) -> int:
+    from .pareto_cli import run_cli
+    return run_cli(args)
+
+
 #: name -> (help, add_arguments, run)
 COMMANDS = {
     "demo": ("fit an optimal tree on an embedded dataset and print it", _demo_args, _demo),
     "fit": ("fit an optimal tree on a CSV file", _fit_args, _fit_command),
     "ablation": ("OSDT's per-bound ablation (thesis Table 6.2) on a CSV file", _ablation_args, _ablation),
+    "frontier": ("every optimal tree for every λ (the accuracy–sparsity frontier) of a CSV file",
+                 _frontier_args, _frontier),
 }
 
 
