@@ -36,7 +36,7 @@ def hull_points(leaf_counts) -> list[tuple[float, float]]:
     [(0.0, 0.0), (0.0, 0.5), (0.3333333333333333, 0.8333333333333334), (1.0, 1.0)]
     """
     table = np.asarray([tuple(c)[:2] for c in leaf_counts], dtype=float).reshape(-1, 2)
-    if table.sum(axis=0).min(initial=0.0) <= 0 or len(table) == 0:
+    if len(table) == 0 or table.sum(axis=0).min() <= 0:
         return [(0.0, 0.0), (1.0, 1.0)]
     hull = roc_hull(table)
     return [(float(x), float(y)) for x, y in zip(hull.fpr, hull.tpr)]
