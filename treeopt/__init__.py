@@ -14,6 +14,7 @@ from .binarize import Binarizer, BinaryFeature
 from .bound_ablation import ablation
 from .data import Dataset
 from .estimator import OptimalTreeClassifier
+from .greedy_estimator import GreedyTreeClassifier, GreedyTreeRegressor
 from .objectives import Accuracy, BalancedAccuracy, WeightedAccuracy, get_objective
 from .pareto import Frontier, frontier
 from .solvers import GOSDT, OSDT, SOLVERS
@@ -23,4 +24,5 @@ __version__ = "0.1.0"
 
 __all__ = ["OptimalTreeClassifier", "Dataset", "Binarizer", "BinaryFeature", "Tree", "Leaf", "Split", "MultiwaySplit",
            "GOSDT", "SOLVERS", "Accuracy", "BalancedAccuracy", "WeightedAccuracy", "get_objective",
-           "frontier", "Frontier", "OSDT", "ablation"]
+           "frontier", "Frontier", "OSDT", "ablation",
+           "GreedyTreeClassifier", "GreedyTreeRegressor"]
