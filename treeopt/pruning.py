@@ -129,8 +129,9 @@ def _subtree_bound(node: GrownNode, confidence: float) -> float:
     return total
 
 
-def pessimistic_pruning(root: GrownNode, points: np.ndarray, stats: np.ndarray,
-                        confidence: float = 0.25) -> Iterator[PessimisticDecision]:
+def pessimistic_pruning(root: GrownNode, points: np.ndarray, stats: np.ndarray, confidence: float = 0.25,
+                        on_change: Callable[[GrownNode, str], None] | None = None
+                        ) -> Iterator[PessimisticDecision]:
     """Prune a classification tree in place with C4.5's three options; yield each decision.
 
     Parameters
@@ -142,6 +143,9 @@ def pessimistic_pruning(root: GrownNode, points: np.ndarray, stats: np.ndarray,
     stats : ndarray
         Class counts of each point.
     confidence : float, default=0.25
+    on_change : callable, optional
+        Called as ``on_change(node, "before")`` and ``on_change(node, "after")``
+        around every change of a node's subtree (to keep running totals).
 
     Yields
     ------
@@ -149,14 +153,15 @@ def pessimistic_pruning(root: GrownNode, points: np.ndarray, stats: np.ndarray,
         Children are decided before their parents; a grafted subtree is
         pruned again with its new data before the parent's decision is yielded.
     """
-    yield from _prune_pessimistic(root, points, stats, confidence)
+    notify = on_change if on_change is not None else (lambda node, when: None)
+    yield from _prune_pessimistic(root, points, stats, confidence, notify)
 
 
-def _prune_pessimistic(node, points, stats, confidence):
+def _prune_pessimistic(node, points, stats, confidence, notify):
     if node.is_leaf:
         return
     for child in node.children:
-        yield from _prune_pessimistic(child, points, stats, confidence)
+        yield from _prune_pessimistic(child, points, stats, confidence, notify)
     weight = float(node.stats.sum())
     scale = weight if weight > 0 else 1.0
     leaves_before = node.n_leaves
@@ -174,21 +179,22 @@ def _prune_pessimistic(node, points, stats, confidence):
     # Option 3 with a leaf as the most common branch is option 2 (the slides' "Option 2 & 3").
     if leaf <= keep and (graft_tree is None or leaf <= graft):
         choice = "leaf"
+        notify(node, "before")
         node.make_leaf()
+        notify(node, "after")
     elif graft_tree is not None and graft <= keep:
         choice = "graft"
+        notify(node, "before")
         node.split, node.children = graft_tree.split, graft_tree.children
         node.candidates = None
-        yield from _prune_pessimistic_again(node, points, stats, confidence)
+        notify(node, "after")
+        # The grafted subtree now holds more data: its own decisions are revisited (as C4.5 does).
+        for child in node.children:
+            yield from _prune_pessimistic(child, points, stats, confidence, notify)
     else:
         choice = "keep"
     yield PessimisticDecision(node.rule, weight, keep, leaf, graft, choice, leaves_before - node.n_leaves)
 
-
-def _prune_pessimistic_again(node, points, stats, confidence):
-    # The grafted subtree now holds more data: its own decisions are revisited (as C4.5 does).
-    for child in node.children:
-        yield from _prune_pessimistic(child, points, stats, confidence)
 
 
 @dataclass(frozen=True)
@@ -216,8 +222,9 @@ class WeakestLink:
     n_leaves: int
 
 
-def cost_complexity_pruning(root: GrownNode, risk: Callable[[GrownNode], float],
-                            max_alpha: float | None = None) -> Iterator[WeakestLink]:
+def cost_complexity_pruning(root: GrownNode, risk: Callable[[GrownNode], float], max_alpha: float | None = None,
+                            on_change: Callable[[GrownNode, str], None] | None = None
+                            ) -> Iterator[WeakestLink]:
     """Weakest-link pruning in place; yield each collapse.
 
     Parameters
@@ -230,6 +237,8 @@ def cost_complexity_pruning(root: GrownNode, risk: Callable[[GrownNode], float],
         Stop before collapsing a node whose effective alpha exceeds this
         (the slides' ``C``, in risk units). None: prune down to the root
         (the whole pruning path).
+    on_change : callable, optional
+        Called as ``on_change(node, "before")`` and ``on_change(node, "after")`` around each collapse.
 
     Yields
     ------
@@ -284,7 +293,11 @@ def cost_complexity_pruning(root: GrownNode, risk: Callable[[GrownNode], float],
         removed = n_leaves[key] - 1
         for below in _preorder(node):
             version[id(below)] = -1
+        if on_change is not None:
+            on_change(node, "before")
         node.make_leaf()
+        if on_change is not None:
+            on_change(node, "after")
         branch_risk[key], n_leaves[key] = node_risk[key], 1
         above = parent.get(key)
         while above is not None:

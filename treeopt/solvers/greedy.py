@@ -122,7 +122,8 @@ class SplitFinder:
         if len(self.binary):
             true_b = true_stats[self.binary]
             children = np.stack([node_stats[None, :] - true_b, true_b], axis=1)  # (nb, 2, k)
-            children = np.maximum(children, 0.0)
+            if self.criterion != "squared_error":     # counts: clear float noise (sums of y may be negative)
+                children = np.maximum(children, 0.0)
             weights = node_weight(children, self.criterion)
             valid = (weights >= max(self.min_samples_leaf, 1e-12)).all(axis=1)
             scores = self._score(node_stats, children)
@@ -259,8 +260,8 @@ class GreedyInduction(Solver):
         self.phase = "grow"
         self._frontier: deque = deque()
         self._last: dict = {}
-        self._version = 0
-        self._objective_cache = (-1, None)
+        self._loss = 0.0            # loss (weight units) and leaves of the current tree, kept up to date
+        self._n_leaves = 1
         counts = dataset.class_counts(dataset.all_points)
         leaf_loss, _ = self.model.leaf(counts)
         lam = self.regularization * dataset.total_weight
@@ -277,12 +278,7 @@ class GreedyInduction(Solver):
     @property
     def upper_bound(self) -> float:
         """Objective (loss + λ × leaves) of the current tree."""
-        version, value = self._objective_cache
-        if version != self._version:
-            loss = sum(self._leaf_loss(leaf.stats) for leaf in self.root.leaves())
-            value = self.model.to_objective(loss) + self.regularization * self.root.n_leaves
-            self._objective_cache = (self._version, value)
-        return value
+        return self.model.to_objective(self._loss) + self.regularization * self._n_leaves
 
     @property
     def queue_size(self) -> int:
@@ -297,6 +293,7 @@ class GreedyInduction(Solver):
     def _make_root(self) -> None:
         ds = self.dataset
         self.root = GrownNode(np.arange(ds.n_points), ds.counts.sum(axis=0), 0, "")
+        self._loss = self._leaf_loss(self.root.stats)
         if self._stop_reason(self.root) is None:
             self._frontier.append(self.root)
 
@@ -324,23 +321,31 @@ class GreedyInduction(Solver):
             self._record()
             yield
         self.phase = "prune"
+        self._last_value = self.upper_bound
         if self.pruning == "pessimistic":
             for decision in pessimistic_pruning(self.root, self.dataset.points, self.dataset.counts,
-                                                self.confidence):
+                                                self.confidence, on_change=self._on_change):
                 self._after_prune(decision.rule, decision.choice, decision.leaves_removed,
                                   {"keep": decision.keep, "leaf": decision.leaf, "graft": decision.graft})
                 yield
         elif self.pruning == "cost_complexity" and self.ccp_alpha > 0:
             limit = self.ccp_alpha * self.dataset.total_weight
-            for link in cost_complexity_pruning(self.root, self._risk_function(), max_alpha=limit):
+            for link in cost_complexity_pruning(self.root, self._risk_function(), max_alpha=limit,
+                                                on_change=self._on_change):
                 self._after_prune(link.rule, "leaf", link.leaves_removed,
                                   {"alpha": link.alpha / self.dataset.total_weight})
                 yield
         self.phase = "done"
 
+    def _on_change(self, node: GrownNode, when: str) -> None:
+        sign = -1 if when == "before" else 1
+        for leaf in node.leaves():
+            self._loss += sign * self._leaf_loss(leaf.stats)
+            self._n_leaves += sign
+
     def _after_prune(self, rule, choice, removed, detail) -> None:
-        before = self.upper_bound
-        self._version += 1
+        before = self._last_value
+        self._last_value = self.upper_bound
         self.expansions += 1
         if choice != "keep":
             bound = "cost_complexity" if self.pruning == "cost_complexity" else f"pessimistic_{choice}"
@@ -348,7 +353,7 @@ class GreedyInduction(Solver):
             self._emit(Pruned(self.expansions, bound, removed))
         self._last = {"kind": "prune", "rule": rule or "root", "choice": choice, "leaves_removed": removed,
                       **detail}
-        self._record(improved=self.upper_bound < before)
+        self._record(improved=self._last_value < before)
 
     def _risk_function(self):
         if self.pruning_risk == "misclassification":
@@ -361,7 +366,7 @@ class GreedyInduction(Solver):
         candidates = self._candidates(node)
         alternatives = [(c.label, c.score) for c in candidates]
         rule = node.rule or "root"
-        if not candidates or candidates[0].score < self.min_gain:
+        if not candidates or candidates[0].score < self.min_gain - 1e-12:
             node.stop_reason = "no_split" if not candidates else "min_gain"
             self._count(node.stop_reason)
             self._last = {"kind": "leaf", "rule": rule, "reason": node.stop_reason, "candidates": alternatives}
@@ -369,10 +374,14 @@ class GreedyInduction(Solver):
             return
         best = candidates[0]
         node.split = best
+        self._loss -= self._leaf_loss(node.stats)
+        self._n_leaves -= 1
         for branch, (part, stats) in enumerate(zip(route(self.dataset.points, node.index, best),
                                                    best.child_stats)):
             child = GrownNode(part, np.asarray(stats, dtype=float), node.depth + 1, node.child_rule(branch))
             node.children.append(child)
+            self._loss += self._leaf_loss(child.stats)
+            self._n_leaves += 1
             reason = self._stop_reason(child)
             if reason is None:
                 self._frontier.append(child)
@@ -382,7 +391,6 @@ class GreedyInduction(Solver):
         ties = sum(1 for c in candidates[1:] if c.score >= best.score - 1e-12 * max(1.0, abs(best.score)))
         self._last = {"kind": "split", "rule": rule, "chosen": best.label, "score": best.score,
                       "gain": best.gain, "ties": ties, "candidates": alternatives}
-        self._version += 1
         self._emit(Expanded(self.expansions, rule, self.lower_bound, self.upper_bound, len(node.children)))
 
     def _incumbent(self) -> Tree:

@@ -1,0 +1,364 @@
+"""``GreedyTreeClassifier`` and ``GreedyTreeRegressor``: C4.5 and CART from the lecture slides.
+
+Baselines, warm starts and teaching material beside the optimal solvers
+(``papers/002``). Both return a core :class:`~treeopt.tree.Tree`, so the
+greedy tree prints, draws, predicts and is scored like an optimal one.
+
+* C4.5: ``GreedyTreeClassifier(criterion="gain_ratio", multiway=True,
+  pruning="pessimistic")``.
+* CART: ``GreedyTreeClassifier(criterion="gini", pruning="cost_complexity",
+  ccp_alpha=...)``; with ``pruning_risk="impurity"`` the pruning is
+  scikit-learn's (``DecisionTreeClassifier(ccp_alpha=...)``).
+* CART regression: ``GreedyTreeRegressor`` (squared loss, leaf means,
+  cost-complexity pruning on the squared loss).
+"""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.utils import Bunch
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .binarize import Binarizer
+from .criteria import impurity
+from .data import Dataset
+from .grown_tree import GrownNode, route
+from .objectives import OBJECTIVES, get_objective
+from .pruning import cost_complexity_pruning
+from .solvers.greedy import CLASSIFICATION_CRITERIA, PRUNING_RISKS, GreedyInduction, SplitFinder
+from .tree import Leaf, Tree
+
+__all__ = ["GreedyTreeClassifier", "GreedyTreeRegressor"]
+
+
+def _table(estimator, X, y=None, reset=True):
+    """Validate ``X`` (and ``y``) the scikit-learn way and keep a DataFrame when one was given."""
+    frame = X if isinstance(X, pd.DataFrame) else None
+    if y is None:
+        X_checked = validate_data(estimator, X, dtype=None, ensure_all_finite=False, reset=reset)
+        return (frame if frame is not None else X_checked), None
+    X_checked, y = validate_data(estimator, X, y, dtype=None, ensure_all_finite=False, y_numeric=False)
+    return (frame if frame is not None else X_checked), np.asarray(y)
+
+
+class GreedyTreeClassifier(ClassifierMixin, BaseEstimator):
+    """Greedy decision tree (C4.5 or CART) with the lecture's criteria and prunings.
+
+    Parameters
+    ----------
+    criterion : {"gini", "entropy", "gain_ratio", "misclassification"}, default="gini"
+        Split criterion (slides parts 1-2): Gini index (CART), information
+        gain, Quinlan's gain ratio (C4.5), misclassification error.
+    multiway : bool, default=False
+        One branch per category of a categorical column (C4.5); otherwise
+        binary splits on one-hot features (CART).
+    max_depth : int, optional
+    min_samples_split : float, default=2
+    min_samples_leaf : float, default=1
+    min_gain : float, default=0.0
+        A split must score at least this (0: keep splitting until the
+        leaves are pure or no feature separates their rows).
+    pruning : {None, "pessimistic", "cost_complexity"}, default=None
+        C4.5's pessimistic pruning (binomial upper bound at ``confidence``)
+        or CART's minimal cost-complexity pruning at ``ccp_alpha``.
+    confidence : float, default=0.25
+    ccp_alpha : float, default=0.0
+        Cost of a leaf as a fraction of the training weight (the slides'
+        ``C`` in rows is ``ccp_alpha × n``).
+    pruning_risk : {"misclassification", "impurity", "objective"}, default="misclassification"
+        What cost-complexity pruning charges a node: its errors (the slides),
+        weight × impurity (scikit-learn), or the objective's loss.
+    regularization : float, default=0.01
+        λ used to report ``objective_ = loss + λ × leaves`` (and by
+        ``pruning_risk="objective"``).
+    objective : str, default="accuracy"
+    thresholds : {"all", "quantile"}, default="all"
+    max_thresholds : int, optional
+
+    Attributes
+    ----------
+    tree_ : Tree
+    classes_ : ndarray
+    binarizer_ : Binarizer
+    solver_ : GreedyInduction
+        The finished stepwise builder (its ``trace`` and ``snapshot()``).
+    objective_ : float
+        ``loss + λ × leaves`` of ``tree_`` on the training data.
+    lower_bound_ : float
+        A valid lower bound on the optimal objective (not tight: greedy trees prove nothing).
+    n_leaves_ : int
+    trace_ : DataFrame
+    n_steps_ : int
+
+    Examples
+    --------
+    C4.5 on the slides' pruning example collapses the split on ``Crowded``:
+
+    >>> from treeopt.datasets import load_restaurant_pruning
+    >>> X, y = load_restaurant_pruning()
+    >>> c45 = GreedyTreeClassifier(criterion="gain_ratio", multiway=True, pruning="pessimistic").fit(X, y)
+    >>> c45.n_leaves_, c45.solver_.prune_counts["pessimistic_leaf"]
+    (1, 1)
+    >>> GreedyTreeClassifier(criterion="gain_ratio", multiway=True).fit(X, y).n_leaves_
+    3
+    """
+
+    _parameter_constraints = {
+        "criterion": [StrOptions(set(CLASSIFICATION_CRITERIA))],
+        "multiway": ["boolean"],
+        "max_depth": [Interval(Integral, 0, None, closed="left"), None],
+        "min_samples_split": [Interval(Real, 0, None, closed="left")],
+        "min_samples_leaf": [Interval(Real, 0, None, closed="left")],
+        "min_gain": [Interval(Real, 0, None, closed="left")],
+        "pruning": [StrOptions({"pessimistic", "cost_complexity"}), None],
+        "confidence": [Interval(Real, 0, 1, closed="neither")],
+        "ccp_alpha": [Interval(Real, 0, None, closed="left")],
+        "pruning_risk": [StrOptions(set(PRUNING_RISKS))],
+        "regularization": [Interval(Real, 0, 1, closed="right")],
+        "objective": [StrOptions(set(OBJECTIVES))],
+        "thresholds": [StrOptions({"all", "quantile"})],
+        "max_thresholds": [Interval(Integral, 1, None, closed="left"), None],
+    }
+
+    def __init__(self, *, criterion: str = "gini", multiway: bool = False, max_depth: int | None = None,
+                 min_samples_split: float = 2, min_samples_leaf: float = 1, min_gain: float = 0.0,
+                 pruning: str | None = None, confidence: float = 0.25, ccp_alpha: float = 0.0,
+                 pruning_risk: str = "misclassification", regularization: float = 0.01,
+                 objective: str = "accuracy", thresholds: str = "all", max_thresholds: int | None = None):
+        self.criterion = criterion
+        self.multiway = multiway
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.min_gain = min_gain
+        self.pruning = pruning
+        self.confidence = confidence
+        self.ccp_alpha = ccp_alpha
+        self.pruning_risk = pruning_risk
+        self.regularization = regularization
+        self.objective = objective
+        self.thresholds = thresholds
+        self.max_thresholds = max_thresholds
+
+    def _solver(self, X, y, sample_weight, pruning) -> GreedyInduction:
+        self._validate_params()
+        table, y = _table(self, X, y)
+        if pd.isna(y).any():
+            raise ValueError("y has missing values (NaN); drop those rows or fill them in.")
+        self.classes_ = np.unique(y)
+        if len(self.classes_) < 2:
+            raise ValueError(f"y has a single class ({self.classes_.tolist()}); a classifier needs at least "
+                             "two classes to learn anything.")
+        self.binarizer_ = Binarizer(thresholds=self.thresholds, max_thresholds=self.max_thresholds).fit(table)
+        dataset = Dataset.from_arrays(table, y, sample_weight=sample_weight, binarizer=self.binarizer_,
+                                      classes=self.classes_)
+        return GreedyInduction(dataset, regularization=self.regularization, objective=get_objective(self.objective),
+                               depth_budget=self.max_depth, criterion=self.criterion, multiway=self.multiway,
+                               min_samples_split=self.min_samples_split, min_samples_leaf=self.min_samples_leaf,
+                               min_gain=self.min_gain, pruning=pruning, confidence=self.confidence,
+                               ccp_alpha=self.ccp_alpha, pruning_risk=self.pruning_risk)
+
+    def fit(self, X, y, sample_weight=None):
+        """Grow (and prune) the greedy tree on ``(X, y)``.
+
+        Parameters
+        ----------
+        X : array_like or DataFrame of shape (n_samples, n_features)
+            Numeric, binary or categorical columns. No NaN.
+        y : array_like of shape (n_samples,)
+        sample_weight : array_like of shape (n_samples,), optional
+
+        Returns
+        -------
+        self
+        """
+        solver = self._solver(X, y, sample_weight, self.pruning)
+        result = solver.run()
+        self.solver_ = solver
+        self.tree_ = result.tree
+        self.objective_ = float(result.objective)
+        self.lower_bound_ = float(result.lower_bound)
+        self.n_leaves_ = self.tree_.n_leaves
+        self.trace_ = result.trace_frame()
+        self.n_steps_ = int(result.expansions)
+        return self
+
+    def cost_complexity_pruning_path(self, X, y, sample_weight=None) -> Bunch:
+        """The weakest-link pruning path of the unpruned tree (as scikit-learn's method of that name).
+
+        Returns
+        -------
+        Bunch
+            ``ccp_alphas`` (0 first, then the effective alpha of each
+            collapse, in fractions of the training weight), ``impurities``
+            (total risk of the tree at each stage over the training weight,
+            risk = ``pruning_risk``) and ``n_leaves``.
+        """
+        solver = self._solver(X, y, sample_weight, None)
+        solver.run()
+        total = solver.dataset.total_weight
+        risk = solver._risk_function()
+        start = sum(risk(leaf) for leaf in solver.root.leaves())
+        alphas, risks, leaves = [0.0], [start / total], [solver.root.n_leaves]
+        for link in cost_complexity_pruning(solver.root, risk):
+            alphas.append(link.alpha / total)
+            risks.append(link.risk / total)
+            leaves.append(link.n_leaves)
+        return Bunch(ccp_alphas=np.asarray(alphas), impurities=np.asarray(risks), n_leaves=np.asarray(leaves))
+
+    def _binary(self, X):
+        table, _ = _table(self, X, reset=False)
+        return table
+
+    def predict(self, X) -> np.ndarray:
+        """Predicted label of each row."""
+        check_is_fitted(self, "tree_")
+        return self.classes_[self.tree_.predict_index(self._binary(X), binarized=False)]
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Class frequencies of the leaf each row reaches."""
+        check_is_fitted(self, "tree_")
+        return self.tree_.predict_proba(self._binary(X), binarized=False)
+
+    def apply(self, X) -> np.ndarray:
+        """Index of the leaf each row reaches (leaves numbered left to right)."""
+        check_is_fitted(self, "tree_")
+        return self.tree_.apply(self._binary(X), binarized=False)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.string = True
+        tags.input_tags.categorical = True
+        tags.input_tags.allow_nan = False
+        return tags
+
+
+class GreedyTreeRegressor(RegressorMixin, BaseEstimator):
+    """CART regression tree: squared loss, the mean in every leaf (slides part 4).
+
+    Each split is chosen by a line search over every feature and split point
+    (all midpoint thresholds) minimising the children's squared loss around
+    their means; cost-complexity pruning charges each node its squared loss.
+
+    Parameters
+    ----------
+    max_depth : int, optional
+    min_samples_split : float, default=2
+    min_samples_leaf : float, default=1
+    ccp_alpha : float, default=0.0
+        Cost of a leaf in mean squared error units (scikit-learn's ``ccp_alpha``).
+    thresholds : {"all", "quantile"}, default="all"
+    max_thresholds : int, optional
+
+    Attributes
+    ----------
+    tree_ : Tree
+        Its ``classes`` are the distinct leaf means, so ``tree_.predict`` returns means.
+    binarizer_ : Binarizer
+    root_ : GrownNode
+    n_leaves_ : int
+
+    Examples
+    --------
+    >>> X = np.array([[1.0], [2.0], [3.0], [10.0], [11.0]])
+    >>> reg = GreedyTreeRegressor(max_depth=1).fit(X, [1.0, 1.0, 1.0, 5.0, 7.0])
+    >>> reg.predict([[0.0], [12.0]]).tolist()
+    [1.0, 6.0]
+    """
+
+    _parameter_constraints = {
+        "max_depth": [Interval(Integral, 0, None, closed="left"), None],
+        "min_samples_split": [Interval(Real, 0, None, closed="left")],
+        "min_samples_leaf": [Interval(Real, 0, None, closed="left")],
+        "ccp_alpha": [Interval(Real, 0, None, closed="left")],
+        "thresholds": [StrOptions({"all", "quantile"})],
+        "max_thresholds": [Interval(Integral, 1, None, closed="left"), None],
+    }
+
+    def __init__(self, *, max_depth: int | None = None, min_samples_split: float = 2, min_samples_leaf: float = 1,
+                 ccp_alpha: float = 0.0, thresholds: str = "all", max_thresholds: int | None = None):
+        self.max_depth = max_depth
+        self.min_samples_split = min_samples_split
+        self.min_samples_leaf = min_samples_leaf
+        self.ccp_alpha = ccp_alpha
+        self.thresholds = thresholds
+        self.max_thresholds = max_thresholds
+
+    def fit(self, X, y, sample_weight=None):
+        """Grow (and prune) the regression tree."""
+        self._validate_params()
+        table, y = _table(self, X, y)
+        try:
+            y = np.asarray(y, dtype=float)
+        except (TypeError, ValueError):
+            raise ValueError("y must be numeric for a regression tree; use GreedyTreeClassifier for labels.") \
+                from None
+        if not np.all(np.isfinite(y)):
+            raise ValueError("y has NaN or infinite values; drop or fill them before fitting.")
+        w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+        if w.shape != y.shape or (w < 0).any() or not np.all(np.isfinite(w)) or w.sum() <= 0:
+            raise ValueError(f"sample_weight must be {len(y)} finite non-negative numbers with a positive sum.")
+        self.binarizer_ = Binarizer(thresholds=self.thresholds, max_thresholds=self.max_thresholds).fit(table)
+        Z = self.binarizer_.transform(table)
+        points, inverse = np.unique(Z, axis=0, return_inverse=True)
+        stats = np.zeros((len(points), 3))
+        np.add.at(stats, inverse.ravel(), np.column_stack([w, w * y, w * y * y]))
+        features = list(self.binarizer_.features_)
+        finder = SplitFinder(points, stats, features, "squared_error", min_samples_leaf=self.min_samples_leaf)
+        root = GrownNode(np.arange(len(points)), stats.sum(axis=0))
+        frontier = [root]
+        while frontier:
+            node = frontier.pop()
+            if not self._splittable(node):
+                continue
+            candidates = finder.candidates(node.index, node.stats)
+            if not candidates:
+                continue
+            node.split = candidates[0]
+            for branch, (part, child_stats) in enumerate(zip(route(points, node.index, node.split),
+                                                             node.split.child_stats)):
+                child = GrownNode(part, np.asarray(child_stats), node.depth + 1, node.child_rule(branch))
+                node.children.append(child)
+                frontier.append(child)
+        if self.ccp_alpha > 0:
+            squared_loss = lambda node: float(node.stats[0] * impurity(node.stats, "squared_error"))  # noqa: E731
+            for _ in cost_complexity_pruning(root, squared_loss, max_alpha=self.ccp_alpha * root.stats[0]):
+                pass
+        means = sorted({float(leaf.stats[1] / leaf.stats[0]) for leaf in root.leaves()})
+        position = {m: k for k, m in enumerate(means)}
+        total = float(root.stats[0])
+
+        def make_leaf(leaf_stats, parent):
+            mean = float(leaf_stats[1] / leaf_stats[0])
+            sse = float(leaf_stats[0] * impurity(leaf_stats, "squared_error"))
+            return Leaf(position[mean], (float(leaf_stats[0]),), sse / total)
+
+        self.root_ = root
+        self.tree_ = Tree(root.to_node(make_leaf), features, means, binarizer=self.binarizer_)
+        self.n_leaves_ = self.tree_.n_leaves
+        return self
+
+    def _splittable(self, node: GrownNode) -> bool:
+        weight, mean = node.stats[0], node.stats[1] / node.stats[0]
+        if impurity(node.stats, "squared_error") <= 1e-12 * (1.0 + mean * mean):
+            return False
+        if self.max_depth is not None and node.depth >= self.max_depth:
+            return False
+        return weight >= self.min_samples_split
+
+    def predict(self, X) -> np.ndarray:
+        """The mean of the leaf each row reaches."""
+        check_is_fitted(self, "tree_")
+        table, _ = _table(self, X, reset=False)
+        return np.asarray(self.tree_.predict(table, binarized=False), dtype=float)
+
+    def apply(self, X) -> np.ndarray:
+        """Index of the leaf each row reaches."""
+        check_is_fitted(self, "tree_")
+        table, _ = _table(self, X, reset=False)
+        return self.tree_.apply(table, binarized=False)
