@@ -253,8 +253,7 @@ class Branches(Solver):
             path = [root]
             node = root
             while True:
-                if node.visited:
-                    self._refresh(node)
+                action = self._refresh(node) if node.visited else None
                 if node.complete:
                     if node is root:
                         self._path = path
@@ -266,17 +265,14 @@ class Branches(Solver):
                     self._backpropagate(path[:-1])
                     self._path = path
                     return True
-                node = self._select_child(node)
+                node = self._select_child(action)
                 path.append(node)
 
-    def _select_child(self, node: Branch) -> Branch:
-        best, best_lb = None, None
-        for action in node.actions:
-            lb = action[3] + sum(child.lb for child in action[2])
-            if best is None or lb < best_lb:
-                best, best_lb = action, lb
+    @staticmethod
+    def _select_child(action) -> Branch:
+        """The incomplete child of the selected action with the widest gap."""
         chosen, gap = None, -1.0
-        for child in best[2]:
+        for child in action[2]:
             if not child.complete and child.ub - child.lb > gap:
                 chosen, gap = child, child.ub - child.lb
         if chosen is None:  # pragma: no cover - defensive
@@ -326,22 +322,30 @@ class Branches(Solver):
             if discarded:
                 self._emit(Pruned(self.expansions, "purification", discarded))
 
-    def _refresh(self, branch: Branch) -> None:
-        """Bellman update (Proposition 4.1) of a visited branch from its children's current bounds."""
+    def _refresh(self, branch: Branch):
+        """Bellman update (Proposition 4.1) of a visited branch from its children's current bounds.
+
+        Returns the split action of least estimate (the one Selection follows), or None if complete.
+        """
         if branch.complete:
-            return
+            return None
         lb = ub = branch.leaf_loss
         best = None
+        selected, selected_lb = None, None
         scored = []
         for action in branch.actions:
             price, children = action[3], action[2]
-            lb_a = price + sum(child.lb for child in children)
-            ub_a = price + sum(child.ub for child in children)
+            lb_a = ub_a = price
+            for child in children:
+                lb_a += child.lb
+                ub_a += child.ub
             scored.append((lb_a, action))
             if ub_a < ub:
                 ub, best = ub_a, action
-            if lb_a < lb:
-                lb = lb_a
+            if selected is None or lb_a < selected_lb:
+                selected, selected_lb = action, lb_a
+        if selected is not None and selected_lb < lb:
+            lb = selected_lb
         limit = ub - self.eps
         keep = [action for lb_a, action in scored if lb_a < limit or action is best]
         dropped = len(scored) - len(keep)
@@ -351,6 +355,7 @@ class Branches(Solver):
         lb = max(lb, branch.lb)
         branch.ub = ub
         branch.lb = ub if lb >= limit else lb                     # completion label
+        return selected
 
     def _backpropagate(self, path: list) -> None:
         for branch in reversed(path):
