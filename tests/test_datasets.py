@@ -1,0 +1,114 @@
+"""Embedded and generated datasets against the public files in ../shared/datasets/categorical."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import treeopt.datasets as datasets
+from conftest import DATASETS, require_datasets
+from treeopt.datasets import (MONK_ATTRIBUTES, fetch_compas, fetch_fico, load_balance_scale, load_breast_cancer,
+                              load_iris, load_monk, load_restaurant, load_restaurant_pruning, load_tic_tac_toe,
+                              load_wine, make_four_class, make_spiral)
+
+CATEGORICAL = DATASETS / "categorical"
+
+
+def rows(frame: pd.DataFrame) -> Counter:
+    """The rows of a frame as a multiset of tuples of strings."""
+    return Counter(tuple(str(v) for v in row) for row in frame.itertuples(index=False))
+
+
+def test_tic_tac_toe_equals_the_uci_file():
+    require_datasets()
+    X, y = load_tic_tac_toe()
+    generated = pd.concat([X, y], axis=1)
+    uci = pd.read_csv(CATEGORICAL / "tic-tac-toe.data", header=None)
+    assert len(generated) == 958
+    assert rows(generated) == rows(uci)
+
+
+def test_balance_scale_equals_the_uci_file():
+    require_datasets()
+    X, y = load_balance_scale()
+    generated = pd.concat([y, X], axis=1)          # the UCI file has the class first
+    uci = pd.read_csv(CATEGORICAL / "balance-scale.data", header=None)
+    assert rows(generated) == rows(uci) and len(generated) == 625
+
+
+@pytest.mark.parametrize("problem", [1, 2, 3])
+def test_monk_generator_equals_the_test_file(problem):
+    require_datasets()
+    X, y = load_monk(problem, codes=True)
+    generated = pd.concat([y, X], axis=1)
+    uci = pd.read_csv(CATEGORICAL / f"monks-{problem}.test", sep=r"\s+", header=None).iloc[:, :7]
+    assert rows(generated) == rows(uci) and len(generated) == 432
+    names, _ = load_monk(problem)
+    assert list(names.columns) == list(MONK_ATTRIBUTES)
+
+
+def test_restaurant_tables_are_the_slides():
+    X, y = load_restaurant()
+    assert X.loc[1].tolist() == ["Yes", "No", "No", "Yes", "$$$", "No", "Mateo", "0-5", "some"]
+    assert X.loc[12, "Restaur"] == "Pizza" and y.loc[12] == "Yes"
+    # each restaurant has as many stays as leaves: Gain(S, Restaur) = 0 in the slides
+    assert (pd.crosstab(X["Restaur"], y).eval("No - Yes") == 0).all()
+    Xp, yp = load_restaurant_pruning()
+    assert Xp.shape == (16, 2) and yp.loc[12] == "No" and Xp.loc[12, "Crowded"] == "Full"
+    assert (Xp["Price"] == "$$").sum() == 9
+
+
+def test_synthetic_data_is_reproducible_and_validated():
+    a, b = make_spiral(60, noise=0.01, random_state=3), make_spiral(60, noise=0.01, random_state=3)
+    assert a[0].equals(b[0]) and a[1].equals(b[1])
+    X, y = make_spiral(101)
+    assert len(X) == 101 and sorted(Counter(y).values()) == [50, 51]
+    X4, y4 = make_four_class()
+    assert X4.shape == (862, 2) and 0.2 < y4.mean() < 0.6
+    with pytest.raises(ValueError, match="n_samples"):
+        make_spiral(1)
+    with pytest.raises(ValueError, match="noise"):
+        make_spiral(10, noise=-1)
+    with pytest.raises(ValueError, match="n_samples"):
+        make_four_class(0)
+
+
+def test_sklearn_bundled_datasets_as_frames():
+    for loader, shape in [(load_breast_cancer, (569, 30)), (load_iris, (150, 4)), (load_wine, (178, 13))]:
+        X, y = loader()
+        assert isinstance(X, pd.DataFrame) and X.shape == shape and len(y) == shape[0]
+
+
+def test_fetch_reads_a_local_copy(tmp_path):
+    path = tmp_path / "mine.csv"
+    pd.DataFrame({"a": [1, 2], "b": [0, 1], "label": [0, 1]}).to_csv(path, index=False)
+    X, y = fetch_compas(path)
+    assert list(X.columns) == ["a", "b"] and y.tolist() == [0, 1]
+    with pytest.raises(FileNotFoundError, match="local copy"):
+        fetch_fico(tmp_path / "absent.csv")
+
+
+def test_fetch_offline_gives_a_clear_error_and_caches_a_download(tmp_path, monkeypatch):
+    def offline(url, target):
+        raise OSError("network is unreachable")
+
+    monkeypatch.setattr(datasets, "_download", offline)
+    with pytest.raises(ConnectionError, match="path="):
+        fetch_compas(cache_dir=tmp_path)
+    assert not (tmp_path / "compas.csv").exists()
+
+    calls = []
+
+    def fake(url, target):
+        calls.append(url)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text("x;y;label\n0;1;1\n1;0;0\n")
+
+    monkeypatch.setattr(datasets, "_download", fake)
+    X, y = fetch_fico(cache_dir=tmp_path / "cache")
+    X2, _ = fetch_fico(cache_dir=tmp_path / "cache")          # second call: read from the cache
+    assert calls == [datasets.SOURCES["fico"]] and X.equals(X2) and y.tolist() == [1, 0]
+    assert np.array_equal(X.columns, ["x", "y"])
