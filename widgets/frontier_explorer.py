@@ -1,0 +1,270 @@
+"""``FrontierExplorer``: the accuracy–sparsity frontier, explored by pointing and sliding.
+
+A plot of training (and held-out) accuracy against the number of leaves,
+one point per frontier tree; a λ slider that moves along the lower convex
+hull (each λ selects the tree that is optimal for it); and the selected tree
+drawn beside the plot with the same renderer as the player's tree view
+(graphviz when its ``dot`` runs, the pure-Python SVG otherwise). Clicking a
+point selects its tree.
+
+The frontier fills in while its search runs: the explorer holds a
+:class:`~widgets.player.SolverPlayer` (play, pause, step) around a
+:class:`~treeopt.solvers.pareto_search.ParetoSearch` and redraws on every
+frame; points not yet certified are drawn hollow.
+
+Following JUPYTER.md: the plot is a plotly ``FigureWidget`` whose traces are
+passed to its constructor, and every update assigns whole ``x``/``y`` arrays.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from html import escape
+
+import ipywidgets as widgets
+from traitlets import Bool, Float, Int
+
+from treeopt.pareto import Frontier, frontier_traces
+from treeopt.solvers.pareto_search import ParetoSearch
+
+from .player import SolverPlayer
+from .tree_view import render_tree_svg
+
+__all__ = ["FrontierExplorer"]
+
+_SELECTED_COLOR = "#d62728"
+
+
+def _figure_widget(**kwargs):
+    try:
+        import plotly.graph_objects as go
+    except ImportError as error:  # pragma: no cover - depends on the environment
+        raise ImportError("FrontierExplorer needs plotly and anywidget: pip install 'treeopt[widgets]'") from error
+    return go.FigureWidget(**kwargs)
+
+
+class FrontierExplorer(widgets.VBox):
+    """Explore every optimal tree for every λ: accuracy against leaves, a λ slider, the tree.
+
+    Parameters
+    ----------
+    source : ParetoSearch or Frontier
+        The search to watch (it may be unstarted: press Play), or a finished
+        :class:`~treeopt.Frontier`.
+    X_test, y_test : optional
+        Held-out data: plotted as a second curve (same format as the training data).
+    backend : {"auto", "graphviz", "python"}, default="auto"
+        How the tree is drawn (see :func:`treeopt.widgets.render_tree_svg`).
+    speed : int, default=200
+        Units of work per slice of the player.
+
+    Attributes
+    ----------
+    selected : int
+        Row of :attr:`frontier` ``.table`` whose tree is shown.
+    regularization : float
+        λ of the slider.
+    certified_leaves : int
+    complete : bool
+    frontier : Frontier
+        The table behind the plot (refreshed on every frame).
+    player : SolverPlayer
+    figure : plotly.graph_objects.FigureWidget
+    svg : str
+        The selected tree as drawn.
+
+    Examples
+    --------
+    >>> from treeopt.datasets import load_monk
+    >>> from treeopt import Dataset
+    >>> X, y = load_monk(1)
+    >>> explorer = FrontierExplorer(ParetoSearch(Dataset.from_arrays(X, y), max_leaves=8))
+    >>> explorer.player.step(10**6)
+    False
+    >>> explorer.complete, explorer.figure.data[0].x
+    (True, (1, 2, 4, 6, 7))
+    >>> explorer.regularization = 0.02                  # the slider: λ = 0.02 selects the 7-leaf tree
+    >>> explorer.frontier.table.at[explorer.selected, "leaves"]
+    np.int64(7)
+    >>> explorer.select(1)                              # as a click on the 2-leaf point
+    >>> explorer.frontier.tree(explorer.selected).n_leaves, explorer.lambda_label.value.startswith("λ in")
+    (2, True)
+    """
+
+    selected = Int(0)
+    regularization = Float(0.01)
+    certified_leaves = Int(0)
+    complete = Bool(False)
+
+    def __init__(self, source, *, X_test=None, y_test=None, backend: str = "auto", speed: int = 200, **kwargs):
+        if isinstance(source, Frontier):
+            search = source.search
+        elif isinstance(source, ParetoSearch):
+            search = source
+        else:
+            raise TypeError(f"FrontierExplorer needs a ParetoSearch or a Frontier, got {type(source).__name__}; "
+                            "build one with treeopt.frontier(X, y, max_leaves=...) or "
+                            "ParetoSearch(Dataset.from_arrays(X, y), max_leaves=...).")
+        if (X_test is None) != (y_test is None):
+            raise ValueError("give both X_test and y_test, or neither.")
+        if backend not in ("auto", "graphviz", "python"):
+            raise ValueError(f"backend must be 'auto', 'graphviz' or 'python', got {backend!r}.")
+        super().__init__(**kwargs)
+        self._backend = backend
+        self._test = (X_test, y_test) if X_test is not None else None
+        self._moving = False
+        self.svg = ""
+        self.backend_used = ""
+
+        def rebuild(bounds):
+            return ParetoSearch(search.dataset, max_leaves=search.max_leaves, objective=search.objective,
+                                min_regularization=search.min_regularization, bounds=bounds)
+
+        self.player = SolverPlayer(search, views=None, speed=speed, solver_factory=rebuild)
+        self._search = None
+        self.frontier = self._frontier_of(search)
+        traces = [dict(type="scatter", **t) for t in frontier_traces(self.frontier.table)]
+        traces.append(dict(type="scatter", x=[], y=[], mode="markers", name="selected", hoverinfo="skip",
+                           marker=dict(size=20, symbol="circle-open", color=_SELECTED_COLOR, line=dict(width=3))))
+        self._n_curves = len(traces) - 1
+        self.figure = _figure_widget(
+            data=traces,
+            layout=dict(height=360, width=520, margin=dict(l=55, r=10, t=35, b=45),
+                        title=dict(text="accuracy–sparsity frontier", font=dict(size=13)),
+                        xaxis=dict(title=dict(text="leaves"), dtick=1),
+                        yaxis=dict(title=dict(text="accuracy")), legend=dict(orientation="h", y=-0.2)))
+        for curve in self.figure.data[: self._n_curves]:
+            curve.on_click(self._on_click)
+        self.lambda_slider = widgets.FloatLogSlider(value=0.01, base=10, min=-4, max=0, step=0.01,
+                                                    description="λ", readout_format=".4f",
+                                                    continuous_update=True, layout=widgets.Layout(width="480px"))
+        widgets.link((self.lambda_slider, "value"), (self, "regularization"))
+        self.lambda_label = widgets.HTML()
+        self.caption = widgets.HTML()
+        self.picture = widgets.HTML()
+        self.picture.add_class("treeopt-tree-svg")
+        self.picture.layout = widgets.Layout(overflow="auto", max_height="520px", min_width="360px")
+        self.add_class("treeopt-frontier-explorer")
+        left = widgets.VBox([self.figure, self.lambda_slider, self.lambda_label])
+        right = widgets.VBox([self.caption, self.picture])
+        self.children = [self.player, widgets.HBox([left, right])]
+        self.observe(self._on_regularization, names="regularization")
+        self.observe(self._on_selected, names="selected")
+        self.player.observe(self._on_frame, names="frame")
+        self._refresh()
+
+    # -- state ------------------------------------------------------------------------
+    def _frontier_of(self, search) -> Frontier:
+        if search is not self._search:
+            self._search = search
+            self.frontier = Frontier.from_search(search)
+            if self._test is not None:
+                self.frontier.evaluate(*self._test, "test")
+        else:
+            self.frontier.refresh()
+        return self.frontier
+
+    def _on_frame(self, change) -> None:
+        if change["new"] is not None:
+            self._refresh()
+
+    def _refresh(self) -> None:
+        front = self._frontier_of(self.player.solver)
+        table = front.table
+        self.certified_leaves = int(front.certified_leaves)
+        self.complete = bool(front.complete)
+        lows = table["lambda_min"][table["on_hull"]]
+        low = max(1e-4, float(lows[lows > 0].min()) / 2) if (lows > 0).any() else 1e-4
+        self.lambda_slider.min = math.log10(low)
+        with self.figure.batch_update():
+            for curve, trace in zip(self.figure.data[: self._n_curves], frontier_traces(table)):
+                curve.x, curve.y = trace["x"], trace["y"]
+                curve.marker.symbol = trace["marker"]["symbol"]
+        # Keep the λ on the slider: the selection follows it as the frontier fills in.
+        self._select_for(self.regularization)
+
+    def _select_for(self, lam: float) -> None:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            row = self.frontier.row_for(lam)
+        self._moving = True
+        try:
+            self.selected = row
+        finally:
+            self._moving = False
+        self._show()
+
+    # -- interaction ---------------------------------------------------------------------
+    def select(self, row: int) -> None:
+        """Select the tree of table row ``row`` (what a click on its point does)."""
+        if isinstance(row, bool) or not isinstance(row, int) or not 0 <= row < len(self.frontier.table):
+            raise ValueError(f"row must be between 0 and {len(self.frontier.table) - 1}, got {row!r}.")
+        self.selected = row
+        self._show()
+
+    def _on_click(self, trace, points, selector=None) -> None:
+        if points.point_inds:
+            self.select(int(points.point_inds[0]))
+
+    def _on_selected(self, change) -> None:
+        if self._moving:
+            return
+        row = change["new"]
+        table = self.frontier.table
+        if bool(table.at[row, "on_hull"]):
+            lo, hi = table.at[row, "lambda_min"], table.at[row, "lambda_max"]
+            lo = max(lo, 10 ** self.lambda_slider.min)
+            hi = min(hi, 1.0)
+            if not lo <= self.regularization <= hi:
+                self._moving = True
+                try:
+                    self.regularization = math.sqrt(lo * hi) if hi >= lo else lo
+                finally:
+                    self._moving = False
+
+    def _on_regularization(self, change) -> None:
+        if not self._moving:
+            self._select_for(change["new"])
+
+    # -- drawing ---------------------------------------------------------------------------
+    def _show(self) -> None:
+        front = self.frontier
+        table = front.table
+        row = min(self.selected, len(table) - 1)
+        tree = front.tree(row)
+        self.svg, self.backend_used = render_tree_svg(tree, backend=self._backend)
+        self.picture.value = self.svg
+        with self.figure.batch_update():
+            marker = self.figure.data[self._n_curves]
+            marker.x, marker.y = [int(table.at[row, "leaves"])], [float(table.at[row, "accuracy"])]
+        parts = [f"<b>{tree.n_leaves} leaves</b>, training accuracy {table.at[row, 'accuracy']:.4f}"]
+        if "test_accuracy" in table:
+            parts.append(f"held-out accuracy {table.at[row, 'test_accuracy']:.4f}")
+        if not table.at[row, "certified"]:
+            parts.append("<i>not yet certified</i>")
+        if self.backend_used != "graphviz":
+            parts.append("drawn without graphviz")
+        self.caption.value = " · ".join(parts)
+        lam = self.regularization
+        if table.at[row, "on_hull"]:
+            lo, hi = table.at[row, "lambda_min"], table.at[row, "lambda_max"]
+            text = f"λ in [{lo:.4g}, {hi:.4g}]: this tree is optimal for loss + λ × leaves"
+        else:
+            text = "inside the hull: optimal for its number of leaves, but for no λ"
+        if lam < front.min_certified_regularization:
+            text += (f" · λ = {lam:.4g} is below the certified range (λ >= "
+                     f"{front.min_certified_regularization:.4g}): a larger tree might be better")
+        self.lambda_label.value = escape(text).replace("&gt;=", "≥")
+
+    def to_html(self) -> str:
+        """A static rendering (table and tree) for saved notebooks."""
+        return (f"<div class='treeopt-static'><b>frontier</b>{self.frontier.table.to_html()}"
+                f"{self.caption.value}<br>{self.svg}</div>")
+
+    def _repr_mimebundle_(self, **kwargs):
+        bundle = dict(super()._repr_mimebundle_(**kwargs) or {})
+        bundle["text/html"] = self.to_html()
+        bundle["text/plain"] = (f"FrontierExplorer({len(self.frontier.table)} trees, certified up to "
+                                f"{self.certified_leaves} leaves)")
+        return bundle
