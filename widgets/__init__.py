@@ -12,6 +12,8 @@ itself never fails; using them needs the ``widgets`` extra
 * Views observing a player: :class:`QueueView`, :class:`TraceView`,
   :class:`TreeView`, :class:`RocView`, :class:`BoundsView`.
 * :func:`explore`: ``explore(X, y, **estimator_params)`` in one line.
+* :class:`FrontierExplorer`: accuracy against leaves for every frontier tree,
+  a λ slider along the convex hull, and the selected tree.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ _EXPORTS = {
     "TreeView": "tree_view",
     "RocView": "roc_view",
     "BoundsView": "bounds_view",
+    "FrontierExplorer": "frontier_explorer",
     "explore": "explore",
     "Frame": "recording",
     "Recording": "recording",
