@@ -194,6 +194,7 @@ class ParetoSearch(Solver):
         self.min_regularization = float(min_regularization) if min_regularization else None
         self.model = self.objective.loss_model(dataset)
         self.penalty = (self.min_regularization or 0.0) * dataset.total_weight   # λ₀ in weight units
+        self._subtract = bool(dataset.exact_counts and self.model.unit_costs and self.bounds["equivalent_points"])
         self.eps = EPS * max(1.0, dataset.total_weight)
         self.problems: dict[int, ParetoProblem] = {}
         self.root: ParetoProblem | None = None
@@ -202,13 +203,22 @@ class ParetoSearch(Solver):
         self._stack: list = []        # (problem, k, ub) of the recursion, for the snapshot's queue
 
     # -- subproblems ----------------------------------------------------------------
-    def _problem(self, support: int) -> ParetoProblem:
+    def _problem(self, support: int, parent: ParetoProblem | None = None,
+                 sibling: ParetoProblem | None = None) -> ParetoProblem:
         problem = self.problems.get(support)
         if problem is not None:
             return problem
-        counts = self.dataset.class_counts(support)
+        if sibling is not None and self._subtract:
+            # Counts and the equivalent-points loss are sums over points: the other side of a split
+            # is the parent minus the sibling (exact for integer counts and unit costs).
+            counts = tuple(p - q for p, q in zip(parent.counts, sibling.counts))
+            eq = parent.eq - sibling.eq
+        else:
+            counts = self.dataset.class_counts(support)
+            eq = self.model.equivalent_points(support)
+        if not self.bounds["equivalent_points"]:
+            eq = 0
         leaf_loss, prediction = self.model.leaf(counts)
-        eq = self.model.equivalent_points(support) if self.bounds["equivalent_points"] else 0
         problem = ParetoProblem(support, counts, leaf_loss, prediction, eq, self.max_leaves)
         if self.penalty > 0 and self.bounds["leaf_cap"]:
             # A subtree with k leaves that is optimal for some λ >= λ₀ saves at least λ₀ per extra
@@ -242,7 +252,8 @@ class ParetoSearch(Solver):
             for j in range(self.dataset.n_features):
                 right = support & masks[j]
                 if right and right != support:
-                    children.append((j, self._problem(support ^ right), self._problem(right)))
+                    right_problem = self._problem(right)
+                    children.append((j, self._problem(support ^ right, problem, right_problem), right_problem))
             # Most promising first: the split with the least loss as two leaves.
             children.sort(key=lambda c: c[1].leaf_loss + c[2].leaf_loss)
             problem.children = children
@@ -294,25 +305,28 @@ class ParetoSearch(Solver):
         use_hier = self.bounds["hierarchical"]
         use_ub = self.bounds["upper_bound"]
         best, choice, found = bar, None, False
+        hier_pruned = 0
         for j, left, right in self._children(problem):
             if best <= floor + eps:
                 break
+            left_lower, right_lower = left.lower, right.lower
+            left_solved, right_solved = left.solved, right.solved
             for a in range(1, k):
                 b = k - a
-                if use_hier and left.lower[a] + right.lower[b] >= best - eps:
-                    counts["hierarchical"] += 1
+                if use_hier and left_lower[a] + right_lower[b] >= best - eps:
+                    hier_pruned += 1
                     continue
-                if not left.solved[a]:
-                    margin = best - right.lower[b] if use_ub else INF
+                if not left_solved[a]:
+                    margin = best - right_lower[b] if use_ub else INF
                     yield from self._solve(left, a, margin)
-                    if not left.solved[a]:
+                    if not left_solved[a]:
                         counts["upper_bound"] += 1
                         continue
                 value_left = left.value[a]
-                if not right.solved[b]:
+                if not right_solved[b]:
                     margin = best - value_left if use_ub else INF
                     yield from self._solve(right, b, margin)
-                    if not right.solved[b]:
+                    if not right_solved[b]:
                         counts["upper_bound"] += 1
                         continue
                 total = value_left + right.value[b]
@@ -323,6 +337,7 @@ class ParetoSearch(Solver):
                 if best <= floor + eps:
                     break
         self._stack.pop()
+        counts["hierarchical"] += hier_pruned
         if not found and exact_if_none:
             best, choice, found = previous, problem.choice[k - 1], True
         if found:
