@@ -188,6 +188,7 @@ class ThresholdGuessBinarizer(Binarizer):
             kept, model, accuracy = trial, trial_model, trial_accuracy
             self.elimination_path_.append((len(kept), accuracy))
         self.features_ = [candidates[k] for k in kept]
+        self.majority_class_ = _majority(y, weights)      # T' when no feature is left (a constant)
         self.reference_model_ = model
         self.reference_accuracy_ = accuracy
         return self
@@ -217,7 +218,7 @@ class ThresholdGuessBinarizer(Binarizer):
         """
         Z = self.transform(X)
         if self.reference_model_ is None:
-            return np.full(len(Z), self.initial_model_.classes_[0])
+            return np.full(len(Z), self.majority_class_)
         return self.reference_model_.predict(Z.astype(float))
 
 
