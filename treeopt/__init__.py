@@ -15,6 +15,7 @@ from .bound_ablation import ablation
 from .data import Dataset
 from .estimator import OptimalTreeClassifier
 from .greedy_estimator import GreedyTreeClassifier, GreedyTreeRegressor
+from .guessing import ThresholdGuessBinarizer, depth_guess
 from .objectives import Accuracy, BalancedAccuracy, WeightedAccuracy, get_objective
 from .pareto import Frontier, frontier
 from .solvers import GOSDT, OSDT, SOLVERS
@@ -25,4 +26,4 @@ __version__ = "0.1.0"
 __all__ = ["OptimalTreeClassifier", "Dataset", "Binarizer", "BinaryFeature", "Tree", "Leaf", "Split", "MultiwaySplit",
            "GOSDT", "SOLVERS", "Accuracy", "BalancedAccuracy", "WeightedAccuracy", "get_objective",
            "frontier", "Frontier", "OSDT", "ablation",
-           "GreedyTreeClassifier", "GreedyTreeRegressor"]
+           "GreedyTreeClassifier", "GreedyTreeRegressor", "ThresholdGuessBinarizer", "depth_guess"]
