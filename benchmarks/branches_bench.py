@@ -81,6 +81,23 @@ def raw_rows(time_limit: float, lambdas, names):
             yield row
 
 
+def ablation_rows(time_limit: float, lambdas, names):
+    """Branches (ordinal, penalty per split) with each bound switched off in turn: iterations."""
+    settings = {"all bounds": {}, "no purification": {"purification": False},
+                "no equivalent points": {"equivalent_points": False},
+                "neither": {"purification": False, "equivalent_points": False}}
+    for name in names:
+        X, y = read_uci_categorical(DATASETS / "categorical" / name)
+        ordinal = CategoricalDataset.from_arrays(X, y)
+        for lam in lambdas:
+            row = {"dataset": name, "lambda": lam}
+            for label, bounds in settings.items():
+                result = run(Branches(ordinal, regularization=lam, penalty="split", bounds=bounds), time_limit)
+                row[label] = describe(result, result.tree.objective(X, y, lam, penalty="split"))
+                row[label]["pruned"] = result.prune_counts["purification"]
+            yield row
+
+
 def reference_rows(time_limit: float, only: str | None):
     table = pd.read_csv(DATASETS / "reference_optima.csv")
     for _, ref in table.iterrows():
@@ -110,7 +127,7 @@ def _cell(d: dict) -> str:
     return f"{d['objective']:.6f}{mark}"
 
 
-def render(raw: list, reference: list, args) -> str:
+def render(raw: list, reference: list, args, ablation: list = ()) -> str:
     lines = ["# Branches benchmark", "",
              f"Command: `.venv/bin/python benchmarks/branches_bench.py --time-limit {args.time_limit:g} "
              f"--part {args.part}{' --only ' + args.only if args.only else ''} --lambdas {args.lambdas}`  ",
@@ -149,6 +166,17 @@ def render(raw: list, reference: list, args) -> str:
                   f"data and on {fewer}/{len(raw)} rows on the identical one-hot problem (rows where a run hit "
                   f"the time limit count its iterations so far). Where both certified the one-hot problem, "
                   f"their optima agree on {agree}/{both} rows.", ""]
+    if ablation:
+        labels = ["all bounds", "no purification", "no equivalent points", "neither"]
+        lines += ["## Ablation: Branches (ordinal, penalty per split) without its bounds", "",
+                  "Iterations (objective); `pruned`: split actions discarded at expansion by the purification "
+                  "bound (Proposition 4.2).", "",
+                  "| dataset | λ | " + " | ".join(labels) + " | pruned |", "|---|---|" + "---|" * (len(labels) + 1)]
+        for r in ablation:
+            cells = [f"{r[k]['iterations']} ({_cell(r[k])})" for k in labels]
+            lines.append(f"| {r['dataset']} | {r['lambda']:g} | " + " | ".join(cells)
+                         + f" | {r['all bounds']['pruned']} |")
+        lines.append("")
     if reference:
         lines += ["## reference_optima.csv: Branches (penalty per leaf) and our GOSDT", "",
                   "| dataset | λ | problem | status | reference | branches: objective | iters | time s | "
@@ -177,7 +205,8 @@ def render(raw: list, reference: list, args) -> str:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--time-limit", type=float, default=300.0, help="seconds per solver run (default 300)")
-    parser.add_argument("--part", default="raw,reference", help="raw, reference or both (comma-separated)")
+    parser.add_argument("--part", default="raw,ablation,reference",
+                        help="raw, ablation, reference (comma-separated; default all three)")
     parser.add_argument("--only", default=None, help="only datasets whose name contains this text")
     parser.add_argument("--lambdas", default=",".join(str(v) for v in RAW_LAMBDAS), help="λ values of part raw")
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results_branches.md"))
@@ -186,7 +215,7 @@ def main(argv=None) -> None:
         raise SystemExit(f"shared datasets not found at {DATASETS}; set TREEOPT_SHARED.")
     parts = set(args.part.split(","))
     lambdas = [float(v) for v in args.lambdas.split(",")]
-    raw, reference = [], []
+    raw, reference, ablation = [], [], []
     out = Path(args.out)
     if "raw" in parts:
         names = [n for n in RAW if not args.only or args.only in n]
@@ -194,15 +223,22 @@ def main(argv=None) -> None:
             raw.append(row)
             print(row["dataset"], row["lambda"], {k: (v["iterations"], round(v["objective"], 6), v["certified"])
                                                   for k, v in row.items() if isinstance(v, dict)}, flush=True)
-            out.write_text(render(raw, reference, args))
+            out.write_text(render(raw, reference, args, ablation))
+    if "ablation" in parts:
+        names = [n for n in RAW if not args.only or args.only in n]
+        for row in ablation_rows(args.time_limit, lambdas, names):
+            ablation.append(row)
+            print(row["dataset"], row["lambda"], {k: v["iterations"] for k, v in row.items() if isinstance(v, dict)},
+                  flush=True)
+            out.write_text(render(raw, reference, args, ablation))
     if "reference" in parts:
         for row in reference_rows(args.time_limit, args.only):
             reference.append(row)
             print(row["dataset"], row["lambda"], row["problem"],
                   {k: (row[k]["iterations"], round(row[k]["objective"], 6), row[k]["certified"])
                    for k in ("branches", "gosdt")}, flush=True)
-            out.write_text(render(raw, reference, args))
-    out.write_text(render(raw, reference, args))
+            out.write_text(render(raw, reference, args, ablation))
+    out.write_text(render(raw, reference, args, ablation))
     print(f"wrote {out}")
 
 
