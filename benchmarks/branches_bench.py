@@ -110,7 +110,7 @@ def reference_rows(time_limit: float, only: str | None):
             frame = pd.read_csv(path)
         X, y = frame.iloc[:, :-1], frame.iloc[:, -1]
         dataset = Dataset.from_binary(X, y)
-        depth = 5 if ref.problem == "R@depth<=5" else None
+        depth = int(ref.problem.split("<=")[1]) if "<=" in ref.problem else None   # R@depth<=d
         row = {"dataset": ref.dataset, "lambda": ref["lambda"], "problem": ref.problem, "status": ref.status,
                "reference": ref.reference_objective}
         for label, make in [("branches", lambda: Branches(dataset, regularization=ref["lambda"], penalty="leaf",
