@@ -287,16 +287,18 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X) -> np.ndarray:
         """Predicted label of each row."""
-        index = self.tree_.predict_index(*self._tree_input(X))
-        return self.classes_[index]
+        data = self._tree_input(X)                 # checks fitted before tree_ is read
+        return self.classes_[self.tree_.predict_index(*data)]
 
     def predict_proba(self, X) -> np.ndarray:
         """Class frequencies (training weight) of the leaf each row reaches."""
-        return self.tree_.predict_proba(*self._tree_input(X))
+        data = self._tree_input(X)
+        return self.tree_.predict_proba(*data)
 
     def apply(self, X) -> np.ndarray:
         """Index of the leaf each row reaches (leaves numbered left to right)."""
-        return self.tree_.apply(*self._tree_input(X))
+        data = self._tree_input(X)
+        return self.tree_.apply(*data)
 
     def evaluate(self, X, y, sample_weight=None) -> dict:
         """The fitted objective's value, accuracy and (binary) TPR/FPR on ``(X, y)``.
@@ -311,7 +313,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                         sample_weight=sample_weight, binarized=binarized)
 
     def __getstate__(self):
-        state = super().__getstate__()
+        state = dict(super().__getstate__())  # a copy: BaseEstimator may hand back __dict__ itself
         state.pop("solver_", None)          # a generator and a search graph: see the attribute's docs
         return state
 
