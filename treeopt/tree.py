@@ -236,8 +236,26 @@ class Tree:
                 raise ValueError(f"binarized X must have {len(self.features)} columns, got shape {Z.shape}.")
             return Z
         if self.binarizer is None:
-            raise ValueError("this tree has no binarizer; pass the binary feature matrix with binarized=True.")
+            return self._evaluate_features(X)
         return self.binarizer.transform(X)
+
+    def _evaluate_features(self, X) -> np.ndarray:
+        """Binary features computed from the original table by the features alone (trees read from JSON)."""
+        frame = X if hasattr(X, "iloc") else None
+        array = None if frame is not None else np.asarray(X, dtype=object)
+        if array is not None and array.ndim != 2:
+            raise ValueError(f"X must be 2-dimensional (rows × columns), got shape {array.shape}.")
+        n_rows = len(frame) if frame is not None else array.shape[0]
+        Z = np.zeros((n_rows, len(self.features)), dtype=bool)
+        for j, feature in enumerate(self.features):
+            if frame is not None and feature.column in frame.columns:
+                values = frame[feature.column].to_numpy()
+            else:
+                values = (frame.iloc[:, feature.column_index] if frame is not None
+                          else array[:, feature.column_index])
+                values = np.asarray(values)
+            Z[:, j] = feature.evaluate(values)
+        return Z
 
     def apply(self, X, binarized: bool | None = None) -> np.ndarray:
         """Index of the leaf (in :meth:`leaves` order) that each row reaches.
