@@ -148,8 +148,8 @@ class ThresholdGuessBinarizer(Binarizer):
         """
         self._validate()
         if y is None:
-            raise ValueError("ThresholdGuessBinarizer needs the labels: call fit(X, y); thresholds are "
-                             "guessed from a boosted model trained on y.")
+            raise ValueError("ThresholdGuessBinarizer requires y to be passed, but the target y is None: call "
+                             "fit(X, y); thresholds are guessed from a boosted model trained on y.")
         frame = _as_frame(X)
         y = np.asarray(y)
         if y.ndim == 2 and 1 in y.shape:
@@ -157,7 +157,7 @@ class ThresholdGuessBinarizer(Binarizer):
         if y.shape != (len(frame),):
             raise ValueError(f"X has {len(frame)} rows but y has shape {y.shape}; give one label per row.")
         if len(np.unique(y)) < 2:
-            raise ValueError(f"y has a single class ({np.unique(y).tolist()}); threshold guessing needs "
+            raise ValueError(f"y has one class only ({np.unique(y).tolist()}); threshold guessing needs "
                              "at least two classes to fit the reference model.")
         weights = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
         self.feature_names_in_ = np.asarray([str(c) for c in frame.columns], dtype=object)
