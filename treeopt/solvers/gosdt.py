@@ -285,13 +285,26 @@ class GOSDT(Solver):
         masks = ds.feature_masks
         splits = []
         emit = self._events is not None
+        # Theorem B.3 before the second child exists: every child's lower bound is at least λ, so a
+        # split whose first child already has lb + λ >= ub (ub is still the leaf's objective) can
+        # never be optimal; skip creating its other child (counted as a hierarchical prune).
+        early = self.bounds["hierarchical"]
+        limit = problem.ub - self.penalty - self.eps
+        early_pruned = 0
         for j in range(ds.n_features):
             right = support & masks[j]
             if not right or right == support:
                 continue                                           # a split with an empty side is never useful
             left = self._find_or_create(support ^ right, depth_left, (problem, j, False))
+            if early and left.lb >= limit:
+                early_pruned += 1
+                continue
             right_p = self._find_or_create(right, depth_left, (problem, j, True))
+            if early and right_p.lb >= limit:
+                early_pruned += 1
+                continue
             splits.append((j, left, right_p))
+        self.prune_counts["hierarchical"] += early_pruned
         problem.expanded = True
         problem.splits = splits
         old_lb, old_ub = problem.lb, problem.ub
