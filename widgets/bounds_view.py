@@ -15,7 +15,7 @@ from html import escape
 import ipywidgets as widgets
 
 from .static_charts import bar_chart_svg
-from .trace_view import _figure_widget
+from .live_figure import LiveFigure
 from .view import PlayerView
 
 __all__ = ["BoundsView"]
@@ -59,13 +59,8 @@ class BoundsView(PlayerView):
         self.runs: list[dict] = []
         self.switches: dict = {}
         self._references = dict(getattr(type(self.player.solver), "BOUNDS", {}) or {})
-        self.figure = _figure_widget(
-            data=[dict(type="bar", orientation="h", x=[0] * len(self._references), y=list(self._references),
-                       hovertext=list(self._references.values()), marker=dict(color="#1f77b4"))],
-            layout=dict(height=60 + 26 * max(1, len(self._references)), width=460,
-                        margin=dict(l=170, r=10, t=30, b=30),
-                        title=dict(text="prunes per bound", font=dict(size=13)),
-                        yaxis=dict(autorange="reversed")))
+        self._live = LiveFigure(self._traces(), self._figure_layout())
+        self._live_figures = [self._live]
         self._switch_box = widgets.VBox()
         self._rerun_button = widgets.Button(description="Rerun with these bounds", button_style="info",
                                             layout=widgets.Layout(width="auto"))
@@ -74,8 +69,22 @@ class BoundsView(PlayerView):
         self._make_switches(getattr(self.player.solver, "bounds", {}) or {})
         self.player.on_finish(self._on_finish)
         self.add_class("treeopt-bounds")
-        self.children = [self.figure, widgets.HTML("<b>switch bounds off and rerun</b>"), self._switch_box,
+        self.children = [self._live.box, widgets.HTML("<b>switch bounds off and rerun</b>"), self._switch_box,
                          self._rerun_button, self._table]
+
+    @property
+    def figure(self):
+        """The plotly ``FigureWidget`` currently shown."""
+        return self._live.figure
+
+    def _traces(self) -> list:
+        names = list(self.counts) or list(self._references)
+        return [dict(type="bar", orientation="h", x=[self.counts.get(n, 0) for n in names], y=names,
+                     hovertext=[self._references.get(n, n) for n in names], marker=dict(color="#1f77b4"))]
+
+    def _figure_layout(self) -> dict:
+        return dict(height=60 + 26 * max(1, len(self._references)), width=460, margin=dict(l=170, r=10, t=30, b=30),
+                    title=dict(text="prunes per bound", font=dict(size=13)), yaxis=dict(autorange="reversed"))
 
     def _make_switches(self, bounds: dict) -> None:
         self.switches = {}
@@ -91,10 +100,7 @@ class BoundsView(PlayerView):
         counts = frame.snapshot.prune_counts
         names = list(self._references) or list(counts)
         self.counts = {name: counts.get(name, 0) for name in names}
-        with self.figure.batch_update():
-            self.figure.data[0].y = names
-            self.figure.data[0].x = [self.counts[n] for n in names]
-            self.figure.data[0].hovertext = [self._references.get(n, n) for n in names]
+        self._live.draw(self._traces(), throttle=self._throttle)
 
     def rerun(self, play: bool = True) -> None:
         """Restart the search with the bounds as switched; start playing if ``play`` (needs an event loop)."""

@@ -18,7 +18,7 @@ import numpy as np
 from treeopt.roc import roc_hull
 
 from .static_charts import line_chart_svg
-from .trace_view import _figure_widget
+from .live_figure import LiveFigure
 from .view import PlayerView
 
 __all__ = ["RocView", "hull_points", "is_auc_objective"]
@@ -106,22 +106,37 @@ class RocView(PlayerView):
         self.auc = float("nan")
         self.compare_hull = None
         self._compare_key = None
-        self.figure = _figure_widget(
-            data=[
-                dict(type="scatter", x=[0, 1], y=[0, 1], name="chance", mode="lines",
-                     line=dict(color="#aaaaaa", dash="dot")),
-                dict(type="scatter", x=[0, 1], y=[0, 1], name="greedy tree", mode="lines",
-                     line=dict(color="#2ca02c", dash="dash"), visible=self._compare_with is not None),
-                dict(type="scatter", x=[0, 1], y=[0, 1], name="incumbent", mode="lines+markers",
-                     line=dict(color="#d62728")),
-            ],
-            layout=dict(height=340, width=380, margin=dict(l=50, r=10, t=30, b=40),
-                        title=dict(text="ROC convex hull", font=dict(size=13)),
-                        xaxis=dict(title=dict(text="false positive rate"), range=[0, 1]),
-                        yaxis=dict(title=dict(text="true positive rate"), range=[0, 1.02]),
-                        legend=dict(orientation="h", y=-0.25)))
+        self._live = LiveFigure(self._traces(None), self._figure_layout(None))
+        self._live_figures = [self._live]
         self.add_class("treeopt-roc")
-        self.children = [self.figure]
+        self.children = [self._live.box]
+
+    @property
+    def figure(self):
+        """The plotly ``FigureWidget`` currently shown."""
+        return self._live.figure
+
+    def _traces(self, max_fpr) -> list:
+        label = f"partial AUC (FPR ≤ {max_fpr:g})" if max_fpr else "AUC"
+        hull = self.hull or [(0.0, 0.0), (1.0, 1.0)]
+        compare = self.compare_hull or [(0.0, 0.0), (1.0, 1.0)]
+        return [
+            dict(type="scatter", x=[0, 1], y=[0, 1], name="chance", mode="lines",
+                 line=dict(color="#aaaaaa", dash="dot")),
+            dict(type="scatter", x=[p[0] for p in compare], y=[p[1] for p in compare], name="greedy tree",
+                 mode="lines", line=dict(color="#2ca02c", dash="dash"), visible=self.compare_hull is not None),
+            dict(type="scatter", x=[p[0] for p in hull], y=[p[1] for p in hull],
+                 name=f"incumbent ({label} {self.auc:.4f})", mode="lines+markers", line=dict(color="#d62728")),
+        ]
+
+    def _figure_layout(self, max_fpr, title: str = "ROC convex hull") -> dict:
+        shapes = [dict(type="rect", x0=0, x1=max_fpr, y0=0, y1=1, fillcolor="#bcbd22", opacity=0.15,
+                       line=dict(width=0), layer="below")] if max_fpr else []
+        return dict(height=340, width=380, margin=dict(l=50, r=10, t=30, b=40),
+                    title=dict(text=title, font=dict(size=13)),
+                    xaxis=dict(title=dict(text="false positive rate"), range=[0, 1]),
+                    yaxis=dict(title=dict(text="true positive rate"), range=[0, 1.02]),
+                    legend=dict(orientation="h", y=-0.25), shapes=shapes)
 
     def _max(self, frame) -> float | None:
         return self._max_fpr if self._max_fpr is not None else _objective_max_fpr(frame.objective)
@@ -131,7 +146,7 @@ class RocView(PlayerView):
         tree = frame.snapshot.best_tree
         if tree is None or len(tree.classes) != 2:
             self.hull, self.auc = [], float("nan")
-            self.figure.layout.title.text = "ROC convex hull (needs two classes)"
+            self._live.draw(self._traces(None), self._figure_layout(None, "ROC convex hull (needs two classes)"))
             return
         table = np.asarray([tuple(leaf.counts)[:2] for _, leaf in tree.leaves()], dtype=float).reshape(-1, 2)
         max_fpr = self._max(frame)
@@ -142,17 +157,7 @@ class RocView(PlayerView):
         else:                                   # one class has no weight: no ROC curve
             self.hull, self.auc = [(0.0, 0.0), (1.0, 1.0)], float("nan")
         self.compare_hull = self._compare_points(frame)
-        fig = self.figure
-        label = f"partial AUC (FPR ≤ {max_fpr:g})" if max_fpr else "AUC"
-        with fig.batch_update():
-            fig.data[2].x = [p[0] for p in self.hull]
-            fig.data[2].y = [p[1] for p in self.hull]
-            fig.data[2].name = f"incumbent ({label} {self.auc:.4f})"
-            if self.compare_hull is not None:
-                fig.data[1].x = [p[0] for p in self.compare_hull]
-                fig.data[1].y = [p[1] for p in self.compare_hull]
-            fig.layout.shapes = ([dict(type="rect", x0=0, x1=max_fpr, y0=0, y1=1, fillcolor="#bcbd22",
-                                       opacity=0.15, line=dict(width=0), layer="below")] if max_fpr else [])
+        self._live.draw(self._traces(max_fpr), self._figure_layout(max_fpr), throttle=self._throttle)
 
     def _compare_points(self, frame):
         if self._compare_with is None:

@@ -14,18 +14,11 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
+from .live_figure import LiveFigure
 from .static_charts import line_chart_svg
 from .view import PlayerView
 
 __all__ = ["TraceView"]
-
-
-def _figure_widget(**kwargs):
-    try:
-        import plotly.graph_objects as go
-    except ImportError as error:  # pragma: no cover - depends on the environment
-        raise ImportError("the trace view requires plotly and anywidget: pip install 'treeopt[widgets]'") from error
-    return go.FigureWidget(**kwargs)
 
 
 class TraceView(PlayerView):
@@ -64,32 +57,41 @@ class TraceView(PlayerView):
 
     def _build(self) -> None:
         self.data = {"x": [], "lower_bound": [], "upper_bound": [], "improvements": []}
-        self.figure = _figure_widget(
-            data=[
-                dict(type="scatter", x=[0], y=[0], name="lower bound", mode="lines", line_shape="hv",
-                     line=dict(color="#1f77b4")),
-                dict(type="scatter", x=[0], y=[0], name="objective (incumbent)", mode="lines", line_shape="hv",
-                     fill="tonexty", fillcolor="rgba(31,119,180,0.15)", line=dict(color="#d62728")),
-                dict(type="scatter", x=[], y=[], name="improvement", mode="markers",
-                     marker=dict(color="#d62728", size=8, symbol="circle")),
-            ],
-            layout=dict(height=320, width=520, margin=dict(l=50, r=10, t=30, b=40),
-                        title=dict(text="objective and lower bound", font=dict(size=13)),
-                        xaxis=dict(title=dict(text=self._x_title())),
-                        yaxis=dict(title=dict(text="objective")),
-                        legend=dict(orientation="h", y=-0.25)))
+        self._live = LiveFigure(self._traces(), self._figure_layout())
+        self._live_figures = [self._live]
         self._axis = widgets.ToggleButtons(options=["expansions", "time"], value=self._x,
                                            style={"button_width": "90px"})
         self._axis.observe(self._on_axis, names="value")
         self.add_class("treeopt-trace")
-        self.children = [self._axis, self.figure]
+        self.children = [self._axis, self._live.box]
+
+    @property
+    def figure(self):
+        """The plotly ``FigureWidget`` currently shown."""
+        return self._live.figure
+
+    def _traces(self) -> list:
+        d = self.data
+        return [
+            dict(type="scatter", x=d["x"], y=d["lower_bound"], name="lower bound", mode="lines",
+                 line_shape="hv", line=dict(color="#1f77b4")),
+            dict(type="scatter", x=d["x"], y=d["upper_bound"], name="objective (incumbent)", mode="lines",
+                 line_shape="hv", fill="tonexty", fillcolor="rgba(31,119,180,0.15)", line=dict(color="#d62728")),
+            dict(type="scatter", x=[m[0] for m in d["improvements"]], y=[m[1] for m in d["improvements"]],
+                 name="improvement", mode="markers", marker=dict(color="#d62728", size=8, symbol="circle")),
+        ]
+
+    def _figure_layout(self) -> dict:
+        return dict(height=320, width=520, margin=dict(l=50, r=10, t=30, b=40),
+                    title=dict(text="objective and lower bound", font=dict(size=13)),
+                    xaxis=dict(title=dict(text=self._x_title())), yaxis=dict(title=dict(text="objective")),
+                    legend=dict(orientation="h", y=-0.25))
 
     def _x_title(self) -> str:
         return "expansions" if self._x == "expansions" else "seconds of search"
 
     def _on_axis(self, change) -> None:
         self._x = change["new"]
-        self.figure.layout.xaxis.title.text = self._x_title()
         if self.frame is not None:
             self.update(self.frame)
 
@@ -102,12 +104,7 @@ class TraceView(PlayerView):
         upper = [p[3] for p in points]
         marks = [(xs[i], upper[i]) for i in range(1, len(points)) if upper[i] < upper[i - 1]]
         self.data = {"x": xs, "lower_bound": lower, "upper_bound": upper, "improvements": marks}
-        fig = self.figure
-        with fig.batch_update():
-            fig.data[0].x, fig.data[0].y = xs, lower
-            fig.data[1].x, fig.data[1].y = xs, upper
-            fig.data[2].x = [m[0] for m in marks]
-            fig.data[2].y = [m[1] for m in marks]
+        self._live.draw(self._traces(), self._figure_layout(), throttle=self._throttle)
 
     def to_svg(self) -> str:
         d = self.data

@@ -43,6 +43,7 @@ class PlayerView(widgets.VBox):
         self.layout.min_width = self.layout.min_width or "420px"
         self._build()
         self.player.observe(self._on_frame, names="frame")
+        self.player.observe(self._on_running, names="running")
         if self.player.frame is not None:
             self.update(self.player.frame)
 
@@ -57,9 +58,20 @@ class PlayerView(widgets.VBox):
         """Redraw from a recorded frame."""
         raise NotImplementedError
 
+    @property
+    def _throttle(self) -> bool:
+        """Whether figure rebuilds should be rate-limited (while the player runs)."""
+        return bool(self.player.running)
+
+    def _on_running(self, change) -> None:
+        if not change["new"]:
+            for live in getattr(self, "_live_figures", ()):
+                live.flush()
+
     def close(self) -> None:
         """Stop observing the player and close the widgets."""
         self.player.unobserve(self._on_frame, names="frame")
+        self.player.unobserve(self._on_running, names="running")
         super().close()
 
     # -- static output -----------------------------------------------------------
