@@ -8,11 +8,14 @@ depth budget). With guesses switched off, results equal the unguessed solver.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.pipeline import Pipeline
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
@@ -212,8 +215,10 @@ def test_estimator_lower_bound_guess_reports_an_honest_certificate():
     lam, depth = 0.005, 3
     exact = OptimalTreeClassifier(regularization=lam, depth_budget=depth, thresholds="guess",
                                   random_state=0).fit(X, y)
-    guessed = OptimalTreeClassifier(regularization=lam, depth_budget=depth, thresholds="guess", reference="gbdt",
-                                    random_state=0).fit(X, y)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)             # a completed guessed search is not "stopped"
+        guessed = OptimalTreeClassifier(regularization=lam, depth_budget=depth, thresholds="guess",
+                                        reference="gbdt", random_state=0).fit(X, y)
     assert exact.optimal_ and exact.status_ == "optimal" and "lower_bound" not in exact.guarantee_
     assert guessed.status_ == "guessed" and not guessed.optimal_
     report = guessed.guarantee_["lower_bound"]

@@ -198,7 +198,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         solver_cls = SOLVERS[self.solver]
         guess, self._y_ref = reference_kwargs(solver_cls, self.solver, self.reference, y_ref, dataset, table, y,
                                               sample_weight, self.binarizer_, self.random_state)
-        self._fit_table = table
+        self._fit_table, self._fit_y, self._fit_weight = table, y, sample_weight
         return solver_cls(dataset, regularization=self.regularization, objective=objective,
                           bounds=self.bounds, depth_budget=self.depth_budget, **guess)
 
@@ -246,8 +246,6 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         solver = self._make_solver(X, y, sample_weight, y_ref)
         result = solver.run(time_limit=self.time_limit, node_limit=self.node_limit)
         self._store(solver, result)
-        table, self._fit_table = self._fit_table, None
-        guarantee_report(self, solver, table, np.asarray(y).ravel(), self._y_ref, sample_weight)
         return self
 
     def _store(self, solver, result) -> None:
@@ -268,6 +266,12 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                 f"{result.upper_bound:.6g} is within {result.gap:.3g} of the optimum (lower bound "
                 f"{result.lower_bound:.6g}). Raise time_limit/node_limit or regularization to certify.",
                 ConvergenceWarning, stacklevel=3)
+        # The guesses' guarantees (McTavish et al. Theorems 4.1, 4.3); honest certificate when guessed.
+        table, self._fit_table = getattr(self, "_fit_table", None), None
+        y, self._fit_y = getattr(self, "_fit_y", None), None
+        if table is not None:
+            guarantee_report(self, solver, table, None if y is None else np.asarray(y).ravel(),
+                             getattr(self, "_y_ref", None), getattr(self, "_fit_weight", None))
 
     # -- prediction ---------------------------------------------------------------
     def _transform(self, X) -> np.ndarray:
