@@ -209,6 +209,7 @@ def report(rows, references, args) -> str:
 def profile(spec: str) -> None:
     import cProfile
     import pstats
+    import treeopt.solvers  # noqa: F401  (imports are not part of the profile)
     name, lam = spec.split(":")
     X, y = read_binary(name)
     profiler = cProfile.Profile()
@@ -232,6 +233,8 @@ def main(argv=None) -> int:
     parser.add_argument("--jsonl", default=str(HERE / "results.jsonl"))
     parser.add_argument("--worker", nargs=4, metavar=("SOLVER", "DATASET", "LAMBDA", "LIMIT"), help=argparse.SUPPRESS)
     parser.add_argument("--profile", metavar="DATASET:LAMBDA", help="cProfile one treeopt fit and exit")
+    parser.add_argument("--report-only", action="store_true",
+                        help="rebuild the report from the --jsonl rows of an earlier (possibly partial) run")
     args = parser.parse_args(argv)
     if args.worker:
         solver, name, lam, limit = args.worker
@@ -241,6 +244,12 @@ def main(argv=None) -> int:
         profile(args.profile)
         return 0
     references = reference_table()
+    if args.report_only:
+        rows = [json.loads(line) for line in Path(args.jsonl).read_text().splitlines() if line.strip()]
+        text = report(rows, references, args)
+        Path(args.out).write_text(text)
+        print(text)
+        return 0
     rows = []
     jobs = []
     for name in args.datasets:
