@@ -252,8 +252,9 @@ def main(argv=None) -> int:
         return 0
     rows = []
     jobs = []
-    for name in args.datasets:
-        for lam in sorted(set(args.lambdas) | set(args.reference_lambdas)):
+    # Large λ first (fast instances), so an interrupted run still covers every dataset.
+    for lam in sorted(set(args.lambdas) | set(args.reference_lambdas), reverse=True):
+        for name in args.datasets:
             for solver in args.solvers:
                 if solver == "treeopt" or lam in args.lambdas:
                     limit = args.treeopt_time_limit if solver == "treeopt" else args.time_limit
