@@ -105,6 +105,12 @@ def _fit_args(parser):
     parser.add_argument("--time-limit", type=float, default=None, help="seconds")
     parser.add_argument("--max-thresholds", type=int, default=None,
                         help="cap threshold features per numeric column")
+    parser.add_argument("--thresholds", choices=["all", "quantile", "guess"], default="all",
+                        help="numeric columns: every midpoint, quantiles, or guessed from a boosted model "
+                             "(McTavish et al. 4.1)")
+    parser.add_argument("--reference", choices=["gbdt"], default=None,
+                        help="lower-bound guesses from a boosted reference model (McTavish et al. 4.3)")
+    parser.add_argument("--random-state", type=int, default=None, help="seed of the boosted reference model")
     parser.add_argument("--sep", default=None, help="column separator (default: sniffed)")
     parser.add_argument("--json", default=None, help="write the tree as JSON to this file")
 
@@ -129,12 +135,18 @@ def _fit_command(args) -> int:
     clf = OptimalTreeClassifier(regularization=args.regularization, solver=args.solver,
                                 objective=args.objective, omega=args.omega, theta=args.theta,
                                 depth_budget=args.depth_budget,
-                                time_limit=args.time_limit, max_thresholds=args.max_thresholds)
+                                time_limit=args.time_limit, max_thresholds=args.max_thresholds,
+                                thresholds=args.thresholds, reference=args.reference,
+                                random_state=args.random_state)
     try:
         elapsed = _fit(clf, X, y)
     except (ValueError, TypeError) as error:
         raise SystemExit(f"treeopt: {error}")
     _report(clf, X, y, elapsed)
+    for name, report in getattr(clf, "guarantee_", {}).items():
+        text = report if not isinstance(report, dict) else ", ".join(
+            f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}" for k, v in report.items())
+        print(f"guarantee      {name}: {text}")
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(clf.tree_.to_dict(), handle, indent=2)
