@@ -12,8 +12,10 @@ The frontier fills in while its search runs: the explorer holds a
 :class:`~treeopt.solvers.pareto_search.ParetoSearch` and redraws on every
 frame; points not yet certified are drawn hollow.
 
-Following JUPYTER.md: the plot is a plotly ``FigureWidget`` whose traces are
-passed to its constructor, and every update assigns whole ``x``/``y`` arrays.
+Following JUPYTER.md and :mod:`widgets.live_figure`: edits to a displayed
+plotly ``FigureWidget`` do not reach the browser under Voila, so the plot is a
+:class:`~widgets.live_figure.LiveFigure`, rebuilt from whole arrays when the
+frontier or the selection changes (throttled while the search plays).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from traitlets import Bool, Float, Int
 from treeopt.pareto import Frontier, frontier_traces
 from treeopt.solvers.pareto_search import ParetoSearch
 
+from .live_figure import LiveFigure
 from .player import SolverPlayer
 from .tree_view import render_tree_svg
 
@@ -36,12 +39,10 @@ __all__ = ["FrontierExplorer"]
 _SELECTED_COLOR = "#d62728"
 
 
-def _figure_widget(**kwargs):
-    try:
-        import plotly.graph_objects as go
-    except ImportError as error:  # pragma: no cover - depends on the environment
-        raise ImportError("FrontierExplorer needs plotly and anywidget: pip install 'treeopt[widgets]'") from error
-    return go.FigureWidget(**kwargs)
+_LAYOUT = dict(height=360, width=520, margin=dict(l=55, r=10, t=35, b=45),
+               title=dict(text="accuracy–sparsity frontier", font=dict(size=13)),
+               xaxis=dict(title=dict(text="leaves"), dtick=1),
+               yaxis=dict(title=dict(text="accuracy")), legend=dict(orientation="h", y=-0.2))
 
 
 class FrontierExplorer(widgets.VBox):
@@ -124,18 +125,9 @@ class FrontierExplorer(widgets.VBox):
         self.player = SolverPlayer(search, views=None, speed=speed, solver_factory=rebuild)
         self._search = None
         self.frontier = self._frontier_of(search)
-        traces = [dict(type="scatter", **t) for t in frontier_traces(self.frontier.table)]
-        traces.append(dict(type="scatter", x=[], y=[], mode="markers", name="selected", hoverinfo="skip",
-                           marker=dict(size=20, symbol="circle-open", color=_SELECTED_COLOR, line=dict(width=3))))
-        self._n_curves = len(traces) - 1
-        self.figure = _figure_widget(
-            data=traces,
-            layout=dict(height=360, width=520, margin=dict(l=55, r=10, t=35, b=45),
-                        title=dict(text="accuracy–sparsity frontier", font=dict(size=13)),
-                        xaxis=dict(title=dict(text="leaves"), dtick=1),
-                        yaxis=dict(title=dict(text="accuracy")), legend=dict(orientation="h", y=-0.2)))
-        for curve in self.figure.data[: self._n_curves]:
-            curve.on_click(self._on_click)
+        self._n_curves = len(frontier_traces(self.frontier.table))
+        self._live = LiveFigure(self._traces(), _LAYOUT, min_interval=1.0)
+        self._wire_clicks()
         self.lambda_slider = widgets.FloatLogSlider(value=0.01, base=10, min=-4, max=0, step=0.01,
                                                     description="λ", readout_format=".4f",
                                                     continuous_update=True, layout=widgets.Layout(width="480px"))
@@ -146,13 +138,38 @@ class FrontierExplorer(widgets.VBox):
         self.picture.add_class("treeopt-tree-svg")
         self.picture.layout = widgets.Layout(overflow="auto", max_height="520px", min_width="360px")
         self.add_class("treeopt-frontier-explorer")
-        left = widgets.VBox([self.figure, self.lambda_slider, self.lambda_label])
+        left = widgets.VBox([self._live.box, self.lambda_slider, self.lambda_label])
         right = widgets.VBox([self.caption, self.picture])
         self.children = [self.player, widgets.HBox([left, right])]
         self.observe(self._on_regularization, names="regularization")
         self.observe(self._on_selected, names="selected")
         self.player.observe(self._on_frame, names="frame")
         self._refresh()
+
+    # -- the plot ---------------------------------------------------------------------
+    @property
+    def figure(self):
+        """The plotly ``FigureWidget`` currently shown (rebuilt when the data change)."""
+        return self._live.figure
+
+    def _traces(self, row: int | None = None) -> list:
+        table = self.frontier.table
+        traces = [dict(type="scatter", **t) for t in frontier_traces(table)]
+        if row is None or not 0 <= row < len(table):
+            x, y = [], []
+        else:
+            x, y = [int(table.at[row, "leaves"])], [float(table.at[row, "accuracy"])]
+        traces.append(dict(type="scatter", x=x, y=y, mode="markers", name="selected", hoverinfo="skip",
+                           marker=dict(size=20, symbol="circle-open", color=_SELECTED_COLOR, line=dict(width=3))))
+        return traces
+
+    def _draw(self, throttle: bool = False) -> None:
+        if self._live.draw(self._traces(self.selected), throttle=throttle):
+            self._wire_clicks()
+
+    def _wire_clicks(self) -> None:
+        for curve in self._live.figure.data[: self._n_curves]:
+            curve.on_click(self._on_click)
 
     # -- state ------------------------------------------------------------------------
     def _frontier_of(self, search) -> Frontier:
@@ -177,14 +194,11 @@ class FrontierExplorer(widgets.VBox):
         lows = table["lambda_min"][table["on_hull"]]
         low = max(1e-4, float(lows[lows > 0].min()) / 2) if (lows > 0).any() else 1e-4
         self.lambda_slider.min = math.log10(low)
-        with self.figure.batch_update():
-            for curve, trace in zip(self.figure.data[: self._n_curves], frontier_traces(table)):
-                curve.x, curve.y = trace["x"], trace["y"]
-                curve.marker.symbol = trace["marker"]["symbol"]
+        self._n_curves = len(frontier_traces(table))
         # Keep the λ on the slider: the selection follows it as the frontier fills in.
-        self._select_for(self.regularization)
+        self._select_for(self.regularization, throttle=bool(self.player.running))
 
-    def _select_for(self, lam: float) -> None:
+    def _select_for(self, lam: float, throttle: bool = False) -> None:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             row = self.frontier.row_for(lam)
@@ -193,7 +207,7 @@ class FrontierExplorer(widgets.VBox):
             self.selected = row
         finally:
             self._moving = False
-        self._show()
+        self._show(throttle)
 
     # -- interaction ---------------------------------------------------------------------
     def select(self, row: int) -> None:
@@ -228,16 +242,14 @@ class FrontierExplorer(widgets.VBox):
             self._select_for(change["new"])
 
     # -- drawing ---------------------------------------------------------------------------
-    def _show(self) -> None:
+    def _show(self, throttle: bool = False) -> None:
         front = self.frontier
         table = front.table
         row = min(self.selected, len(table) - 1)
         tree = front.tree(row)
         self.svg, self.backend_used = render_tree_svg(tree, backend=self._backend)
         self.picture.value = self.svg
-        with self.figure.batch_update():
-            marker = self.figure.data[self._n_curves]
-            marker.x, marker.y = [int(table.at[row, "leaves"])], [float(table.at[row, "accuracy"])]
+        self._draw(throttle)
         parts = [f"<b>{tree.n_leaves} leaves</b>, training accuracy {table.at[row, 'accuracy']:.4f}"]
         if "test_accuracy" in table:
             parts.append(f"held-out accuracy {table.at[row, 'test_accuracy']:.4f}")
