@@ -30,10 +30,8 @@ import json
 import os
 import platform
 import sys
-import time
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
