@@ -131,7 +131,7 @@ def run_job(job) -> list[dict]:
         print(f"  {job}: failed\n{done.stderr[-2000:]}", flush=True)
         return []
     rows = json.loads(done.stdout.strip().splitlines()[-1])
-    print(f"  {job}: {len(rows)} fits, {sum(r['solve_time'] for r in rows):.1f} s", flush=True)
+    print(f"  {job}: {len(rows)} fits, {sum(r.get('solve_time', 0.0) for r in rows):.1f} CPU s", flush=True)
     return rows
 
 
@@ -203,6 +203,8 @@ def main(argv=None) -> int:
     parser.add_argument("--worker", nargs=3, metavar=("DATASET", "FOLD", "METHOD"))
     parser.add_argument("--jobs", type=int, default=2, help="fits in parallel (default 2)")
     parser.add_argument("--summarize-only", action="store_true", help="rewrite the .md from the .jsonl")
+    parser.add_argument("--folds", type=int, default=FOLDS,
+                        help=f"run only the first N of the {FOLDS} folds (a quick look; default all)")
     args = parser.parse_args(argv)
     if args.worker:
         name, fold, method = args.worker
@@ -212,7 +214,7 @@ def main(argv=None) -> int:
     if not args.summarize_only:
         # Fold by fold, so that an interrupted run still has complete comparisons; results are
         # appended and the summary rewritten after every job.
-        jobs = [(name, fold, method) for fold in range(FOLDS) for name in DATASETS for method in ("guess", "all")]
+        jobs = [(name, fold, method) for fold in range(args.folds) for name in DATASETS for method in ("guess", "all")]
         jsonl.write_text("")
         lock = threading.Lock()
 
