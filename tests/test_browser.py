@@ -117,10 +117,15 @@ def test_play_pause_and_see_the_views_in_a_real_browser(voila_url, tmp_path):
             queue = page.locator(".treeopt-queue select")
             assert queue.is_visible()
             _wait_until(lambda: queue.locator("option").count() > 0, 20, "queue rows")
-            trace_lengths = page.evaluate(
-                "() => document.querySelector('.treeopt-trace .js-plotly-plot').data"
-                ".slice(0, 2).map(t => t.x.length)")
-            assert len(trace_lengths) == 2 and min(trace_lengths) >= 2, trace_lengths
+            # After Pause the plot is rebuilt with the latest data; read the newest plot once drawn.
+            read_lengths = ("() => Array.from(document.querySelectorAll('.treeopt-trace .js-plotly-plot'))"
+                            ".map(e => (e.data || []).slice(0, 2).map(t => (t.x || []).length))")
+
+            def trace_plotted() -> bool:
+                return any(len(lengths) == 2 and min(lengths) >= 2 for lengths in page.evaluate(read_lengths))
+
+            _wait_until(trace_plotted, 60, "the trace plot to show >= 2 points per trace")
+            assert page.locator(".treeopt-trace .js-plotly-plot").last.is_visible()
             tree = page.locator(".treeopt-tree-svg svg").first
             assert tree.is_visible()
             assert page.locator(".treeopt-tree-svg svg g.node").count() >= 1

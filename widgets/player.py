@@ -371,8 +371,8 @@ class SolverPlayer(widgets.VBox):
                 and self.recording[-1].snapshot.status == self.solver.status and not self._improved:
             self._show_status()
             return
+        self._show_status()                             # the cheap label first, then the views
         self._record()
-        self._show_status()
 
     def _set_position(self, index: int) -> None:
         self._internal_move = True

@@ -122,10 +122,10 @@ class TreeView(PlayerView):
         self._depth_box = widgets.BoundedIntText(value=self._max_depth or 0, min=0, max=64,
                                                  description="collapse below depth (0 = none)",
                                                  style={"description_width": "initial"},
-                                                 layout=widgets.Layout(width="240px"))
+                                                 layout=widgets.Layout(width="300px"))
         self._depth_box.observe(self._on_depth, names="value")
         self._row_box = widgets.IntText(value=-1, description="highlight row (-1 = none)",
-                                        style={"description_width": "initial"}, layout=widgets.Layout(width="220px"))
+                                        style={"description_width": "initial"}, layout=widgets.Layout(width="260px"))
         self._row_box.observe(self._on_row, names="value")
         self._caption = widgets.HTML()
         self._picture = widgets.HTML()
