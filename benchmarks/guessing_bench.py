@@ -136,16 +136,21 @@ def run_job(job) -> list[dict]:
 
 
 def summarize(frame: pd.DataFrame) -> str:
-    lines = ["# Guessing benchmark (McTavish et al. section 5.2): compas and spiral, 5-fold CV", "",
+    ran_folds = sorted(frame.fold.unique().tolist())
+    partial = "" if len(ran_folds) == FOLDS else (
+        f" — **partial: only fold(s) {ran_folds} of the {FOLDS} were run** (the shared machine was "
+        "overloaded; rerun without --folds for all five)")
+    lines = [f"# Guessing benchmark (McTavish et al. section 5.2): compas and spiral, {FOLDS}-fold CV{partial}", "",
              f"GOSDT (treeopt), search limit {TIME_LIMIT:.0f} CPU seconds per fit (times are CPU seconds: "
              "the machine was shared); reference booster "
              f"GradientBoostingClassifier(n_estimators={GBDT['n_estimators']}, max_depth={GBDT['max_depth']}, "
              f"random_state={GBDT['random_state']}) (the paper's setting for these two datasets).",
-             "Cells are medians over the 5 folds (objective, accuracies: means). `solve` = search time; "
+             "Cells are medians over the folds run (objective, accuracies: means). `solve` = search time; "
              "`guess` = column elimination time (once per fold, shared by all λ and depths); "
              "`finished` = folds whose search completed within the limit; `skipped` = not run because a "
              "shallower depth budget of the same fold, λ and configuration already hit the limit.", "",
-             f"Command: `.venv/bin/python benchmarks/guessing_bench.py` (run {time.strftime('%Y-%m-%d')}, "
+             f"Command: `.venv/bin/python benchmarks/guessing_bench.py"
+             f"{'' if len(ran_folds) == FOLDS else ' --folds ' + str(len(ran_folds))}` (run {time.strftime('%Y-%m-%d')}, "
              f"{os.cpu_count()} cores, two fits at a time).", ""]
     header = ("| dataset | λ | depth | config | features | solve s | guess s | finished | objective | leaves "
               "| train acc | test acc |")
