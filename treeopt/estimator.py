@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import warnings
 from numbers import Integral, Real
 
@@ -17,6 +18,7 @@ from .binarize import Binarizer
 from .guessing.fitting import guarantee_report, make_binarizer, reference_kwargs
 from .data import Dataset
 from .objectives import OBJECTIVES, get_objective
+from .tree import Tree
 
 __all__ = ["OptimalTreeClassifier"]
 
@@ -78,6 +80,15 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         (``"split"``, Branches' convention; ``solver="branches"`` only). With
         binary splits the two objectives differ by the constant λ; a ``k``-way
         split adds ``k − 1`` leaves.
+    schedule : str, optional
+        Queue policy of solvers that have one (``solver="osdt"``:
+        ``"curiosity"`` (its default), ``"lower_bound"``, ``"objective"``,
+        ``"entropy"``, ``"bfs"``, ``"dfs"``).
+    warm_start : "cart", Tree or bool, optional
+        Initial incumbent for solvers that accept one (``solver="osdt"``):
+        a greedy CART tree (``"cart"`` or True), or a tree over the same
+        binary features. It is kept only if it beats the single leaf.
+        False or None: no warm start.
 
     Attributes
     ----------
@@ -135,13 +146,15 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         "random_state": ["random_state"],
         "penalty": [StrOptions({"leaf", "split"})],
         "max_thresholds": [Interval(Integral, 1, None, closed="left"), None],
+        "schedule": [str, None],
+        "warm_start": [StrOptions({"cart"}), Tree, "boolean", None],
     }
 
     def __init__(self, *, regularization: float = 0.05, solver: str = "gosdt", objective: str = "accuracy",
                  omega: float | None = None, theta: float | None = None, depth_budget: int | None = None,
                  time_limit: float | None = None,
                  node_limit: int | None = None, bounds: dict | None = None, thresholds: str = "all",
-                 max_thresholds: int | None = None,
+                 max_thresholds: int | None = None, schedule: str | None = None, warm_start=None,
                  reference: str | None = None, random_state=None, penalty: str = "leaf"):
         self.regularization = regularization
         self.solver = solver
@@ -157,6 +170,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.reference = reference
         self.random_state = random_state
         self.penalty = penalty
+        self.schedule = schedule
+        self.warm_start = warm_start
 
     # -- fitting ------------------------------------------------------------------
     def _make_solver(self, X, y, sample_weight, y_ref=None):
@@ -199,8 +214,15 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         guess, self._y_ref = reference_kwargs(solver_cls, self.solver, self.reference, y_ref, dataset, table, y,
                                               sample_weight, self.binarizer_, self.random_state)
         self._fit_table, self._fit_y, self._fit_weight = table, y, sample_weight
+        warm = "cart" if self.warm_start is True else (None if self.warm_start is False else self.warm_start)
+        extra = {k: v for k, v in (("schedule", self.schedule), ("warm_start", warm)) if v is not None}
+        accepted = inspect.signature(solver_cls.__init__).parameters
+        for name in extra:
+            if name not in accepted:
+                raise ValueError(f"solver {self.solver!r} does not take {name}=; leave it None or use a solver "
+                                 f"that does (e.g. solver='osdt').")
         return solver_cls(dataset, regularization=self.regularization, objective=objective,
-                          bounds=self.bounds, depth_budget=self.depth_budget, **guess)
+                          bounds=self.bounds, depth_budget=self.depth_budget, **extra, **guess)
 
     def _make_branches(self, table, y, sample_weight, objective, y_ref):
         """Branches on categorical columns kept whole (multiway splits), numeric columns thresholded."""
