@@ -375,11 +375,9 @@ class Branches(Solver):
 
     @property
     def upper_bound(self) -> float:
-        if self.root is None:
-            self._ensure_started()
-            if self.root is None:
-                counts = self.dataset.class_counts(self.dataset.all_points)
-                return self._obj(self.model.leaf(counts)[0])
+        if self.root is None:                       # before the first step: the single leaf
+            counts = self.dataset.class_counts(self.dataset.all_points)
+            return self._obj(self.model.leaf(counts)[0])
         return self._obj(self.root.ub)
 
     @property

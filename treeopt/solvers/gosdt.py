@@ -190,9 +190,6 @@ class GOSDT(Solver):
         return [(float(cost), SubsetSum(errors[:, c])) for c, cost in enumerate(self.model.costs)]
 
     # -- FIND_OR_CREATE_NODE (Algorithm 1, lines 38-46) --------------------------
-    def _key(self, support: int, depth_left) -> int:
-        return support if depth_left is None else support | (depth_left << self._shift)
-
     def _find_or_create(self, support: int, depth_left, origin) -> Problem:
         key = support if depth_left is None else support | (depth_left << self._shift)
         problem = self.problems.get(key)
@@ -403,11 +400,9 @@ class GOSDT(Solver):
 
     @property
     def upper_bound(self) -> float:
-        if self.root is None:
-            self._ensure_started()
-            if self.root is None:
-                counts = self.dataset.class_counts(self.dataset.all_points)
-                return self._obj(self.model.leaf(counts)[0] + self.penalty)
+        if self.root is None:                       # before the first step: the single leaf
+            counts = self.dataset.class_counts(self.dataset.all_points)
+            return self._obj(self.model.leaf(counts)[0] + self.penalty)
         return self._obj(self.root.ub)
 
     @property
