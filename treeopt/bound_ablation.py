@@ -50,6 +50,9 @@ COLUMNS = ["variant", "bound_off", "status", "total_time_s", "slowdown", "time_t
            "trees_evaluated", "trees_to_optimum", "peak_memory_mb", "objective", "lower_bound", "expansions"]
 
 
+_EXPANSIONS_PER_CHECK = 5
+
+
 def _one_row(dataset, regularization, schedule, objective, bounds, warm_start, time_limit, memory_limit_mb,
              measure_memory):
     solver = OSDT(dataset, regularization=regularization, objective=objective, bounds=bounds,
@@ -61,13 +64,12 @@ def _one_row(dataset, regularization, schedule, objective, bounds, warm_start, t
     start = time.perf_counter()
     status = "optimal"
     try:
-        while True:
-            remaining = None if time_limit is None else time_limit - (time.perf_counter() - start)
-            if remaining is not None and remaining <= 0:
+        # Small slices of work (a few expansions each) so that both limits are
+        # checked often: a row must not finish "optimal" past its memory limit
+        # just because the machine was fast enough to end inside one slice.
+        while solver.step(_EXPANSIONS_PER_CHECK):
+            if time_limit is not None and time.perf_counter() - start >= time_limit:
                 status = "stopped at time limit"
-                break
-            result = solver.run(time_limit=min(0.5, remaining) if remaining is not None else 0.5)
-            if result.optimal:
                 break
             if memory_limit_mb is not None and tracemalloc.get_traced_memory()[1] > memory_limit_mb * 2**20:
                 status = "stopped at memory limit"
