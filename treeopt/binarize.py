@@ -12,7 +12,10 @@ predicts on the original table:
   ``t`` between adjacent distinct values. Using *all* midpoints preserves
   optimality (GOSDT paper, section 3: a coarser binarization can lose the
   optimal tree). ``thresholds="quantile"`` with ``max_thresholds=k`` caps the
-  count per column.
+  count per column;
+* missing values (NaN, None, ``pd.NA``) are an error by default;
+  ``missing="indicator"`` adds a feature ``x is missing`` to each column that
+  has them (see :class:`Binarizer`, "Missing values").
 """
 
 from __future__ import annotations
@@ -25,7 +28,33 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-__all__ = ["BinaryFeature", "Binarizer", "format_threshold"]
+__all__ = ["BinaryFeature", "Binarizer", "format_threshold", "is_missing_value", "missing_mask", "check_missing_policy",
+           "MISSING_POLICIES"]
+
+#: Values of the ``missing`` option of :class:`Binarizer` (and of the estimators).
+MISSING_POLICIES = ("error", "indicator")
+
+
+def is_missing_value(value: Any) -> bool:
+    """Whether one original value is missing (``None``, NaN, ``pd.NA``, ``NaT``).
+
+    Examples
+    --------
+    >>> [is_missing_value(v) for v in (None, float("nan"), pd.NA, 0.0, "nan")]
+    [True, True, True, False, False]
+    """
+    return bool(pd.api.types.is_scalar(value) and pd.isna(value)) or value is None
+
+
+def missing_mask(values: np.ndarray) -> np.ndarray:
+    """Boolean mask of the missing entries of a 1-d array of original values.
+
+    Examples
+    --------
+    >>> missing_mask(np.array([1.0, np.nan, 3.0])).tolist()
+    [False, True, False]
+    """
+    return np.asarray(pd.isna(np.asarray(values)), dtype=bool).reshape(-1)
 
 
 def format_threshold(value: float) -> str:
@@ -66,14 +95,20 @@ class BinaryFeature:
         Name of the original column.
     column_index : int
         Position of the original column in the fitted table.
-    kind : {"binary", "category", "threshold"}
+    kind : {"binary", "category", "threshold", "missing"}
         ``binary``: true when the column equals ``value``; ``category``: true
         when the column equals ``value`` (one feature per category);
-        ``threshold``: true when the column is ``<= value``.
+        ``threshold``: true when the column is ``<= value``; ``missing``:
+        true when the value is missing (NaN, None, ``pd.NA``; ``value`` is
+        None). A missing value is false on every other kind.
     value : object
         The category, the true value of a binary column, or the threshold.
     name : str
-        Display name, e.g. ``age <= 26.5`` or ``color = red``.
+        Display name, e.g. ``age <= 26.5``, ``color = red`` or ``age is missing``.
+    has_missing : bool, default=False
+        The column had missing values when the binarizer was fitted. They
+        evaluate false, so a threshold's false side is displayed as
+        ``age > 26.5 or age is missing``.
 
     Examples
     --------
@@ -82,6 +117,14 @@ class BinaryFeature:
     [True, False]
     >>> f.negated_name
     'age > 26.5'
+
+    Missing values are false on a threshold (and true on the indicator):
+
+    >>> g = BinaryFeature("age", 0, "threshold", 26.5, "age <= 26.5", has_missing=True)
+    >>> g.evaluate(np.array([20, np.nan])).tolist(), g.negated_name
+    ([True, False], 'age > 26.5 or age is missing')
+    >>> BinaryFeature("age", 0, "missing", None, "age is missing").evaluate(np.array([20, np.nan])).tolist()
+    [False, True]
     """
 
     column: str
@@ -89,25 +132,46 @@ class BinaryFeature:
     kind: str
     value: Any
     name: str
+    has_missing: bool = False
 
     def evaluate(self, values: np.ndarray) -> np.ndarray:
-        """Return the feature's boolean value for an array of original values."""
+        """Return the feature's boolean value for an array of original values.
+
+        A missing value (NaN, None, ``pd.NA``) is true on a ``missing``
+        feature and false on every other feature.
+        """
         values = np.asarray(values)
+        absent = missing_mask(values) if values.dtype.kind in "fcOSUmM" else np.zeros(len(values), dtype=bool)
+        if self.kind == "missing":
+            return absent
+        if absent.any():
+            out = np.zeros(len(values), dtype=bool)
+            out[~absent] = self._evaluate_present(values[~absent])
+            return out
+        return self._evaluate_present(values)
+
+    def _evaluate_present(self, values: np.ndarray) -> np.ndarray:
         if self.kind == "threshold":
             return values.astype(float) <= self.value
-        return values == self.value
+        return np.asarray(values == self.value, dtype=bool)
 
     @property
     def negated_name(self) -> str:
         """Display name of the feature being false (``age > 26.5``, ``color != red``)."""
+        if self.kind == "missing":
+            return f"{self.column} is not missing"
         if self.kind == "threshold":
-            return f"{self.column} > {format_threshold(self.value)}"
+            either = f" or {self.column} is missing" if self.has_missing else ""
+            return f"{self.column} > {format_threshold(self.value)}{either}"
         if self.kind in ("category", "binary") and " = " in self.name:
             return self.name.replace(" = ", " != ", 1)
         return f"not ({self.name})"
 
 
 def _is_binary_numeric(values: np.ndarray) -> bool:
+    values = np.asarray(values)
+    if values.size == 0:
+        return False
     uniq = np.unique(values)
     return len(uniq) <= 2 and set(uniq.tolist()) <= {0, 1, 0.0, 1.0, True, False}
 
@@ -128,6 +192,28 @@ class Binarizer(TransformerMixin, BaseEstimator):
     categorical_features : "auto" or list of str, default="auto"
         Which columns to one-hot encode. ``"auto"``: object, string,
         ``category`` and boolean-like string columns.
+    missing : {"error", "indicator"}, default="error"
+        What to do with missing values (NaN, None, ``pd.NA``). ``"error"``:
+        refuse them with a ``ValueError`` (impute or drop them first).
+        ``"indicator"``: see "Missing values" below.
+
+    Notes
+    -----
+    **Missing values** (``missing="indicator"``). Each column with missing
+    values in ``fit`` gets one extra feature ``x is missing``, placed before
+    the column's other features. The other features are learned from the
+    present values only (thresholds are midpoints of the non-missing values;
+    categories are the non-missing values, so no ``x = nan`` feature), and a
+    missing value is **false on every other feature**: on a threshold
+    ``x <= t`` it goes to the ``x > t`` side, unless the tree splits on
+    ``x is missing`` first. The rules say so: the false branch of such a
+    threshold reads ``else:  # x > t or x is missing``. A column without
+    missing values in ``fit`` is binarized exactly as with ``"error"``; if it
+    has a missing value at ``transform`` time, that value is false on every
+    feature of the column (it follows the false branch of every test on it,
+    as a training row would without the indicator). We chose this over an
+    error so that one late missing value does not stop a deployed model;
+    check ``X.isna()`` yourself if you want to reject such rows.
 
     Attributes
     ----------
@@ -147,13 +233,23 @@ class Binarizer(TransformerMixin, BaseEstimator):
     ['age <= 25', 'age <= 35', 'color = blue', 'color = red']
     >>> b.transform(X).astype(int).tolist()
     [[1, 1, 0, 1], [0, 1, 1, 0], [0, 0, 0, 1]]
+
+    With missing values:
+
+    >>> X = pd.DataFrame({"age": [20, None, 40], "color": ["red", None, "blue"]})
+    >>> b = Binarizer(missing="indicator").fit(X)
+    >>> list(b.get_feature_names_out())
+    ['age is missing', 'age <= 30', 'color is missing', 'color = blue', 'color = red']
+    >>> b.transform(X).astype(int).tolist()
+    [[0, 1, 0, 0, 1], [1, 0, 1, 0, 0], [0, 0, 0, 1, 0]]
     """
 
     def __init__(self, *, thresholds: str = "all", max_thresholds: int | None = None,
-                 categorical_features: str | Sequence[str] = "auto"):
+                 categorical_features: str | Sequence[str] = "auto", missing: str = "error"):
         self.thresholds = thresholds
         self.max_thresholds = max_thresholds
         self.categorical_features = categorical_features
+        self.missing = missing
 
     # -- fitting --------------------------------------------------------------
     def fit(self, X, y=None):
@@ -172,7 +268,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 "(threshold guessing lives in treeopt.ThresholdGuessBinarizer).")
         if self.max_thresholds is not None and int(self.max_thresholds) < 1:
             raise ValueError(f"max_thresholds must be a positive integer or None, got {self.max_thresholds!r}.")
-        frame = _as_frame(X)
+        check_missing_policy(self.missing)
+        frame = _as_frame(X, missing=self.missing)
         self.feature_names_in_ = np.asarray([str(c) for c in frame.columns], dtype=object)
         self.n_features_in_ = frame.shape[1]
         categorical = self._categorical_columns(frame)
@@ -180,12 +277,19 @@ class Binarizer(TransformerMixin, BaseEstimator):
         for index, column in enumerate(frame.columns):
             name = str(column)
             values = frame[column].to_numpy()
+            absent = missing_mask(values)
+            has_missing = bool(absent.any())
+            if has_missing:
+                features.append(BinaryFeature(name, index, "missing", None, f"{name} is missing"))
+                values = values[~absent]
+            if values.size == 0:
+                continue
             if name in categorical:
                 features.extend(self._category_features(name, index, values))
             elif _is_binary_numeric(values):
-                features.append(BinaryFeature(name, index, "binary", 1, name))
+                features.append(BinaryFeature(name, index, "binary", 1, name, has_missing))
             else:
-                features.extend(self._threshold_features(name, index, values))
+                features.extend(self._threshold_features(name, index, values, has_missing))
         self.features_ = features
         return self
 
@@ -202,7 +306,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
                     and not isinstance(series.dtype, pd.CategoricalDtype):
                 continue
             if pd.api.types.is_object_dtype(series) and not isinstance(series.dtype, pd.CategoricalDtype):
-                odd = [v for v in series.tolist() if not isinstance(v, _CATEGORY_VALUE_TYPES)]
+                odd = [v for v in series.tolist()
+                       if not isinstance(v, _CATEGORY_VALUE_TYPES) and not is_missing_value(v)]
                 if odd:
                     raise TypeError(
                         f"column {column!r} holds {type(odd[0]).__name__} values such as {odd[0]!r}, which are "
@@ -218,10 +323,13 @@ class Binarizer(TransformerMixin, BaseEstimator):
 
     @staticmethod
     def _category_features(name: str, index: int, values: np.ndarray) -> list[BinaryFeature]:
-        categories = sorted(set(values.tolist()), key=lambda v: (str(type(v)), str(v)))
+        """One feature per present category (missing values are left to the ``x is missing`` feature)."""
+        present = [v for v in np.asarray(values, dtype=object).tolist() if not is_missing_value(v)]
+        categories = sorted(set(present), key=lambda v: (str(type(v)), str(v)))
         return [BinaryFeature(name, index, "category", value, f"{name} = {value}") for value in categories]
 
-    def _threshold_features(self, name: str, index: int, values: np.ndarray) -> list[BinaryFeature]:
+    def _threshold_features(self, name: str, index: int, values: np.ndarray,
+                            has_missing: bool = False) -> list[BinaryFeature]:
         try:
             numbers = values.astype(float)
         except (TypeError, ValueError) as error:
@@ -234,14 +342,14 @@ class Binarizer(TransformerMixin, BaseEstimator):
         if cap is not None and len(midpoints) > cap:
             picks = np.unique(np.round(np.linspace(0, len(midpoints) - 1, int(cap))).astype(int))
             midpoints = midpoints[picks]
-        return [BinaryFeature(name, index, "threshold", float(t), f"{name} <= {format_threshold(float(t))}")
-                for t in midpoints]
+        return [BinaryFeature(name, index, "threshold", float(t), f"{name} <= {format_threshold(float(t))}",
+                              has_missing) for t in midpoints]
 
     # -- transforming ---------------------------------------------------------
     def transform(self, X) -> np.ndarray:
         """Return the boolean matrix of the binary features (rows × features)."""
         check_is_fitted(self, "features_")
-        frame = _as_frame(X)
+        frame = _as_frame(X, missing=getattr(self, "missing", "error"))
         if frame.shape[1] != self.n_features_in_:
             raise ValueError(
                 f"X has {frame.shape[1]} columns but the binarizer was fitted on {self.n_features_in_}.")
@@ -267,8 +375,27 @@ class Binarizer(TransformerMixin, BaseEstimator):
 _CATEGORY_VALUE_TYPES = (str, bytes, bool, int, float, np.bool_, np.integer, np.floating, np.str_)
 
 
-def _as_frame(X) -> pd.DataFrame:
-    """Wrap ``X`` as a DataFrame, naming array columns ``x0, x1, ...``."""
+def check_missing_policy(missing) -> None:
+    """Raise a ``ValueError`` unless ``missing`` is one of :data:`MISSING_POLICIES`.
+
+    Examples
+    --------
+    >>> check_missing_policy("indicator")
+    >>> check_missing_policy("impute")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: missing='impute' is not supported; use 'error' (refuse missing values) or 'indicator' ...
+    """
+    if not isinstance(missing, str) or missing not in MISSING_POLICIES:
+        raise ValueError(f"missing={missing!r} is not supported; use 'error' (refuse missing values) or "
+                         "'indicator' (a feature 'x is missing' per column that has them).")
+
+
+def _as_frame(X, missing: str = "error") -> pd.DataFrame:
+    """Wrap ``X`` as a DataFrame, naming array columns ``x0, x1, ...``.
+
+    With ``missing="error"`` a missing value raises; with ``"indicator"`` it is kept.
+    """
     if isinstance(X, pd.DataFrame):
         frame = X
     else:
@@ -278,9 +405,10 @@ def _as_frame(X) -> pd.DataFrame:
         frame = pd.DataFrame(array, columns=[f"x{i}" for i in range(array.shape[1])])
     if frame.shape[0] == 0 or frame.shape[1] == 0:
         raise ValueError(f"X is empty (shape {frame.shape}); give at least one row and one column.")
-    if frame.isna().to_numpy().any():
+    if missing == "error" and frame.isna().to_numpy().any():
         bad = [str(c) for c in frame.columns if frame[c].isna().any()]
-        raise ValueError(f"X has missing values (NaN) in columns {bad}; impute or drop them before fitting.")
+        raise ValueError(f"X has missing values (NaN) in columns {bad}; impute or drop them before fitting, "
+                         "or pass missing='indicator' to add a feature '<column> is missing' for them.")
     infinite = [str(c) for c in frame.columns if pd.api.types.is_float_dtype(frame[c]) and np.isinf(frame[c]).any()]
     if infinite:
         raise ValueError(f"X has infinite values in columns {infinite}; clip or drop them before fitting.")

@@ -21,7 +21,7 @@ from typing import Iterator, Union
 
 import numpy as np
 
-from .binarize import BinaryFeature, format_threshold
+from .binarize import BinaryFeature, format_threshold, is_missing_value
 
 __all__ = ["Leaf", "Split", "MultiwaySplit", "Tree"]
 
@@ -72,7 +72,9 @@ class MultiwaySplit:
     whose value is not among ``values`` (a category unseen in this node's
     training data) goes to the child with the most training weight (the sum
     of its leaves' counts; the first such child on ties), see
-    :meth:`default_child`.
+    :meth:`default_child`. The category of missing values (fitted with
+    ``missing="indicator"``) is stored as ``None``: every missing value
+    (NaN, None, ``pd.NA``) goes to it, and the rules print ``column is missing``.
 
     Attributes
     ----------
@@ -90,6 +92,9 @@ class MultiwaySplit:
     >>> node = MultiwaySplit("color", 0, ["red", "blue"], [Leaf(0, (3, 1)), Leaf(1, (0, 5))])
     >>> node.default_child()
     1
+    >>> Tree(MultiwaySplit("color", 0, [None, "red"], [Leaf(1, (0, 2)), Leaf(0, (3, 0))]), [], ["no", "yes"]
+    ...      ).predict([[float("nan")], ["red"]]).tolist()
+    ['yes', 'no']
     """
 
     column: str
@@ -370,7 +375,7 @@ class Tree:
                 default = node.default_child()
                 for i, (value, child) in enumerate(zip(node.values, node.children)):
                     note = "  # and unseen values" if i == default and len(node.children) > 1 else ""
-                    lines.append(f"{pad}{'if' if i == 0 else 'elif'} {node.column} = {value}:{note}")
+                    lines.append(f"{pad}{'if' if i == 0 else 'elif'} {_category_test(node.column, value)}:{note}")
                     emit(child, indent + 1)
                 return
             lines.append(f"{pad}if {self.feature_name(node.feature, True)}:")
@@ -400,7 +405,8 @@ class Tree:
         return {
             "classes": [_py(c) for c in self.classes],
             "features": [{"column": f.column, "column_index": int(f.column_index), "kind": f.kind,
-                          "value": _py(f.value), "name": f.name} for f in self.features],
+                          "value": _py(f.value), "name": f.name,
+                          **({"has_missing": True} if f.has_missing else {})} for f in self.features],
             "root": node_dict(self.root),
         }
 
@@ -415,8 +421,8 @@ class Tree:
                                      [node(child) for child in d["children"]])
             return Split(int(d["feature"]), node(d["left"]), node(d["right"]))
 
-        features = [BinaryFeature(f["column"], f["column_index"], f["kind"], f["value"], f["name"])
-                    for f in data["features"]]
+        features = [BinaryFeature(f["column"], f["column_index"], f["kind"], f["value"], f["name"],
+                                  bool(f.get("has_missing", False))) for f in data["features"]]
         return cls(node(data["root"]), features, data["classes"], binarizer=binarizer)
 
     def to_json(self, **kwargs) -> str:
@@ -457,7 +463,8 @@ class Tree:
                 lines.append(f'  n{my_id} [label="{_esc(str(node.column))}", fillcolor="#ffffff"{bold}];')
                 for value, child in zip(node.values, node.children):
                     child_id = draw(child, depth + 1)
-                    lines.append(f'  n{my_id} -> n{child_id} [label="{_esc("= " + str(value))}"];')
+                    edge = "is missing" if is_missing_value(value) else f"= {value}"
+                    lines.append(f'  n{my_id} -> n{child_id} [label="{_esc(edge)}"];')
                 return my_id
             lines.append(f'  n{my_id} [label="{_esc(self.feature_name(node.feature))}", fillcolor="#ffffff"{bold}];')
             right = draw(node.right, depth + 1)
@@ -570,9 +577,15 @@ def _multiway_child_index(node: MultiwaySplit, values: np.ndarray) -> np.ndarray
     """Child index for each original value; unseen values go to the heaviest child."""
     lookup = {}
     for i, value in enumerate(node.values):
-        lookup.setdefault(_py(value), i)
+        lookup.setdefault(None if is_missing_value(value) else _py(value), i)
     default = node.default_child()
-    return np.array([lookup.get(_py(v), default) for v in np.asarray(values, dtype=object).tolist()], dtype=int)
+    return np.array([lookup.get(None if is_missing_value(v) else _py(v), default)
+                     for v in np.asarray(values, dtype=object).tolist()], dtype=int)
+
+
+def _category_test(column: str, value) -> str:
+    """Readable test of a multiway child: ``color = red``, or ``color is missing`` for the missing category."""
+    return f"{column} is missing" if is_missing_value(value) else f"{column} = {value}"
 
 
 def _mixed(values) -> bool:
