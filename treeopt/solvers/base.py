@@ -92,7 +92,8 @@ class Snapshot:
         ``not_started``, ``paused``, ``optimal``, ``time_limit``, ``node_limit``,
         ``interrupted``, ``gap_reached``, or ``finished`` (a heuristic that ran to its end).
     lower_bound, upper_bound, gap : float
-        Certified global bounds (objective units) and ``upper - lower``.
+        Global bounds (objective units) and ``upper - lower``; the lower bound
+        is certified unless ``lower_bound_guessed``.
     best_tree : Tree or None
         The incumbent.
     queue_size : int
@@ -105,6 +106,10 @@ class Snapshot:
         Seconds spent searching (paused time excluded).
     extra : dict
         Solver-specific state (e.g. the current selection path of Branches).
+    lower_bound_guessed : bool
+        True when the lower bound is a guess from a reference model (McTavish
+        et al. 2022, section 4.3), not a proof: the gap is then measured
+        against the guess, and closing it does not certify optimality.
     """
 
     solver: str
@@ -119,11 +124,18 @@ class Snapshot:
     expansions: int
     elapsed: float
     extra: dict = field(default_factory=dict)
+    lower_bound_guessed: bool = False
 
 
 @dataclass
 class SearchResult:
-    """What :meth:`Solver.run` returns: the tree and its certificate."""
+    """What :meth:`Solver.run` returns: the tree and its certificate.
+
+    ``lower_bound_guessed`` is True when ``lower_bound`` (and so ``gap`` and
+    ``optimal``) rest on a guessed lower bound (McTavish et al. 2022, section
+    4.3) rather than a proof; see :func:`treeopt.guessing.lower_bound_guarantee`
+    for what is proved then.
+    """
 
     tree: Tree
     objective: float
@@ -136,6 +148,7 @@ class SearchResult:
     elapsed: float
     prune_counts: dict
     trace: list
+    lower_bound_guessed: bool = False
 
     def trace_frame(self) -> pd.DataFrame:
         """The trace as a DataFrame (elapsed, expansions, lower_bound, upper_bound, queue_size)."""
@@ -224,6 +237,15 @@ class Solver:
     def upper_bound(self) -> float:
         """Objective of the incumbent tree."""
         raise NotImplementedError
+
+    @property
+    def lower_bound_guessed(self) -> bool:
+        """Whether :attr:`lower_bound` is a guess (McTavish et al. 2022, section 4.3) rather than a proof.
+
+        False unless a solver guesses lower bounds from a reference model
+        (``GOSDT(reference_errors=...)``).
+        """
+        return False
 
     def _incumbent(self) -> Tree:
         """Build the incumbent tree."""
@@ -437,7 +459,8 @@ class Solver:
         return SearchResult(tree=tree, objective=self.upper_bound, lower_bound=self.lower_bound,
                             upper_bound=self.upper_bound, gap=0.0 if optimal else self.gap, optimal=optimal,
                             status=self.status, expansions=self.expansions, elapsed=self.elapsed,
-                            prune_counts=dict(self.prune_counts), trace=list(self.trace))
+                            prune_counts=dict(self.prune_counts), trace=list(self.trace),
+                            lower_bound_guessed=self.lower_bound_guessed)
 
     def snapshot(self, top_k: int = 10) -> Snapshot:
         """The state of the search now (cheap enough to call between steps)."""
@@ -446,7 +469,8 @@ class Solver:
                         upper_bound=self.upper_bound, gap=self.gap, best_tree=self.best_tree,
                         queue_size=self.queue_size, queue=self._queue_entries(top_k),
                         prune_counts=dict(self.prune_counts), expansions=self.expansions,
-                        elapsed=self.elapsed, extra=self._snapshot_extra())
+                        elapsed=self.elapsed, extra=self._snapshot_extra(),
+                        lower_bound_guessed=self.lower_bound_guessed)
 
     def trace_frame(self) -> pd.DataFrame:
         """The trace as a DataFrame."""

@@ -122,6 +122,10 @@ class GOSDT(Solver):
         Switch bounds off by name, e.g. ``{"lookahead": False}`` (see module docstring).
     depth_budget : int, optional
         Maximum depth of the tree (a single leaf has depth 0).
+    reference_errors : array_like of shape (n_points, n_classes), optional
+        Lower-bound guessing (McTavish et al. 2022, section 4.3; build it with
+        :func:`treeopt.guessing.reference_errors`). The lower bound is then a
+        guess: :attr:`lower_bound_guessed` is True.
 
     Examples
     --------
@@ -163,6 +167,7 @@ class GOSDT(Solver):
         # Lower-bound guessing (McTavish et al. 2022, section 4.3): the reference model's loss on a
         # subproblem, as per-class popcount sums weighted by the objective's class costs.
         self._reference = None if reference_errors is None else self._reference_sums(reference_errors)
+        self.reference_errors = reference_errors     # kept so a player can rebuild the same search
         self.penalty = self.regularization * dataset.total_weight  # λ in weight units
         self.eps = EPS * max(1.0, dataset.total_weight)
         self.problems: dict[int, Problem] = {}
@@ -397,6 +402,15 @@ class GOSDT(Solver):
     @property
     def lower_bound(self) -> float:
         return self._obj(self.root.lb) if self.root is not None else 0.0
+
+    @property
+    def lower_bound_guessed(self) -> bool:
+        """True while ``reference_errors`` set the lower bounds (McTavish et al. 2022, section 4.3).
+
+        The lower bound is then a guess: a search that closes the gap returns a
+        tree with Theorem 4.3's guarantee, not a certified optimum.
+        """
+        return self._reference is not None and self.bounds["reference_lower_bound"]
 
     @property
     def upper_bound(self) -> float:
