@@ -84,7 +84,8 @@ def test_fitted_attributes(fitted):
     assert clf.n_steps_ > 0 and clf.n_steps_ == clf.solver_.expansions
     assert set(clf.prune_counts_) == set(clf.solver_.BOUNDS)
     trace = clf.trace_
-    assert list(trace.columns) == ["elapsed", "expansions", "lower_bound", "upper_bound", "queue_size"]
+    assert list(trace.columns) == ["elapsed", "expansions", "lower_bound", "upper_bound", "queue_size",
+                                   "cache_size"]
     assert trace.lower_bound.is_monotonic_increasing and trace.upper_bound.is_monotonic_decreasing
     assert trace.upper_bound.iloc[-1] == pytest.approx(clf.objective_)
     assert clf.regularization == 0.02                       # never changed by fit

@@ -282,18 +282,32 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.trace_ = result.trace_frame()
         self.n_steps_ = int(result.expansions)
         self.prune_counts_ = dict(result.prune_counts)
-        if not self.optimal_:
-            warnings.warn(
-                f"search stopped ({result.status}) before optimality was certified: the tree's objective "
-                f"{result.upper_bound:.6g} is within {result.gap:.3g} of the optimum (lower bound "
-                f"{result.lower_bound:.6g}). Raise time_limit/node_limit or regularization to certify.",
-                ConvergenceWarning, stacklevel=3)
         # The guesses' guarantees (McTavish et al. Theorems 4.1, 4.3); honest certificate when guessed.
         table, self._fit_table = getattr(self, "_fit_table", None), None
         y, self._fit_y = getattr(self, "_fit_y", None), None
         if table is not None:
             guarantee_report(self, solver, table, None if y is None else np.asarray(y).ravel(),
                              getattr(self, "_y_ref", None), getattr(self, "_fit_weight", None))
+        if not result.optimal:             # stopped early (a completed guessed search reports guarantee_)
+            warnings.warn(self._stopped_message(result), ConvergenceWarning, stacklevel=3)
+
+    def _stopped_message(self, result) -> str:
+        """The ConvergenceWarning of a stopped search, honest about a guessed lower bound."""
+        retry = "Raise time_limit/node_limit or regularization to certify."
+        if not getattr(result, "lower_bound_guessed", False):
+            return (f"search stopped ({result.status}) before optimality was certified: the tree's objective "
+                    f"{result.upper_bound:.6g} is within {result.gap:.3g} of the optimum (lower bound "
+                    f"{result.lower_bound:.6g}). {retry}")
+        # McTavish et al. 2022, section 4.3: the search's bound is a guess; guarantee_report proved lower_bound_.
+        theorem = (getattr(self, "guarantee_", None) or {}).get("lower_bound")
+        proved = "" if theorem is None else (
+            f" Proved: the tree's objective {self.objective_:.6g} is within {self.gap_:.3g} of the optimum "
+            f"(lower bound {self.lower_bound_:.6g}). Theorem 4.3 (McTavish et al. 2022) would bound "
+            f"objective − optimum by the reference model's loss {theorem['reference_loss']:.6g}, but only "
+            f"for a search that completes.")
+        return (f"search stopped ({result.status}) with a guessed lower bound: the guessed lower bound "
+                f"{result.lower_bound:.6g} (gap vs guessed bound {result.gap:.3g}) comes from the reference "
+                f"model (McTavish et al. 2022, section 4.3) and is not a proof.{proved} {retry}")
 
     # -- prediction ---------------------------------------------------------------
     def _transform(self, X) -> np.ndarray:

@@ -21,6 +21,12 @@ bounded unit of work per ``yield`` (one expansion), calls :meth:`_emit` for
 events (a no-op on the fast path), :meth:`_count` for prunes, and
 :meth:`_record` whenever a global bound changes; plus :attr:`lower_bound`,
 :attr:`upper_bound`, :meth:`_incumbent` and :meth:`_queue_entries`.
+
+Memory (USERS.md item 14): :attr:`Solver.cache_size` counts the entries a
+search holds (its memo, caches, and the queue entries it owns; each solver
+documents what it counts), and ``run(cache_limit=N)`` stops a search whose
+cache has grown past ``N`` with status ``cache_limit``, keeping its
+incumbent and honest gap like ``node_limit``.
 """
 
 from __future__ import annotations
@@ -38,10 +44,17 @@ from ..events import Event, Finished, Improved, LowerBoundRaised, Progress
 from ..objectives import Objective, get_objective
 from ..tree import Tree
 
-__all__ = ["Solver", "Snapshot", "QueueEntry", "SearchResult", "TracePoint"]
+__all__ = ["Solver", "Snapshot", "QueueEntry", "SearchResult", "TracePoint", "check_cache_limit"]
 
 #: Objective values closer than this are equal (sums of floats in weight units).
 EPS = 1e-9
+
+#: Columns of a trace as a DataFrame (the fields of :class:`TracePoint`).
+TRACE_COLUMNS = ["elapsed", "expansions", "lower_bound", "upper_bound", "queue_size", "cache_size"]
+
+#: ``run`` compares ``cache_size`` with ``cache_limit`` once every this many units of work (with the
+#: time limit), so a search may overshoot the limit by what those units create.
+CACHE_CHECK_EVERY = 16
 
 
 @dataclass(order=True)
@@ -79,6 +92,7 @@ class TracePoint:
     lower_bound: float
     upper_bound: float
     queue_size: int
+    cache_size: int = 0
 
 
 @dataclass
@@ -90,7 +104,7 @@ class Snapshot:
     solver : str
     status : str
         ``not_started``, ``paused``, ``optimal``, ``time_limit``, ``node_limit``,
-        ``interrupted``, ``gap_reached``, or ``finished`` (a heuristic that ran to its end).
+        ``cache_limit``, ``interrupted``, ``gap_reached``, or ``finished`` (a heuristic that ran to its end).
     lower_bound, upper_bound, gap : float
         Global bounds (objective units) and ``upper - lower``; the lower bound
         is certified unless ``lower_bound_guessed``.
@@ -106,6 +120,8 @@ class Snapshot:
         Seconds spent searching (paused time excluded).
     extra : dict
         Solver-specific state (e.g. the current selection path of Branches).
+    cache_size : int
+        Entries the search holds in memory (:attr:`Solver.cache_size`).
     lower_bound_guessed : bool
         True when the lower bound is a guess from a reference model (McTavish
         et al. 2022, section 4.3), not a proof: the gap is then measured
@@ -124,6 +140,7 @@ class Snapshot:
     expansions: int
     elapsed: float
     extra: dict = field(default_factory=dict)
+    cache_size: int = 0
     lower_bound_guessed: bool = False
 
 
@@ -148,12 +165,12 @@ class SearchResult:
     elapsed: float
     prune_counts: dict
     trace: list
+    cache_size: int = 0
     lower_bound_guessed: bool = False
 
     def trace_frame(self) -> pd.DataFrame:
-        """The trace as a DataFrame (elapsed, expansions, lower_bound, upper_bound, queue_size)."""
-        return pd.DataFrame([vars(p) for p in self.trace],
-                            columns=["elapsed", "expansions", "lower_bound", "upper_bound", "queue_size"])
+        """The trace as a DataFrame (elapsed, expansions, lower_bound, upper_bound, queue_size, cache_size)."""
+        return pd.DataFrame([vars(p) for p in self.trace], columns=TRACE_COLUMNS)
 
 
 class Solver:
@@ -260,6 +277,16 @@ class Solver:
         """Number of entries in the queue."""
         return 0
 
+    @property
+    def cache_size(self) -> int:
+        """Entries the search holds in memory: what ``run(cache_limit=...)`` caps.
+
+        Each solver documents what it counts: its memo of subproblems, its
+        caches, and the queue entries it owns (a queue that only refers to
+        memo entries adds nothing). 0 before the search starts.
+        """
+        return 0
+
     def _snapshot_extra(self) -> dict:
         return {}
 
@@ -274,7 +301,7 @@ class Solver:
     def _record(self, improved: bool = False, raised: bool = False) -> None:
         """Append a trace point; call when a global bound changes."""
         lb, ub = self.lower_bound, self.upper_bound
-        self.trace.append(TracePoint(self.elapsed, self.expansions, lb, ub, self.queue_size))
+        self.trace.append(TracePoint(self.elapsed, self.expansions, lb, ub, self.queue_size, self.cache_size))
         if self._events is not None:
             if improved:
                 self._events.append(Improved(self.expansions, ub, self._incumbent_leaves()))
@@ -382,7 +409,7 @@ class Solver:
         return True
 
     def run(self, time_limit: float | None = None, node_limit: int | None = None,
-            gap_tol: float = 0.0, progress=None) -> SearchResult:
+            gap_tol: float = 0.0, progress=None, cache_limit: int | None = None) -> SearchResult:
         """Search until optimal or a limit is hit; return the tree and its certificate.
 
         Parameters
@@ -395,6 +422,14 @@ class Solver:
             Stop when ``upper_bound - lower_bound <= gap_tol``.
         progress : callable, optional
             Called as ``progress(solver)`` about once a second.
+        cache_limit : int, optional
+            A memory cap: stop with status ``cache_limit`` once
+            :attr:`cache_size` exceeds this many entries. Checked before the
+            first unit of work and then every ``CACHE_CHECK_EVERY`` (16)
+            units, so the cache may overshoot by what those units create.
+            Like ``node_limit`` it bounds ``run`` only (``steps()`` and
+            ``step()`` leave stopping to their caller), and a later ``run()``
+            with a larger limit resumes the search.
 
         Returns
         -------
@@ -410,6 +445,7 @@ class Solver:
             raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}.")
         if node_limit is not None and node_limit < 0:
             raise ValueError(f"node_limit must be a non-negative integer or None, got {node_limit!r}.")
+        check_cache_limit(cache_limit)
         self._ensure_started()
         if self._broken:
             return self.result()
@@ -417,12 +453,15 @@ class Solver:
         next_report = start + 1.0
         generator = self._generator
         self._clock_start = time.perf_counter()
-        check_every = 16
+        check_every = CACHE_CHECK_EVERY
         counter = 0
         try:
             while True:
                 if node_limit is not None and self.expansions >= node_limit:
                     self.status = "node_limit"
+                    break
+                if counter == 0 and cache_limit is not None and self.cache_size > cache_limit:
+                    self.status = "cache_limit"            # checked at the start and every check_every units
                     break
                 try:
                     next(generator)
@@ -459,7 +498,7 @@ class Solver:
         return SearchResult(tree=tree, objective=self.upper_bound, lower_bound=self.lower_bound,
                             upper_bound=self.upper_bound, gap=0.0 if optimal else self.gap, optimal=optimal,
                             status=self.status, expansions=self.expansions, elapsed=self.elapsed,
-                            prune_counts=dict(self.prune_counts), trace=list(self.trace),
+                            prune_counts=dict(self.prune_counts), trace=list(self.trace), cache_size=self.cache_size,
                             lower_bound_guessed=self.lower_bound_guessed)
 
     def snapshot(self, top_k: int = 10) -> Snapshot:
@@ -469,16 +508,43 @@ class Solver:
                         upper_bound=self.upper_bound, gap=self.gap, best_tree=self.best_tree,
                         queue_size=self.queue_size, queue=self._queue_entries(top_k),
                         prune_counts=dict(self.prune_counts), expansions=self.expansions,
-                        elapsed=self.elapsed, extra=self._snapshot_extra(),
+                        elapsed=self.elapsed, extra=self._snapshot_extra(), cache_size=self.cache_size,
                         lower_bound_guessed=self.lower_bound_guessed)
 
     def trace_frame(self) -> pd.DataFrame:
         """The trace as a DataFrame."""
-        return pd.DataFrame([vars(p) for p in self.trace],
-                            columns=["elapsed", "expansions", "lower_bound", "upper_bound", "queue_size"])
+        return pd.DataFrame([vars(p) for p in self.trace], columns=TRACE_COLUMNS)
 
     def __repr__(self) -> str:
         return (f"{type(self).__name__}(regularization={self.regularization}, status={self.status!r}, "
                 f"lower_bound={self.lower_bound:.6g}, upper_bound={self.upper_bound:.6g}, "
                 f"expansions={self.expansions})") if self._generator is not None else \
             f"{type(self).__name__}(regularization={self.regularization}, status='not_started')"
+
+
+def check_cache_limit(cache_limit) -> int | None:
+    """Validate a ``cache_limit``: None, or a positive integer number of cache entries.
+
+    Parameters
+    ----------
+    cache_limit : int or None
+
+    Returns
+    -------
+    int or None
+
+    Examples
+    --------
+    >>> check_cache_limit(100_000)
+    100000
+    >>> check_cache_limit(0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: cache_limit must be a positive integer (entries the search may hold in memory, ...) or None, got 0.
+    """
+    if cache_limit is None:
+        return None
+    if isinstance(cache_limit, bool) or not isinstance(cache_limit, (int, np.integer)) or cache_limit < 1:
+        raise ValueError(f"cache_limit must be a positive integer (entries the search may hold in memory, "
+                         f"e.g. 1000000) or None, got {cache_limit!r}.")
+    return int(cache_limit)

@@ -384,6 +384,15 @@ class Branches(Solver):
     def queue_size(self) -> int:
         return len(self._frontier)
 
+    @property
+    def cache_size(self) -> int:
+        """Branches in the memo (appendix B.1), each with its actions once visited.
+
+        The frontier and the selection path only refer to memo branches, so
+        they add nothing. Branches are never freed, so this never decreases.
+        """
+        return len(self.memo)
+
     def _incumbent(self) -> Tree:
         ds = self.dataset
         if self.root is None:

@@ -423,6 +423,15 @@ class GOSDT(Solver):
     def queue_size(self) -> int:
         return len(self._queue)
 
+    @property
+    def cache_size(self) -> int:
+        """Problems in the memo (one per support set, and remaining depth, ever reached).
+
+        The queue only refers to memo problems, so it adds nothing. Problems
+        are never freed, so this never decreases during a search.
+        """
+        return len(self.problems)
+
     def _incumbent(self) -> Tree:
         if self.root is None:
             counts = self.dataset.class_counts(self.dataset.all_points)

@@ -285,6 +285,14 @@ class GreedyInduction(Solver):
         """Nodes waiting to be split."""
         return len(self._frontier)
 
+    @property
+    def cache_size(self) -> int:
+        """Nodes of the tree being grown (the frontier's nodes are among them).
+
+        It grows while the tree grows and falls when pruning collapses subtrees.
+        """
+        return self._n_nodes
+
     def _leaf_loss(self, stats) -> float:
         prediction = int(np.argmax(stats))
         costs = self.model.costs
@@ -293,6 +301,7 @@ class GreedyInduction(Solver):
     def _make_root(self) -> None:
         ds = self.dataset
         self.root = GrownNode(np.arange(ds.n_points), ds.counts.sum(axis=0), 0, "")
+        self._n_nodes = 1
         self._loss = self._leaf_loss(self.root.stats)
         if self._stop_reason(self.root) is None:
             self._frontier.append(self.root)
@@ -342,6 +351,7 @@ class GreedyInduction(Solver):
         for leaf in node.leaves():
             self._loss += sign * self._leaf_loss(leaf.stats)
             self._n_leaves += sign
+        self._n_nodes += sign * (1 + sum(1 for inner in node.internal_nodes() for _ in inner.children))
 
     def _after_prune(self, rule, choice, removed, detail) -> None:
         before = self._last_value
@@ -380,6 +390,7 @@ class GreedyInduction(Solver):
                                                    best.child_stats)):
             child = GrownNode(part, np.asarray(stats, dtype=float), node.depth + 1, node.child_rule(branch))
             node.children.append(child)
+            self._n_nodes += 1
             self._loss += self._leaf_loss(child.stats)
             self._n_leaves += 1
             reason = self._stop_reason(child)

@@ -642,6 +642,17 @@ class OSDT(Solver):
     def queue_size(self) -> int:
         return len(self._queue)
 
+    @property
+    def cache_size(self) -> int:
+        """Leaf cache + tree cache (section 5.3) + partial trees held.
+
+        Partial trees are counted by the lower-bound heap, which holds every
+        queued tree and the popped ones it has not yet dropped (lazily, in
+        :attr:`lower_bound`). The caches never shrink but popping trees frees
+        them, so this can decrease.
+        """
+        return len(self._leaves) + len(self._tree_cache) + len(self._bound_heap)
+
     def _incumbent_leaves(self) -> int:
         return max(1, len(self._best_leaves))
 

@@ -499,6 +499,15 @@ class ParetoSearch(Solver):
     def queue_size(self) -> int:
         return len(self._stack)
 
+    @property
+    def cache_size(self) -> int:
+        """Subproblems in the memo (each holds its values for budgets ``1..max_leaves``).
+
+        The recursion stack only refers to memo problems, so it adds nothing.
+        Problems are never freed, so this never decreases during a search.
+        """
+        return len(self.problems)
+
     def _queue_entries(self, k: int) -> list:
         entries = []
         for depth, (problem, budget, ub) in enumerate(reversed(self._stack[-k:] if k else [])):
