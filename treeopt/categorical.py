@@ -30,7 +30,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .binarize import Binarizer, BinaryFeature, _as_frame
+from .binarize import Binarizer, BinaryFeature, _as_frame, check_missing_policy, missing_mask
 from .data import Dataset
 
 __all__ = ["CategoricalColumn", "CategoricalDataset", "OriginalColumns", "read_uci_categorical"]
@@ -77,6 +77,8 @@ class OriginalColumns:
     features : list of BinaryFeature
     n_columns : int
         Number of columns of the original table.
+    missing : {"error", "indicator"}, default="error"
+        Whether the table may hold missing values (see :class:`~treeopt.binarize.Binarizer`).
 
     Examples
     --------
@@ -85,13 +87,14 @@ class OriginalColumns:
     [[True], [False]]
     """
 
-    def __init__(self, features: list, n_columns: int):
+    def __init__(self, features: list, n_columns: int, missing: str = "error"):
         self.features_ = list(features)
         self.n_features_in_ = int(n_columns)
+        self.missing = missing
 
     def transform(self, X) -> np.ndarray:
         """Boolean matrix (rows × binary features) of an original table."""
-        frame = _as_frame(X)
+        frame = _as_frame(X, missing=getattr(self, "missing", "error"))
         if frame.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {frame.shape[1]} columns but the data had {self.n_features_in_}; "
                              "pass the original table with the same columns.")
@@ -155,7 +158,7 @@ class CategoricalDataset(Dataset):
     @classmethod
     def from_arrays(cls, X, y, sample_weight=None, classes=None,
                     categorical_features: str | Sequence[str] = "auto", thresholds: str = "all",
-                    max_thresholds: int | None = None) -> "CategoricalDataset":
+                    max_thresholds: int | None = None, missing: str = "error") -> "CategoricalDataset":
         """Build from any table: categorical columns kept whole, numeric columns thresholded.
 
         Parameters
@@ -172,8 +175,26 @@ class CategoricalDataset(Dataset):
             integer-coded categorical columns explicitly).
         thresholds, max_thresholds
             How numeric columns are binarized (see :class:`~treeopt.binarize.Binarizer`).
+        missing : {"error", "indicator"}, default="error"
+            ``"indicator"``: in a categorical column, missing values (NaN,
+            None, ``pd.NA``) form one more category, stored as ``None``
+            and placed first, whose one-hot feature is ``x is missing``
+            (the multiway rules print ``if x is missing:``); a numeric
+            column gets the binary column ``x is missing`` before its
+            thresholds, as in :class:`~treeopt.binarize.Binarizer`. A
+            missing value at predict time in a categorical column that had
+            none in training is an unseen category (it goes to the heaviest
+            child, see :class:`~treeopt.tree.MultiwaySplit`).
+
+        Examples
+        --------
+        >>> X = pd.DataFrame({"color": ["red", None, "blue", "red"]})
+        >>> ds = CategoricalDataset.from_arrays(X, [0, 1, 1, 0], missing="indicator")
+        >>> ds.columns[0].values, [f.name for f in ds.features]
+        ((None, 'blue', 'red'), ['color is missing', 'color = blue', 'color = red'])
         """
-        frame = _as_frame(X)
+        check_missing_policy(missing)
+        frame = _as_frame(X, missing=missing)
         names = [str(c) for c in frame.columns]
         chooser = Binarizer(categorical_features=categorical_features)
         categorical = chooser._categorical_columns(frame)
@@ -184,7 +205,7 @@ class CategoricalDataset(Dataset):
         numeric_features = []
         if numeric:
             binarizer = Binarizer(thresholds=thresholds, max_thresholds=max_thresholds,
-                                  categorical_features=[]).fit(frame.iloc[:, numeric])
+                                  categorical_features=[], missing=missing).fit(frame.iloc[:, numeric])
             numeric_features = [dataclasses.replace(f, column_index=numeric[f.column_index])
                                 for f in binarizer.features_]
         by_column = {}
@@ -193,9 +214,14 @@ class CategoricalDataset(Dataset):
         for index, name in enumerate(names):
             values = frame.iloc[:, index].to_numpy(dtype=object)
             if name in categorical:
-                categories = sorted(set(values.tolist()), key=lambda v: (str(type(v)), str(v)))
+                absent = missing_mask(values)
+                categories = sorted(set(values[~absent].tolist()), key=lambda v: (str(type(v)), str(v)))
                 start = len(features)
-                for value in categories:
+                if absent.any():
+                    features.append(BinaryFeature(name, index, "missing", None, f"{name} is missing"))
+                    blocks.append(absent)
+                    categories = [None] + categories
+                for value in categories[1 if absent.any() else 0:]:
                     features.append(BinaryFeature(name, index, "category", value, f"{name} = {value}"))
                     blocks.append(values == value)
                 columns.append(CategoricalColumn(name, index, "categorical", tuple(categories),
@@ -206,7 +232,7 @@ class CategoricalDataset(Dataset):
                     features.append(f)
                     blocks.append(np.asarray(f.evaluate(values), dtype=bool))
         Z = np.column_stack(blocks) if blocks else np.zeros((len(frame), 0), dtype=bool)
-        evaluator = OriginalColumns(features, len(names))
+        evaluator = OriginalColumns(features, len(names), missing)
         dataset = cls._build(Z, y, sample_weight, features, classes, evaluator)
         dataset.columns = columns
         dataset._index_columns()

@@ -14,7 +14,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .binarize import Binarizer
+from .binarize import Binarizer, _as_frame
 from .guessing.fitting import guarantee_report, make_binarizer, reference_kwargs
 from .data import Dataset
 from .objectives import OBJECTIVES, get_objective
@@ -89,6 +89,18 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         a greedy CART tree (``"cart"`` or True), or a tree over the same
         binary features. It is kept only if it beats the single leaf.
         False or None: no warm start.
+    missing : {"error", "indicator"}, default="error"
+        Missing values (NaN, None, ``pd.NA``) in ``X``. ``"error"``: refuse
+        them. ``"indicator"``: each column with missing values gets a
+        feature ``x is missing``; a missing value is false on every other
+        test of its column, so it goes to the ``x > t`` side of a threshold
+        unless the tree splits on ``x is missing`` (the rules print
+        ``else:  # x > t or x is missing``); with ``solver="branches"`` a
+        categorical column gets a category ``x is missing``. See
+        :class:`~treeopt.Binarizer` (Notes) for missing values at predict
+        time. Not available with ``thresholds="guess"`` or
+        ``reference="gbdt"`` (scikit-learn's ``GradientBoostingClassifier``
+        refuses NaN).
 
     Attributes
     ----------
@@ -129,6 +141,19 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     >>> clf = OptimalTreeClassifier(regularization=0.02).fit(X, y)
     >>> clf.optimal_, clf.tree_.n_leaves, clf.score(X, y)
     (True, 7, 1.0)
+
+    Missing values as their own feature:
+
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"x": [1.0, 2.0, None, 4.0, None, 6.0]})
+    >>> clf = OptimalTreeClassifier(regularization=0.1, missing="indicator").fit(X, [0, 0, 1, 0, 1, 0])
+    >>> print(clf.tree_.rules(show_counts=False))
+    if x is missing:
+        predict 1
+    else:  # x is not missing
+        predict 0
+    >>> clf.predict(pd.DataFrame({"x": [None, 3.0]})).tolist()
+    [1, 0]
     """
 
     _parameter_constraints = {
@@ -148,6 +173,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         "max_thresholds": [Interval(Integral, 1, None, closed="left"), None],
         "schedule": [str, None],
         "warm_start": [StrOptions({"cart"}), Tree, "boolean", None],
+        "missing": [StrOptions({"error", "indicator"})],
     }
 
     def __init__(self, *, regularization: float = 0.05, solver: str = "gosdt", objective: str = "accuracy",
@@ -155,7 +181,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                  time_limit: float | None = None,
                  node_limit: int | None = None, bounds: dict | None = None, thresholds: str = "all",
                  max_thresholds: int | None = None, schedule: str | None = None, warm_start=None,
-                 reference: str | None = None, random_state=None, penalty: str = "leaf"):
+                 reference: str | None = None, random_state=None, penalty: str = "leaf", missing: str = "error"):
         self.regularization = regularization
         self.solver = solver
         self.objective = objective
@@ -172,6 +198,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.penalty = penalty
         self.schedule = schedule
         self.warm_start = warm_start
+        self.missing = missing
 
     # -- fitting ------------------------------------------------------------------
     def _make_solver(self, X, y, sample_weight, y_ref=None):
@@ -200,13 +227,18 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"y has only one class ({self.classes_.tolist()}); a classifier needs at least "
                              "two classes to learn anything.")
         table = frame if frame is not None else X_checked
+        if self.missing == "indicator" and (self.thresholds == "guess" or self.reference == "gbdt"):
+            option = "thresholds='guess'" if self.thresholds == "guess" else "reference='gbdt'"
+            raise ValueError(f"missing='indicator' cannot be combined with {option}: the boosted reference model "
+                             "(scikit-learn's GradientBoostingClassifier) refuses missing values. Use "
+                             "thresholds='all' or 'quantile' without reference='gbdt', or impute X first.")
         if self.solver == "branches":
             return self._make_branches(table, y, sample_weight, objective, y_ref)
         if self.penalty != "leaf":
             raise ValueError(f"penalty={self.penalty!r} needs solver='branches'; solver={self.solver!r} charges "
                              "λ per leaf (penalty='leaf').")
         self.binarizer_ = make_binarizer(self.thresholds, self.max_thresholds, self.random_state, table, y,
-                                         sample_weight)
+                                         sample_weight, missing=self.missing)
         dataset = Dataset.from_arrays(table, y, sample_weight=sample_weight, binarizer=self.binarizer_,
                                       classes=self.classes_)
         objective.validate(dataset)
@@ -238,7 +270,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"solver='branches' binarizes numeric columns with thresholds='all' or 'quantile', "
                              f"got {self.thresholds!r}.")
         dataset = CategoricalDataset.from_arrays(table, y, sample_weight=sample_weight, classes=self.classes_,
-                                                 thresholds=self.thresholds, max_thresholds=self.max_thresholds)
+                                                 thresholds=self.thresholds, max_thresholds=self.max_thresholds,
+                                                 missing=self.missing)
         objective.validate(dataset)
         self.binarizer_ = dataset.binarizer
         self._y_ref = None
@@ -252,7 +285,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array_like or DataFrame of shape (n_samples, n_features)
-            Numeric, binary or categorical (string/category) columns. No NaN.
+            Numeric, binary or categorical (string/category) columns. No NaN
+            unless ``missing="indicator"``.
         y : array_like of shape (n_samples,)
             Any label values (two or more classes).
         sample_weight : array_like of shape (n_samples,), optional
@@ -322,7 +356,9 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         if self.tree_.has_multiway:
             frame = X if isinstance(X, pd.DataFrame) else None
             X_checked = validate_data(self, X, dtype=None, ensure_all_finite=False, reset=False)
-            return (frame if frame is not None else X_checked), False
+            table = frame if frame is not None else X_checked
+            _as_frame(table, missing=getattr(self, "missing", "error"))     # refuses NaN under missing="error"
+            return table, False
         return self._transform(X), True
 
     def predict(self, X) -> np.ndarray:
@@ -361,5 +397,5 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.input_tags.string = True
         tags.input_tags.categorical = True
-        tags.input_tags.allow_nan = False
+        tags.input_tags.allow_nan = getattr(self, "missing", "error") == "indicator"   # default: False
         return tags

@@ -79,6 +79,11 @@ class GreedyTreeClassifier(ClassifierMixin, BaseEstimator):
     objective : str, default="accuracy"
     thresholds : {"all", "quantile"}, default="all"
     max_thresholds : int, optional
+    missing : {"error", "indicator"}, default="error"
+        Missing values in ``X``: refuse them, or add a feature ``x is
+        missing`` per column that has them (missing values are false on
+        every other test; see :class:`~treeopt.Binarizer`). With
+        ``multiway=True`` the missing category is one more branch.
 
     Attributes
     ----------
@@ -123,13 +128,15 @@ class GreedyTreeClassifier(ClassifierMixin, BaseEstimator):
         "objective": [StrOptions(set(OBJECTIVES))],
         "thresholds": [StrOptions({"all", "quantile"})],
         "max_thresholds": [Interval(Integral, 1, None, closed="left"), None],
+        "missing": [StrOptions({"error", "indicator"})],
     }
 
     def __init__(self, *, criterion: str = "gini", multiway: bool = False, max_depth: int | None = None,
                  min_samples_split: float = 2, min_samples_leaf: float = 1, min_gain: float = 0.0,
                  pruning: str | None = None, confidence: float = 0.25, ccp_alpha: float = 0.0,
                  pruning_risk: str = "misclassification", regularization: float = 0.01,
-                 objective: str = "accuracy", thresholds: str = "all", max_thresholds: int | None = None):
+                 objective: str = "accuracy", thresholds: str = "all", max_thresholds: int | None = None,
+                 missing: str = "error"):
         self.criterion = criterion
         self.multiway = multiway
         self.max_depth = max_depth
@@ -144,6 +151,7 @@ class GreedyTreeClassifier(ClassifierMixin, BaseEstimator):
         self.objective = objective
         self.thresholds = thresholds
         self.max_thresholds = max_thresholds
+        self.missing = missing
 
     def _solver(self, X, y, sample_weight, pruning) -> GreedyInduction:
         self._validate_params()
@@ -154,7 +162,8 @@ class GreedyTreeClassifier(ClassifierMixin, BaseEstimator):
         if len(self.classes_) < 2:
             raise ValueError(f"y has a single class ({self.classes_.tolist()}); a classifier needs at least "
                              "two classes to learn anything.")
-        self.binarizer_ = Binarizer(thresholds=self.thresholds, max_thresholds=self.max_thresholds).fit(table)
+        self.binarizer_ = Binarizer(thresholds=self.thresholds, max_thresholds=self.max_thresholds,
+                                    missing=self.missing).fit(table)
         dataset = Dataset.from_arrays(table, y, sample_weight=sample_weight, binarizer=self.binarizer_,
                                       classes=self.classes_)
         return GreedyInduction(dataset, regularization=self.regularization, objective=get_objective(self.objective),
@@ -169,7 +178,7 @@ class GreedyTreeClassifier(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array_like or DataFrame of shape (n_samples, n_features)
-            Numeric, binary or categorical columns. No NaN.
+            Numeric, binary or categorical columns. No NaN unless ``missing="indicator"``.
         y : array_like of shape (n_samples,)
         sample_weight : array_like of shape (n_samples,), optional
 
@@ -254,6 +263,9 @@ class GreedyTreeRegressor(RegressorMixin, BaseEstimator):
         Cost of a leaf in mean squared error units (scikit-learn's ``ccp_alpha``).
     thresholds : {"all", "quantile"}, default="all"
     max_thresholds : int, optional
+    missing : {"error", "indicator"}, default="error"
+        Missing values in ``X``: refuse them, or add a feature ``x is
+        missing`` per column that has them (see :class:`~treeopt.Binarizer`).
 
     Attributes
     ----------
@@ -278,16 +290,19 @@ class GreedyTreeRegressor(RegressorMixin, BaseEstimator):
         "ccp_alpha": [Interval(Real, 0, None, closed="left")],
         "thresholds": [StrOptions({"all", "quantile"})],
         "max_thresholds": [Interval(Integral, 1, None, closed="left"), None],
+        "missing": [StrOptions({"error", "indicator"})],
     }
 
     def __init__(self, *, max_depth: int | None = None, min_samples_split: float = 2, min_samples_leaf: float = 1,
-                 ccp_alpha: float = 0.0, thresholds: str = "all", max_thresholds: int | None = None):
+                 ccp_alpha: float = 0.0, thresholds: str = "all", max_thresholds: int | None = None,
+                 missing: str = "error"):
         self.max_depth = max_depth
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
         self.ccp_alpha = ccp_alpha
         self.thresholds = thresholds
         self.max_thresholds = max_thresholds
+        self.missing = missing
 
     def fit(self, X, y, sample_weight=None):
         """Grow (and prune) the regression tree."""
@@ -303,7 +318,8 @@ class GreedyTreeRegressor(RegressorMixin, BaseEstimator):
         w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
         if w.shape != y.shape or (w < 0).any() or not np.all(np.isfinite(w)) or w.sum() <= 0:
             raise ValueError(f"sample_weight must be {len(y)} finite non-negative numbers with a positive sum.")
-        self.binarizer_ = Binarizer(thresholds=self.thresholds, max_thresholds=self.max_thresholds).fit(table)
+        self.binarizer_ = Binarizer(thresholds=self.thresholds, max_thresholds=self.max_thresholds,
+                                    missing=self.missing).fit(table)
         Z = self.binarizer_.transform(table)
         points, inverse = np.unique(Z, axis=0, return_inverse=True)
         stats = np.zeros((len(points), 3))

@@ -29,8 +29,14 @@ from .thresholds import ThresholdGuessBinarizer
 __all__ = ["make_binarizer", "reference_kwargs", "guarantee_report"]
 
 
-def make_binarizer(thresholds: str, max_thresholds, random_state, table, y, sample_weight=None):
-    """The fitted binarizer of the estimator's ``thresholds`` option.
+def make_binarizer(thresholds: str, max_thresholds, random_state, table, y, sample_weight=None,
+                   missing: str = "error"):
+    """The fitted binarizer of the estimator's ``thresholds`` (and ``missing``) options.
+
+    ``missing="indicator"`` (a feature ``x is missing`` per column with
+    missing values, see :class:`~treeopt.binarize.Binarizer`) is refused with
+    ``thresholds="guess"``: the boosted reference model of section 4.1
+    (scikit-learn's ``GradientBoostingClassifier``) does not accept NaN.
 
     Examples
     --------
@@ -43,8 +49,12 @@ def make_binarizer(thresholds: str, max_thresholds, random_state, table, y, samp
         if max_thresholds is not None:
             raise ValueError("max_thresholds caps 'all'/'quantile' thresholds; with thresholds='guess' the "
                              "column elimination chooses the count: leave max_thresholds=None.")
+        if missing != "error":
+            raise ValueError("thresholds='guess' cannot be combined with missing='indicator': the boosted "
+                             "reference model refuses missing values. Use thresholds='all' or 'quantile', "
+                             "or impute X first.")
         return ThresholdGuessBinarizer(random_state=random_state).fit(table, y, sample_weight=sample_weight)
-    return Binarizer(thresholds=thresholds, max_thresholds=max_thresholds).fit(table)
+    return Binarizer(thresholds=thresholds, max_thresholds=max_thresholds, missing=missing).fit(table)
 
 
 def reference_kwargs(solver_cls, solver_name: str, reference, y_ref, dataset: Dataset, table, y,

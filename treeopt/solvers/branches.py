@@ -436,7 +436,7 @@ class Branches(Solver):
                 feature = self.dataset.features[col.feature]
                 parts.append(feature.name if k else feature.negated_name)
             else:
-                parts.append(f"{col.name} = {col.values[k]}")
+                parts.append(self.dataset.features[col.features[k]].name)   # "x = v", or "x is missing"
         return " and ".join(parts) or "(all rows)"
 
     def _entry(self, branch: Branch, priority: tuple) -> QueueEntry:

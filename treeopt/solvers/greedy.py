@@ -103,13 +103,15 @@ class SplitFinder:
         self.min_samples_leaf = min_samples_leaf
         groups: dict[int, list[int]] = {}
         if multiway:
-            for j, feature in enumerate(features):
-                if feature.kind == "category":
+            categorical = {f.column_index for f in features if f.kind == "category"}
+            for j, feature in enumerate(features):    # a categorical column's "x is missing" is one more branch
+                if feature.kind == "category" or (feature.kind == "missing" and feature.column_index in categorical):
                     groups.setdefault(feature.column_index, []).append(j)
         grouped = {j for members in groups.values() for j in members}
         self.binary = np.array([j for j in range(len(features)) if j not in grouped], dtype=int)
         self.binary_names = [(features[j].negated_name, features[j].name) for j in self.binary]
         self.binary_labels = [features[j].name for j in self.binary]
+        self.names = [f.name for f in features]
         self.groups = [(features[m[0]].column, column_index, np.array(m, dtype=int),
                         tuple(features[j].value for j in m)) for column_index, m in sorted(groups.items())]
 
@@ -146,7 +148,7 @@ class SplitFinder:
             gain = score if self.criterion != "gain_ratio" else \
                 float(impurity_decrease(node_stats, branch, "entropy"))
             out.append(Candidate((-score, int(members[0])), score, "multiway", column,
-                                 tuple(int(j) for j in kept), tuple(f"{column} = {v}" for v in kept_values),
+                                 tuple(int(j) for j in kept), tuple(self.names[j] for j in kept),
                                  branch, gain, column, column_index, kept_values))
         out.sort()
         return out
