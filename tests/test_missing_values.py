@@ -252,3 +252,8 @@ def test_binary_feature_missing_kind_handles_every_missing_marker():
     assert f.evaluate(values).tolist() == [True, True, True, False, False]
     g = BinaryFeature("c", 0, "category", "a", "c = a")
     assert g.evaluate(values).tolist() == [False, False, False, True, False]
+
+
+def test_binarizer_allow_nan_tag_follows_the_option():
+    assert Binarizer().__sklearn_tags__().input_tags.allow_nan is False
+    assert Binarizer(missing="indicator").__sklearn_tags__().input_tags.allow_nan is True

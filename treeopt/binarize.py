@@ -368,6 +368,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         tags = super().__sklearn_tags__()
         tags.input_tags.string = True
         tags.input_tags.categorical = True
+        tags.input_tags.allow_nan = getattr(self, "missing", "error") == "indicator"
         return tags
 
 
