@@ -14,6 +14,7 @@ from html import escape
 
 import ipywidgets as widgets
 
+from .labels import is_guessed, status_text
 from .static_charts import bar_chart_svg
 from .live_figure import LiveFigure
 from .view import PlayerView
@@ -36,7 +37,10 @@ class BoundsView(PlayerView):
         One per bound of the solver (checked = on).
     runs : list of dict
         One row per finished search: ``bounds_off``, ``expansions``,
-        ``elapsed``, ``objective``, ``lower_bound``, ``status``.
+        ``elapsed``, ``objective``, ``lower_bound``, ``lower_bound_guessed``
+        (the lower bound came from a reference model, McTavish et al. 2022
+        section 4.3: the table's status then says the bound was guessed),
+        ``status``.
 
     Examples
     --------
@@ -117,7 +121,7 @@ class BoundsView(PlayerView):
         self.runs.append({"bounds_off": sorted(k for k, v in bounds.items() if not v),
                           "expansions": int(solver.expansions), "elapsed": float(solver.elapsed),
                           "objective": float(solver.upper_bound), "lower_bound": float(solver.lower_bound),
-                          "status": player.status})
+                          "lower_bound_guessed": is_guessed(solver), "status": player.status})
         self._table.value = self._runs_html()
 
     def _runs_html(self) -> str:
@@ -125,7 +129,8 @@ class BoundsView(PlayerView):
             return ""
         rows = "".join(
             f"<tr><td>{escape(', '.join(r['bounds_off']) or '(none)')}</td><td>{r['expansions']}</td>"
-            f"<td>{r['elapsed']:.2f}</td><td>{r['objective']:.6g}</td><td>{escape(r['status'])}</td></tr>"
+            f"<td>{r['elapsed']:.2f}</td><td>{r['objective']:.6g}</td>"
+            f"<td>{escape(status_text(r['status'], r.get('lower_bound_guessed', False)))}</td></tr>"
             for r in self.runs)
         return ("<b>runs</b><table><tr><th>bounds off</th><th>expansions</th><th>seconds</th><th>objective</th>"
                 f"<th>status</th></tr>{rows}</table>")

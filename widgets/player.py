@@ -25,6 +25,9 @@ from typing import Callable
 import ipywidgets as widgets
 from traitlets import Any, Bool, Float, Int, TraitError, Unicode, validate
 
+from treeopt.solvers.base import check_cache_limit
+
+from .labels import gap_label, lower_bound_label, status_text
 from .recording import Frame, Recording
 
 __all__ = ["SolverPlayer", "as_player"]
@@ -35,10 +38,14 @@ SPEEDS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000]
 
 def _default_factory(solver) -> Callable:
     """Rebuild a solver of the same class and settings with other bounds switched on/off."""
+    # A guessed search (GOSDT(reference_errors=...)) is rebuilt with the same guesses.
+    guesses = {} if getattr(solver, "reference_errors", None) is None else \
+        {"reference_errors": solver.reference_errors}
+
     def make(bounds: dict):
         try:
             return type(solver)(solver.dataset, regularization=solver.regularization, objective=solver.objective,
-                                bounds=bounds, depth_budget=solver.depth_budget)
+                                bounds=bounds, depth_budget=solver.depth_budget, **guesses)
         except TypeError as error:
             raise TypeError(f"cannot rebuild {type(solver).__name__} with new bounds ({error}); pass "
                             "solver_factory=lambda bounds: ... to SolverPlayer.") from None
@@ -63,6 +70,10 @@ class SolverPlayer(widgets.VBox):
         Seconds to wait between slices while playing (to watch slowly).
     time_limit : float, optional
         Stop playing once the search has used this many seconds.
+    cache_limit : int, optional
+        Stop playing (status ``cache_limit``) once the search holds more than
+        this many cache entries (the solver's ``cache_size``): a memory cap,
+        checked after each slice like ``time_limit``.
     refresh_interval : float, default=0.25
         Minimum seconds between redraws while playing.
     top_k : int, default=10
@@ -78,10 +89,18 @@ class SolverPlayer(widgets.VBox):
     n_steps : int
         Units of work done (the solver's expansions).
     status : str
-        ``not_started``, ``running``, ``paused``, ``time_limit``, or the
+        ``not_started``, ``running``, ``paused``, ``time_limit``, ``cache_limit``, or the
         solver's final status (``optimal``).
     lower_bound, upper_bound, gap : float
-        The search's certified bounds now.
+        The search's bounds now (the lower bound is certified unless
+        ``lower_bound_guessed``).
+    lower_bound_guessed : bool
+        Whether the solver's lower bound is a guess from a reference model
+        (McTavish et al. 2022, section 4.3): the status line then says
+        "lower bound (guessed)" and "gap vs guessed bound".
+    cache_size : int
+        Entries the search holds in memory now (the solver's ``cache_size``,
+        also in the status line).
     running : bool
     frame : Frame
         The moment the views show (the latest while ``live``).
@@ -115,10 +134,13 @@ class SolverPlayer(widgets.VBox):
     lower_bound = Float(0.0)
     upper_bound = Float(0.0)
     gap = Float(0.0)
+    cache_size = Int(0)
+    lower_bound_guessed = Bool(False)
     running = Bool(False)
     speed = Int(200)
     delay = Float(0.0)
     time_limit = Float(None, allow_none=True)
+    cache_limit = Int(None, allow_none=True)
     refresh_interval = Float(0.25)
     position = Int(0)
     live = Bool(True)
@@ -138,6 +160,13 @@ class SolverPlayer(widgets.VBox):
             raise TraitError(f"time_limit must be positive seconds or None, got {value!r}.")
         return value
 
+    @validate("cache_limit")
+    def _valid_cache_limit(self, proposal):
+        try:
+            return check_cache_limit(proposal["value"])
+        except ValueError as error:
+            raise TraitError(str(error)) from None
+
     @validate("delay", "refresh_interval")
     def _valid_seconds(self, proposal):
         if proposal["value"] < 0:
@@ -146,7 +175,8 @@ class SolverPlayer(widgets.VBox):
 
     def __init__(self, solver, *, views="default", speed: int = 200, delay: float = 0.0,
                  time_limit: float | None = None, refresh_interval: float = 0.25, top_k: int = 10,
-                 max_frames: int = 400, solver_factory: Callable | None = None, **kwargs):
+                 max_frames: int = 400, solver_factory: Callable | None = None, cache_limit: int | None = None,
+                 **kwargs):
         missing = [name for name in ("step", "snapshot", "lower_bound", "upper_bound", "expansions")
                    if not hasattr(solver, name)]
         if missing:
@@ -159,6 +189,7 @@ class SolverPlayer(widgets.VBox):
             raise ValueError(f"speed must be a positive integer (units of work per slice), got {speed!r}.")
         if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
             raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}.")
+        check_cache_limit(cache_limit)
         for name, value in (("delay", delay), ("refresh_interval", refresh_interval)):
             if not isinstance(value, (int, float)) or value < 0:
                 raise ValueError(f"{name} must be non-negative seconds, got {value!r}.")
@@ -166,6 +197,7 @@ class SolverPlayer(widgets.VBox):
             raise TypeError(f"solver_factory must be callable as solver_factory(bounds), got {solver_factory!r}.")
         super().__init__(**kwargs)
         self.speed, self.delay, self.time_limit = speed, delay, time_limit
+        self.cache_limit = cache_limit
         self.refresh_interval = refresh_interval
         self.top_k = top_k
         self.solver = solver
@@ -314,6 +346,12 @@ class SolverPlayer(widgets.VBox):
                     self._sync()
                     self._finish_callbacks(self)
                     break
+                if self.cache_limit is not None and self.cache_size > self.cache_limit:
+                    self._stopped = "cache_limit"
+                    self.running = False
+                    self._sync()
+                    self._finish_callbacks(self)
+                    break
                 self._refresh()
                 await asyncio.sleep(self.delay)
         except Exception as error:                      # shown in the status line, kept for inspection
@@ -332,6 +370,8 @@ class SolverPlayer(widgets.VBox):
         self.lower_bound = float(solver.lower_bound)
         self.upper_bound = float(solver.upper_bound)
         self.gap = float(max(0.0, self.upper_bound - self.lower_bound))
+        self.cache_size = int(getattr(solver, "cache_size", 0))
+        self.lower_bound_guessed = bool(getattr(solver, "lower_bound_guessed", False))
         if self._finished:
             self.status = str(solver.status)
         elif self.running:
@@ -458,9 +498,11 @@ class SolverPlayer(widgets.VBox):
     def _show_status(self) -> None:
         self._steps_label.value = f"<b>steps</b> <span class='treeopt-steps-value'>{self.n_steps}</span>"
         error = f" · <span style='color:#d62728'>{escape(repr(self.error))}</span>" if self.error else ""
+        guessed = self.lower_bound_guessed
         self._status_label.value = (
-            f"<b>{escape(self.status)}</b> · lower bound {self.lower_bound:.6g} · objective "
-            f"{self.upper_bound:.6g} · gap {self.gap:.3g} · queue {getattr(self.solver, 'queue_size', 0)} · "
+            f"<b>{escape(status_text(self.status, guessed))}</b> · {lower_bound_label(guessed)} "
+            f"{self.lower_bound:.6g} · objective {self.upper_bound:.6g} · {gap_label(guessed)} {self.gap:.3g} · queue {getattr(self.solver, 'queue_size', 0)} · "
+            f"cache {self.cache_size} · "
             f"{getattr(self.solver, 'elapsed', 0.0):.2f} s{error}")
 
     def _show_replay_label(self) -> None:
@@ -504,9 +546,10 @@ class SolverPlayer(widgets.VBox):
     # -- static output -----------------------------------------------------------
     def to_html(self) -> str:
         """A static HTML summary: the status line and every view's static picture."""
-        parts = [f"<div><b>{escape(type(self.solver).__name__)}</b>: {escape(self.status)}, "
-                 f"{self.n_steps} steps, lower bound {self.lower_bound:.6g}, objective {self.upper_bound:.6g}, "
-                 f"gap {self.gap:.3g}</div>"]
+        guessed = self.lower_bound_guessed
+        parts = [f"<div><b>{escape(type(self.solver).__name__)}</b>: {escape(status_text(self.status, guessed))}, "
+                 f"{self.n_steps} steps, {lower_bound_label(guessed)} {self.lower_bound:.6g}, objective "
+                 f"{self.upper_bound:.6g}, {gap_label(guessed)} {self.gap:.3g}</div>"]
         parts.extend(view.to_html() for view in self.views if hasattr(view, "to_html"))
         return "\n".join(parts)
 

@@ -13,6 +13,7 @@ from html import escape
 
 import ipywidgets as widgets
 
+from .labels import gap_label, is_guessed, lower_bound_label
 from .view import PlayerView
 
 __all__ = ["QueueView"]
@@ -105,8 +106,9 @@ class QueueView(PlayerView):
         self.rows = [{"rank": i + 1, "rule": e.rule, "support": float(e.support),
                       "lower_bound": float(e.lower_bound), "upper_bound": float(e.upper_bound),
                       "priority": tuple(e.priority)} for i, e in enumerate(self._entries)]
+        guessed = " · lower bounds guessed (not proofs)" if is_guessed(frame) else ""
         self._summary.value = (f"<b>queue</b>: {snapshot.queue_size} entries, top {len(self.rows)} shown "
-                               f"(after {snapshot.expansions} expansions)")
+                               f"(after {snapshot.expansions} expansions){guessed}")
         self._header.value = f"{'#':>3}  {'lower':>9}  {'upper':>9}  {'support':>8}  rule"
         options = [(self._format(r), i) for i, r in enumerate(self.rows)]
         self._select.unobserve(self._on_select, names="value")
@@ -130,10 +132,12 @@ class QueueView(PlayerView):
         if not 0 <= index < len(self.rows):
             raise IndexError(f"row {index} out of range: {len(self.rows)} rows shown.")
         row, entry = self.rows[index], self._entries[index]
+        guessed = is_guessed(self.frame)
         self.selected = row
         items = [("rule", escape(row["rule"])), ("support (weight)", f"{row['support']:g}"),
-                 ("lower bound", f"{row['lower_bound']:.6g}"), ("upper bound", f"{row['upper_bound']:.6g}"),
-                 ("gap", f"{row['upper_bound'] - row['lower_bound']:.3g}"),
+                 (lower_bound_label(guessed), f"{row['lower_bound']:.6g}"),
+                 ("upper bound", f"{row['upper_bound']:.6g}"),
+                 (gap_label(guessed), f"{row['upper_bound'] - row['lower_bound']:.3g}"),
                  ("priority key", escape(_short(row["priority"])))]
         extra = _payload_fields(entry.payload)
         if extra:

@@ -3,7 +3,9 @@
 A plotly ``FigureWidget`` with three traces: the certified lower bound, the
 objective of the incumbent tree (the upper bound) with the optimality gap
 shaded between them, and a marker at every improvement of the incumbent.
-The x axis is expansions or seconds of search.
+The x axis is expansions or seconds of search. With lower-bound guessing
+(McTavish et al. 2022, section 4.3) the lower bound is a guess and the
+legend and title say "lower bound (guessed)".
 
 Following JUPYTER.md (plotly pitfalls): the traces are passed to the
 ``FigureWidget`` constructor and every update assigns whole ``x``/``y``
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
+from .labels import is_guessed, lower_bound_label
 from .live_figure import LiveFigure
 from .static_charts import line_chart_svg
 from .view import PlayerView
@@ -34,6 +37,9 @@ class TraceView(PlayerView):
     data : dict
         ``x``, ``lower_bound``, ``upper_bound`` (lists) and ``improvements``
         (list of (x, objective)) as drawn.
+    lower_bound_name : str
+        The lower bound's legend entry: ``"lower bound"``, or
+        ``"lower bound (guessed)"`` when the solver guesses lower bounds.
     figure : plotly.graph_objects.FigureWidget
 
     Examples
@@ -57,6 +63,7 @@ class TraceView(PlayerView):
 
     def _build(self) -> None:
         self.data = {"x": [], "lower_bound": [], "upper_bound": [], "improvements": []}
+        self.lower_bound_name = lower_bound_label(is_guessed(getattr(self.player, "solver", None)))
         self._live = LiveFigure(self._traces(), self._figure_layout())
         self._live_figures = [self._live]
         self._axis = widgets.ToggleButtons(options=["expansions", "time"], value=self._x,
@@ -73,7 +80,7 @@ class TraceView(PlayerView):
     def _traces(self) -> list:
         d = self.data
         return [
-            dict(type="scatter", x=d["x"], y=d["lower_bound"], name="lower bound", mode="lines",
+            dict(type="scatter", x=d["x"], y=d["lower_bound"], name=self.lower_bound_name, mode="lines",
                  line_shape="hv", line=dict(color="#1f77b4")),
             dict(type="scatter", x=d["x"], y=d["upper_bound"], name="objective (incumbent)", mode="lines",
                  line_shape="hv", fill="tonexty", fillcolor="rgba(31,119,180,0.15)", line=dict(color="#d62728")),
@@ -83,9 +90,12 @@ class TraceView(PlayerView):
 
     def _figure_layout(self) -> dict:
         return dict(height=320, width=520, margin=dict(l=50, r=10, t=30, b=40),
-                    title=dict(text="objective and lower bound", font=dict(size=13)),
+                    title=dict(text=self._title(), font=dict(size=13)),
                     xaxis=dict(title=dict(text=self._x_title())), yaxis=dict(title=dict(text="objective")),
                     legend=dict(orientation="h", y=-0.25))
+
+    def _title(self) -> str:
+        return f"objective and {self.lower_bound_name}"
 
     def _x_title(self) -> str:
         return "expansions" if self._x == "expansions" else "seconds of search"
@@ -104,16 +114,17 @@ class TraceView(PlayerView):
         upper = [p[3] for p in points]
         marks = [(xs[i], upper[i]) for i in range(1, len(points)) if upper[i] < upper[i - 1]]
         self.data = {"x": xs, "lower_bound": lower, "upper_bound": upper, "improvements": marks}
+        self.lower_bound_name = lower_bound_label(is_guessed(frame))
         self._live.draw(self._traces(), self._figure_layout(), throttle=self._throttle)
 
     def to_svg(self) -> str:
         d = self.data
         marks = [i for i in range(1, len(d["x"])) if d["upper_bound"][i] < d["upper_bound"][i - 1]]
         return line_chart_svg(
-            [{"x": d["x"], "y": d["lower_bound"], "name": "lower bound", "step": True, "color": "#1f77b4"},
+            [{"x": d["x"], "y": d["lower_bound"], "name": self.lower_bound_name, "step": True, "color": "#1f77b4"},
              {"x": d["x"], "y": d["upper_bound"], "name": "objective (incumbent)", "step": True,
               "color": "#d62728", "markers": marks}],
-            title="objective and lower bound", x_label=self._x_title(), y_label="objective",
+            title=self._title(), x_label=self._x_title(), y_label="objective",
             fill_between=(0, 1))
 
     def save(self, path):

@@ -1,0 +1,63 @@
+"""How the views name a search's bounds: certified, or guessed from a reference model.
+
+With lower-bound guessing (McTavish et al. 2022, section 4.3) the solver's
+lower bound is a guess, not a proof (``Snapshot.lower_bound_guessed``), so
+every view that shows it says so: "lower bound (guessed)", "gap vs guessed
+bound", and a search that closed the guessed gap is not called optimal.
+"""
+
+from __future__ import annotations
+
+__all__ = ["is_guessed", "lower_bound_label", "gap_label", "status_text"]
+
+
+def is_guessed(source) -> bool:
+    """Whether ``source`` (a solver, a snapshot, or a player frame) reports a guessed lower bound.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> is_guessed(SimpleNamespace(lower_bound_guessed=True)), is_guessed(object())
+    (True, False)
+    >>> is_guessed(SimpleNamespace(snapshot=SimpleNamespace(lower_bound_guessed=True)))
+    True
+    """
+    if source is None:
+        return False
+    snapshot = getattr(source, "snapshot", None)
+    if snapshot is not None and not callable(snapshot):        # a recorded Frame
+        source = snapshot
+    return bool(getattr(source, "lower_bound_guessed", False))
+
+
+def lower_bound_label(guessed: bool) -> str:
+    """``"lower bound"``, or ``"lower bound (guessed)"``.
+
+    Examples
+    --------
+    >>> lower_bound_label(True)
+    'lower bound (guessed)'
+    """
+    return "lower bound (guessed)" if guessed else "lower bound"
+
+
+def gap_label(guessed: bool) -> str:
+    """``"gap"``, or ``"gap vs guessed bound"``.
+
+    Examples
+    --------
+    >>> gap_label(False), gap_label(True)
+    ('gap', 'gap vs guessed bound')
+    """
+    return "gap vs guessed bound" if guessed else "gap"
+
+
+def status_text(status: str, guessed: bool) -> str:
+    """The status as shown: a guessed search that closed its gap is not certified optimal.
+
+    Examples
+    --------
+    >>> status_text("optimal", False), status_text("optimal", True), status_text("paused", True)
+    ('optimal', 'guessed bound reached (not certified)', 'paused')
+    """
+    return "guessed bound reached (not certified)" if guessed and status == "optimal" else status
