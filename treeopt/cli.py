@@ -44,7 +44,7 @@ def _progress_printer(stream=sys.stderr):
     def progress(solver):
         stream.write(f"\r  {solver.elapsed:7.1f} s  expansions {solver.expansions:>9}  "
                      f"lower {solver.lower_bound:.6f}  upper {solver.upper_bound:.6f}  "
-                     f"queue {solver.queue_size:>8}")
+                     f"queue {solver.queue_size:>8}  cache {solver.cache_size:>9}")
         stream.flush()
     return progress
 
@@ -60,7 +60,8 @@ def _fit(clf, X, y):
         printer(s)
 
     start = time.perf_counter()
-    result = solver.run(time_limit=clf.time_limit, node_limit=clf.node_limit, progress=progress)
+    result = solver.run(time_limit=clf.time_limit, node_limit=clf.node_limit, progress=progress,
+                        cache_limit=clf.cache_limit)
     if printed:
         sys.stderr.write("\n")
     with warnings.catch_warnings():
@@ -103,6 +104,9 @@ def _fit_args(parser):
                         help="partial_auc: largest false-positive rate counted, in (0, 1] (default 0.1)")
     parser.add_argument("--depth-budget", type=int, default=None)
     parser.add_argument("--time-limit", type=float, default=None, help="seconds")
+    parser.add_argument("--cache-limit", type=int, default=None,
+                        help="memory cap: stop once the search holds more than this many cache entries "
+                             "(memo problems, caches); the best tree so far is printed with its gap")
     parser.add_argument("--max-thresholds", type=int, default=None,
                         help="cap threshold features per numeric column")
     parser.add_argument("--thresholds", choices=["all", "quantile", "guess"], default="all",
@@ -137,7 +141,8 @@ def _fit_command(args) -> int:
     clf = OptimalTreeClassifier(regularization=args.regularization, solver=args.solver,
                                 objective=args.objective, omega=args.omega, theta=args.theta,
                                 depth_budget=args.depth_budget,
-                                time_limit=args.time_limit, max_thresholds=args.max_thresholds,
+                                time_limit=args.time_limit, cache_limit=args.cache_limit,
+                                max_thresholds=args.max_thresholds,
                                 thresholds=args.thresholds, reference=args.reference,
                                 random_state=args.random_state, missing=args.missing)
     try:

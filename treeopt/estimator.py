@@ -57,6 +57,11 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         ``ConvergenceWarning``.
     node_limit : int, optional
         Maximum expansions.
+    cache_limit : int, optional
+        A memory cap: the most entries the search may hold (its memo of
+        subproblems, caches and owned queue entries: ``solver_.cache_size``,
+        in ``trace_.cache_size``). A search stopped by it keeps its best tree
+        and warns with ``ConvergenceWarning``.
     bounds : dict, optional
         Switch bounds off by name, e.g. ``{"lookahead": False}``.
     thresholds : {"all", "quantile", "guess"}, default="all"
@@ -112,7 +117,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         Only when ``X`` had string column names.
     binarizer_ : Binarizer
     status_ : str
-        ``optimal``, ``time_limit``, ``node_limit`` or ``interrupted``.
+        ``optimal``, ``time_limit``, ``node_limit``, ``cache_limit`` or ``interrupted``.
     optimal_ : bool
         Whether optimality was certified.
     lower_bound_, upper_bound_, gap_ : float
@@ -165,6 +170,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         "depth_budget": [Interval(Integral, 0, None, closed="left"), None],
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
         "node_limit": [Interval(Integral, 0, None, closed="left"), None],
+        "cache_limit": [Interval(Integral, 1, None, closed="left"), None],
         "bounds": [dict, None],
         "thresholds": [StrOptions({"all", "quantile", "guess"})],
         "reference": [StrOptions({"gbdt"}), None],
@@ -178,7 +184,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
 
     def __init__(self, *, regularization: float = 0.05, solver: str = "gosdt", objective: str = "accuracy",
                  omega: float | None = None, theta: float | None = None, depth_budget: int | None = None,
-                 time_limit: float | None = None,
+                 time_limit: float | None = None, cache_limit: int | None = None,
                  node_limit: int | None = None, bounds: dict | None = None, thresholds: str = "all",
                  max_thresholds: int | None = None, schedule: str | None = None, warm_start=None,
                  reference: str | None = None, random_state=None, penalty: str = "leaf", missing: str = "error"):
@@ -190,6 +196,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.depth_budget = depth_budget
         self.time_limit = time_limit
         self.node_limit = node_limit
+        self.cache_limit = cache_limit
         self.bounds = bounds
         self.thresholds = thresholds
         self.max_thresholds = max_thresholds
@@ -300,7 +307,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self
         """
         solver = self._make_solver(X, y, sample_weight, y_ref)
-        result = solver.run(time_limit=self.time_limit, node_limit=self.node_limit)
+        result = solver.run(time_limit=self.time_limit, node_limit=self.node_limit, cache_limit=self.cache_limit)
         self._store(solver, result)
         return self
 
@@ -328,6 +335,9 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     def _stopped_message(self, result) -> str:
         """The ConvergenceWarning of a stopped search, honest about a guessed lower bound."""
         retry = "Raise time_limit/node_limit or regularization to certify."
+        if result.status == "cache_limit":
+            retry = (f"The search held more than cache_limit={self.cache_limit} entries; raise cache_limit "
+                     "(more memory) or regularization to certify.")
         if not getattr(result, "lower_bound_guessed", False):
             return (f"search stopped ({result.status}) before optimality was certified: the tree's objective "
                     f"{result.upper_bound:.6g} is within {result.gap:.3g} of the optimum (lower bound "

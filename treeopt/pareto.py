@@ -32,6 +32,7 @@ import pandas as pd
 from .binarize import Binarizer
 from .data import Dataset
 from .objectives import get_objective
+from .solvers.base import check_cache_limit
 from .solvers.pareto_search import ParetoSearch
 from .tree import Tree
 
@@ -349,6 +350,7 @@ def _check_regularization(regularization) -> float:
 
 def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: float | None = None,
              min_regularization: float | None = None, sample_weight=None, time_limit: float | None = None,
+             cache_limit: int | None = None,
              X_test=None, y_test=None,
              thresholds: str = "all", max_thresholds: int | None = None) -> Frontier:
     """Every minimum-loss tree with up to ``max_leaves`` leaves, and the λ range of each.
@@ -375,6 +377,10 @@ def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: fl
     time_limit : float, optional
         Seconds. A stopped search keeps the certified part of the frontier
         and marks the rest uncertified (``certified`` column).
+    cache_limit : int, optional
+        A memory cap: stop once the search's memo holds more than this many
+        subproblems (``search.cache_size``); the frontier is then incomplete
+        as with ``time_limit``.
     X_test, y_test : optional
         Held-out data: adds a ``test_accuracy`` column.
     thresholds, max_thresholds
@@ -407,11 +413,12 @@ def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: fl
         dataset = Dataset.from_arrays(X, y, sample_weight=sample_weight, binarizer=binarizer)
     if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
         raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}.")
+    check_cache_limit(cache_limit)
     if (X_test is None) != (y_test is None):
         raise ValueError("give both X_test and y_test, or neither.")
     search = ParetoSearch(dataset, max_leaves=max_leaves, objective=get_objective(objective, omega=omega),
                           min_regularization=min_regularization)
-    search.run(time_limit=time_limit)
+    search.run(time_limit=time_limit, cache_limit=cache_limit)
     front = Frontier(search)
     if X_test is not None:
         front.evaluate(X_test, y_test, "test")

@@ -29,8 +29,8 @@ def explore(X, y, *, sample_weight=None, views="default", speed: int = 200, dela
     **estimator_params
         Any parameter of :class:`~treeopt.OptimalTreeClassifier`
         (``regularization``, ``solver``, ``objective``, ``depth_budget``,
-        ``bounds``, ``time_limit``, ...). ``time_limit`` becomes the
-        player's time limit.
+        ``bounds``, ``time_limit``, ``cache_limit``, ...). ``time_limit``
+        and ``cache_limit`` become the player's limits.
 
     Returns
     -------
@@ -60,4 +60,5 @@ def explore(X, y, *, sample_weight=None, views="default", speed: int = 200, dela
         return OptimalTreeClassifier(**params)._make_solver(X, y, sample_weight)
 
     return SolverPlayer(solver, views=views, speed=speed, delay=delay, time_limit=estimator.time_limit,
-                        refresh_interval=refresh_interval, solver_factory=factory)
+                        refresh_interval=refresh_interval, solver_factory=factory,
+                        cache_limit=estimator.cache_limit)

@@ -498,7 +498,8 @@ class Solver:
         return SearchResult(tree=tree, objective=self.upper_bound, lower_bound=self.lower_bound,
                             upper_bound=self.upper_bound, gap=0.0 if optimal else self.gap, optimal=optimal,
                             status=self.status, expansions=self.expansions, elapsed=self.elapsed,
-                            prune_counts=dict(self.prune_counts), trace=list(self.trace), cache_size=self.cache_size,
+                            prune_counts=dict(self.prune_counts), trace=list(self.trace),
+                            cache_size=self.cache_size,
                             lower_bound_guessed=self.lower_bound_guessed)
 
     def snapshot(self, top_k: int = 10) -> Snapshot:
