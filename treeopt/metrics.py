@@ -15,7 +15,7 @@ __all__ = ["evaluate"]
 
 
 def evaluate(tree, X, y, objective=None, *, regularization: float = 0.0, sample_weight=None,
-             binarized: bool | None = None) -> dict:
+             binarized: bool | None = None, penalty: str = "leaf") -> dict:
     """The objective's value plus accuracy and, for binary labels, TPR and FPR.
 
     Parameters
@@ -26,10 +26,14 @@ def evaluate(tree, X, y, objective=None, *, regularization: float = 0.0, sample_
     objective : str or Objective, optional
         Default ``"accuracy"``. Pass an instance for parameters (``FScore(omega=2)``).
     regularization : float, default=0.0
-        λ, to report ``objective + λ × leaves`` as well.
+        λ, to report ``objective + λ × leaves`` (or ``× splits``) as well.
     sample_weight : array_like, optional
     binarized : bool, optional
         As in :meth:`Tree.apply`.
+    penalty : {"leaf", "split"}, default="leaf"
+        What λ is charged for in ``penalized``: each leaf (GOSDT's
+        objective), or each internal node (``"split"``, Branches'
+        convention), as in :meth:`Tree.objective`.
 
     Returns
     -------
@@ -37,7 +41,8 @@ def evaluate(tree, X, y, objective=None, *, regularization: float = 0.0, sample_
         ``objective`` (name), ``loss`` (objective units, the tree's leaf
         labels used where labels matter), ``value`` (= 1 − loss: the
         accuracy, balanced accuracy, F1, AUC or partial AUC itself),
-        ``penalized`` (loss + λ × leaves), ``accuracy``, ``n_leaves`` and,
+        ``penalized`` (loss + λ × leaves, or × splits with
+        ``penalty="split"``), ``accuracy``, ``n_leaves``, ``n_splits`` and,
         for two classes (class index 1 positive), ``tpr`` and ``fpr`` of
         the leaves' predicted labels (``None`` when undefined or multiclass).
 
@@ -51,7 +56,14 @@ def evaluate(tree, X, y, objective=None, *, regularization: float = 0.0, sample_
     >>> r = evaluate(t, X, y, "f1", binarized=True)
     >>> r["objective"], round(r["value"], 4), r["accuracy"], round(r["tpr"], 4), r["fpr"]
     ('f1', 0.6667, 0.6, 0.6667, 0.5)
+
+    λ per split instead of per leaf (two leaves, one split):
+
+    >>> [round(evaluate(t, X, y, regularization=0.1, binarized=True, penalty=p)["penalized"], 6) for p in ("leaf", "split")]
+    [0.6, 0.5]
     """
+    if penalty not in ("leaf", "split"):
+        raise ValueError(f"penalty must be 'leaf' (λ per leaf) or 'split' (λ per internal node), got {penalty!r}.")
     obj = get_objective(objective or "accuracy")
     counts = tree.leaf_counts(X, y, sample_weight=sample_weight, binarized=binarized)
     labels = np.array([leaf.prediction for _, leaf in tree.leaves()], dtype=int)
@@ -62,9 +74,10 @@ def evaluate(tree, X, y, objective=None, *, regularization: float = 0.0, sample_
         "objective": obj.name,
         "loss": loss,
         "value": 1.0 - loss,
-        "penalized": loss + regularization * len(counts),
+        "penalized": loss + regularization * (len(counts) if penalty == "leaf" else tree.n_splits),
         "accuracy": float(correct / total) if total > 0 else None,
         "n_leaves": len(counts),
+        "n_splits": int(tree.n_splits),
         "tpr": None,
         "fpr": None,
     }
