@@ -389,14 +389,15 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     def evaluate(self, X, y, sample_weight=None) -> dict:
         """The fitted objective's value, accuracy and (binary) TPR/FPR on ``(X, y)``.
 
-        See :func:`treeopt.metrics.evaluate` for the keys.
+        See :func:`treeopt.metrics.evaluate` for the keys; ``penalized``
+        charges λ as the fit did (per leaf, or per split with ``penalty="split"``).
         """
         from .metrics import evaluate
         check_is_fitted(self, "tree_")
         objective = get_objective(self.objective, omega=self.omega, theta=self.theta)
         data, binarized = self._tree_input(X)
         return evaluate(self.tree_, data, y, objective, regularization=self.regularization,
-                        sample_weight=sample_weight, binarized=binarized)
+                        sample_weight=sample_weight, binarized=binarized, penalty=self.penalty)
 
     def __getstate__(self):
         state = dict(super().__getstate__())  # a copy: BaseEstimator may hand back __dict__ itself
