@@ -34,7 +34,9 @@ def _report(clf, X, y, elapsed: float, out=None) -> None:
         print(f"TPR / FPR      {scores['tpr']:.4f} / {scores['fpr']:.4f} (training; positive class "
               f"{clf.classes_[1]})", file=out)
     print(f"leaves         {tree.n_leaves}   depth {tree.depth}", file=out)
-    print(f"regularization {clf.regularization}", file=out)
+    per_split = getattr(clf, "penalty", "leaf") == "split"
+    print(f"regularization {clf.regularization}" + (f" (λ per split; {tree.n_splits} splits)" if per_split else ""),
+          file=out)
     print(f"time           {elapsed:.3f} s, {clf.n_steps_} expansions", file=out)
     counts = ", ".join(f"{k}={v}" for k, v in clf.prune_counts_.items())
     print(f"bound counts   {counts}", file=out)
@@ -115,6 +117,9 @@ def _fit_args(parser):
     parser.add_argument("--reference", choices=["gbdt"], default=None,
                         help="lower-bound guesses from a boosted reference model (McTavish et al. 4.3)")
     parser.add_argument("--random-state", type=int, default=None, help="seed of the boosted reference model")
+    parser.add_argument("--penalty", choices=["leaf", "split"], default="leaf",
+                        help="what λ is charged for: each leaf (default) or each split (needs --solver branches, "
+                             "which keeps categorical columns whole as multiway splits)")
     parser.add_argument("--missing", choices=["error", "indicator"], default="error",
                         help="empty cells: refuse them (default) or add a feature '<column> is missing'")
     parser.add_argument("--sep", default=None, help="column separator (default: sniffed)")
@@ -144,7 +149,7 @@ def _fit_command(args) -> int:
                                 time_limit=args.time_limit, cache_limit=args.cache_limit,
                                 max_thresholds=args.max_thresholds,
                                 thresholds=args.thresholds, reference=args.reference,
-                                random_state=args.random_state, missing=args.missing)
+                                random_state=args.random_state, missing=args.missing, penalty=args.penalty)
     try:
         elapsed = _fit(clf, X, y)
     except (ValueError, TypeError) as error:
