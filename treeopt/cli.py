@@ -44,8 +44,9 @@ def _report(clf, X, y, elapsed: float, out=None) -> None:
 
 def _progress_printer(stream=sys.stderr):
     def progress(solver):
+        lower = "lower (guessed)" if getattr(solver, "lower_bound_guessed", False) else "lower"   # McTavish 4.3
         stream.write(f"\r  {solver.elapsed:7.1f} s  expansions {solver.expansions:>9}  "
-                     f"lower {solver.lower_bound:.6f}  upper {solver.upper_bound:.6f}  "
+                     f"{lower} {solver.lower_bound:.6f}  upper {solver.upper_bound:.6f}  "
                      f"queue {solver.queue_size:>8}  cache {solver.cache_size:>9}")
         stream.flush()
     return progress
