@@ -112,3 +112,19 @@ def test_completed_guessed_fit_does_not_warn(monk2_noisy_reference):
         clf = OptimalTreeClassifier(regularization=0.01).fit(X, y, y_ref=y_ref)
     assert clf.status_ == "guessed" and not clf.optimal_
     assert clf.guarantee_["lower_bound"]["optimality_gap_bound"] is not None
+
+
+def test_cli_progress_line_names_a_guessed_lower_bound(monk2_noisy_reference):
+    import io
+
+    from treeopt.cli import _progress_printer
+
+    X, y, y_ref = monk2_noisy_reference
+    lines = {}
+    for guessed in (True, False):
+        solver = guessed_solver(X, y, y_ref, bounds={"reference_lower_bound": guessed})
+        solver.step(2)
+        stream = io.StringIO()
+        _progress_printer(stream)(solver)
+        lines[guessed] = stream.getvalue()
+    assert "lower (guessed)" in lines[True] and "guessed" not in lines[False] and "lower " in lines[False]
