@@ -173,6 +173,16 @@ def test_cli_cache_limit(tmp_path, capsys, monk):
         main(["fit", str(path), "--target", "class", "--cache-limit", "0"])
 
 
+def test_frontier_command_cache_limit(tmp_path, capsys, monk):
+    X, y = monk[0], monk[1]
+    path = tmp_path / "monk2.csv"
+    pd.concat([X, y], axis=1).to_csv(path, index=False)
+    assert main(["frontier", str(path), "--target", "class", "--max-leaves", "6", "--cache-limit", "30"]) == 0
+    assert "search stopped (cache_limit)" in capsys.readouterr().out
+    with pytest.raises(SystemExit, match="cache_limit"):
+        main(["frontier", str(path), "--target", "class", "--cache-limit", "-1"])
+
+
 def test_frontier_cache_limit_leaves_it_incomplete(monk):
     X, y = monk[0], monk[1]
     front = frontier(X, y, max_leaves=6, cache_limit=30)

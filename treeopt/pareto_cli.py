@@ -40,6 +40,8 @@ def add_cli_arguments(parser) -> None:
                         help="accuracy, balanced_accuracy or weighted_accuracy (default accuracy)")
     parser.add_argument("--omega", type=float, default=None, help="weighted_accuracy: weight of a false negative")
     parser.add_argument("--time-limit", type=float, default=None, help="seconds")
+    parser.add_argument("--cache-limit", type=int, default=None,
+                        help="memory cap: stop once the search holds more than this many subproblems")
     parser.add_argument("--max-thresholds", type=int, default=None,
                         help="cap threshold features per numeric column")
     parser.add_argument("--test", default=None, help="held-out CSV with the same columns: adds test accuracy")
@@ -71,6 +73,7 @@ def run_cli(args, out=None) -> int:
     try:
         front = frontier(X, y, max_leaves=args.max_leaves, objective=args.objective, omega=args.omega,
                          min_regularization=args.min_regularization, time_limit=args.time_limit,
+                         cache_limit=args.cache_limit,
                          max_thresholds=args.max_thresholds, X_test=X_test, y_test=y_test)
     except (ValueError, TypeError) as error:
         raise SystemExit(f"treeopt: {error}")
