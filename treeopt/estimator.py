@@ -329,7 +329,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         if table is not None:
             guarantee_report(self, solver, table, None if y is None else np.asarray(y).ravel(),
                              getattr(self, "_y_ref", None), getattr(self, "_fit_weight", None))
-        if not result.optimal:             # stopped early (a completed guessed search reports guarantee_)
+        if not result.optimal and result.status != "guessed":   # stopped early (a completed guessed
+            # search is reported by guarantee_, not warned about)
             warnings.warn(self._stopped_message(result), ConvergenceWarning, stacklevel=3)
 
     def _stopped_message(self, result) -> str:

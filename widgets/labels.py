@@ -57,7 +57,7 @@ def status_text(status: str, guessed: bool) -> str:
 
     Examples
     --------
-    >>> status_text("optimal", False), status_text("optimal", True), status_text("paused", True)
+    >>> status_text("optimal", False), status_text("guessed", True), status_text("paused", True)
     ('optimal', 'guessed bound reached (not certified)', 'paused')
     """
-    return "guessed bound reached (not certified)" if guessed and status == "optimal" else status
+    return "guessed bound reached (not certified)" if guessed and status == "guessed" else status

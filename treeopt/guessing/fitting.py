@@ -99,7 +99,7 @@ def guarantee_report(estimator, solver, table, y, y_ref, sample_weight) -> None:
                                                    objective, sample_weight, estimator.depth_budget)
     guessed = y_ref is not None and solver.bounds.get("reference_lower_bound", False)
     if guessed:
-        finished = estimator.status_ == "optimal"
+        finished = estimator.status_ in ("optimal", "guessed")   # the solver says "guessed" on completion
         lb_report = lower_bound_guarantee(estimator.tree_, table, y, y_ref, dataset, lam, objective,
                                           sample_weight, finished=finished)
         report["lower_bound"] = lb_report

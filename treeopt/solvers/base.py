@@ -104,7 +104,8 @@ class Snapshot:
     solver : str
     status : str
         ``not_started``, ``paused``, ``optimal``, ``time_limit``, ``node_limit``,
-        ``cache_limit``, ``interrupted``, ``gap_reached``, or ``finished`` (a heuristic that ran to its end).
+        ``cache_limit``, ``interrupted``, ``gap_reached``, ``finished`` (a heuristic that ran to its end),
+        or ``guessed`` (ran to its end against a guessed lower bound: not certified).
     lower_bound, upper_bound, gap : float
         Global bounds (objective units) and ``upper - lower``; the lower bound
         is certified unless ``lower_bound_guessed``.
@@ -148,10 +149,11 @@ class Snapshot:
 class SearchResult:
     """What :meth:`Solver.run` returns: the tree and its certificate.
 
-    ``lower_bound_guessed`` is True when ``lower_bound`` (and so ``gap`` and
-    ``optimal``) rest on a guessed lower bound (McTavish et al. 2022, section
-    4.3) rather than a proof; see :func:`treeopt.guessing.lower_bound_guarantee`
-    for what is proved then.
+    ``lower_bound_guessed`` is True when ``lower_bound`` (and so ``gap``) rest
+    on a guessed lower bound (McTavish et al. 2022, section 4.3) rather than a
+    proof: ``optimal`` is then False and a search that ran to its end has
+    status ``guessed``; see :func:`treeopt.guessing.lower_bound_guarantee` for
+    what is proved then.
     """
 
     tree: Tree
@@ -205,8 +207,20 @@ class Solver:
 
     @property
     def finished_status(self) -> str:
-        """Status of a search that ran to its end: ``optimal``, or ``finished`` for a heuristic."""
-        return "optimal" if self.exact else "finished"
+        """Status of a search that ran to its end.
+
+        ``optimal``; ``finished`` for a heuristic; ``guessed`` when the lower
+        bound it closed was a guess (McTavish et al. 2022, section 4.3): the
+        tree then carries Theorem 4.3's guarantee, not a certificate.
+        """
+        if not self.exact:
+            return "finished"
+        return "guessed" if self.lower_bound_guessed else "optimal"
+
+    @property
+    def _proves_optimality(self) -> bool:
+        """Whether a search that ran to its end proves its tree optimal."""
+        return self.exact and not self.lower_bound_guessed
 
     def __init__(self, dataset: Dataset, *, regularization: float, objective: str | Objective = "accuracy",
                  bounds: dict | None = None, depth_budget: int | None = None):
@@ -398,7 +412,7 @@ class Solver:
                 if not self._finished:
                     yield Progress(self.expansions, self.lower_bound, self.upper_bound, self.queue_size,
                                    self.elapsed)
-        yield Finished(self.expansions, self._finished and self.exact, self.gap, self.status)
+        yield Finished(self.expansions, self._finished and self._proves_optimality, self.gap, self.status)
 
     def step(self, n: int = 1) -> bool:
         """Do ``n`` units of work on the fast path; return False once finished."""
@@ -494,7 +508,7 @@ class Solver:
         """The current tree and certificate without searching further."""
         self._ensure_started()
         tree = self.best_tree
-        optimal = self._finished and self.exact
+        optimal = self._finished and self._proves_optimality
         return SearchResult(tree=tree, objective=self.upper_bound, lower_bound=self.lower_bound,
                             upper_bound=self.upper_bound, gap=0.0 if optimal else self.gap, optimal=optimal,
                             status=self.status, expansions=self.expansions, elapsed=self.elapsed,
