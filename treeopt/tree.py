@@ -333,19 +333,63 @@ class Tree:
         return np.asarray(self.classes, dtype=object if _mixed(self.classes) else None)[
             self.predict_index(X, binarized)]
 
-    def predict_proba(self, X, binarized: bool | None = None) -> np.ndarray:
-        """Class frequencies of the leaf each row reaches (rows × classes).
+    def leaf_probabilities(self, smoothing: float = 0.0) -> np.ndarray:
+        """Class probabilities of each leaf (leaves in :meth:`leaves` order × classes).
 
-        A leaf with no training weight predicts uniform probabilities.
+        A leaf's probability of class ``c`` is its share of the leaf's
+        *training weight*: ``n_c / n``, where ``n_c`` is the weighted count
+        of class ``c`` in the leaf (a row of sample weight 2 counts twice)
+        and ``n = Σ n_c``. With additive (Laplace) smoothing ``α > 0`` it is
+        ``(n_c + α) / (n + α K)`` for ``K`` classes, which pulls small
+        leaves towards uniform; α is in units of sample weight (a pseudo-row
+        of each class). Smoothing never changes which class is most probable.
+        A leaf without training weight (or without stored counts) predicts
+        its own class with probability 1 when ``α = 0`` and is uniform when
+        ``α > 0``.
+
+        Parameters
+        ----------
+        smoothing : float, default=0.0
+            α, non-negative.
+
+        Returns
+        -------
+        ndarray of shape (n_leaves, n_classes)
+
+        Examples
+        --------
+        >>> t = Tree(Split(0, Leaf(1, (1, 3)), Leaf(0, (4, 0))), [], ["no", "yes"])
+        >>> t.leaf_probabilities().tolist()
+        [[0.25, 0.75], [1.0, 0.0]]
+        >>> t.leaf_probabilities(smoothing=1.0).tolist()      # (n_c + 1) / (n + 2)
+        [[0.3333333333333333, 0.6666666666666666], [0.8333333333333334, 0.16666666666666666]]
         """
+        alpha = float(smoothing)
+        if not np.isfinite(alpha) or alpha < 0:
+            raise ValueError(f"smoothing must be a finite number >= 0 (0: plain leaf frequencies), got {smoothing!r}.")
+        n_classes = len(self.classes)
         table = []
         for _, leaf in self.leaves():
             counts = np.asarray(leaf.counts, dtype=float)
-            if counts.size != len(self.classes) or counts.sum() <= 0:
-                counts = np.zeros(len(self.classes))
+            known = counts.size == n_classes and counts.sum() > 0
+            if alpha > 0:
+                counts = counts if counts.size == n_classes else np.zeros(n_classes)
+                table.append((counts + alpha) / (counts.sum() + alpha * n_classes))
+                continue
+            if not known:
+                counts = np.zeros(n_classes)
                 counts[leaf.prediction] = 1.0
             table.append(counts / counts.sum())
-        return np.asarray(table)[self.apply(X, binarized)]
+        return np.asarray(table, dtype=float).reshape(-1, n_classes)
+
+    def predict_proba(self, X, binarized: bool | None = None, smoothing: float = 0.0) -> np.ndarray:
+        """Class probabilities of the leaf each row reaches (rows × classes).
+
+        The leaf's training class frequencies, optionally smoothed: see
+        :meth:`leaf_probabilities` for the semantics and ``smoothing``.
+        """
+        table = self.leaf_probabilities(smoothing)
+        return table[self.apply(X, binarized)]
 
     # -- text -----------------------------------------------------------------
     def feature_name(self, feature: int, value: bool = True) -> str:
