@@ -473,6 +473,40 @@ class Tree:
         """:meth:`to_dict` as a JSON string."""
         return json.dumps(self.to_dict(), **kwargs)
 
+    def to_python(self, function_name: str = "predict") -> str:
+        """Source of a plain Python function ``predict(row)`` over one row of original values.
+
+        ``row`` is a dict (or a pandas row) keyed by column name; the function
+        returns the predicted class. See :func:`treeopt.code_export.tree_to_python`.
+
+        Examples
+        --------
+        >>> from treeopt.binarize import BinaryFeature
+        >>> t = Tree(Split(0, Leaf(1), Leaf(0)), [BinaryFeature("x", 0, "threshold", 2.5, "x <= 2.5")], ["a", "b"])
+        >>> scope = {}
+        >>> exec(t.to_python("classify"), scope)
+        >>> scope["classify"]({"x": 1.0}), scope["classify"]({"x": 3.0})
+        ('a', 'b')
+        """
+        from .code_export import tree_to_python
+        return tree_to_python(self, function_name)
+
+    def to_latex(self, *, show_counts: bool = True, standalone: bool = False) -> str:
+        r"""The rules as plain LaTeX (indented if/else lines, no package needed).
+
+        See :func:`treeopt.code_export.tree_to_latex`; ``standalone=True``
+        gives a complete document.
+
+        Examples
+        --------
+        >>> from treeopt.binarize import BinaryFeature
+        >>> t = Tree(Split(0, Leaf(1), Leaf(0)), [BinaryFeature("x_1", 0, "threshold", 2.5, "x_1 <= 2.5")], ["a", "b"])
+        >>> print(t.to_latex(show_counts=False).splitlines()[2])
+        \textbf{if} \emph{x\_1} $\le$ 2.5\textbf{:}\\
+        """
+        from .code_export import tree_to_latex
+        return tree_to_latex(self, show_counts=show_counts, standalone=standalone)
+
     def to_dot(self, *, highlight_path: list | None = None, max_depth: int | None = None) -> str:
         """Graphviz DOT source of the tree (no graphviz import needed).
 
