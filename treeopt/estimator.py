@@ -106,6 +106,13 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         time. Not available with ``thresholds="guess"`` or
         ``reference="gbdt"`` (scikit-learn's ``GradientBoostingClassifier``
         refuses NaN).
+    proba_smoothing : float, default=0.0
+        Additive (Laplace) smoothing α of :meth:`predict_proba`: a leaf's
+        probability of class ``c`` is ``(n_c + α) / (n + α K)``, with
+        ``n_c`` its training weight of class ``c`` (sample weights count),
+        ``n`` its total weight and ``K`` the number of classes. 0 gives the
+        plain leaf frequencies. It changes neither the search nor
+        :meth:`predict` (see :meth:`treeopt.tree.Tree.leaf_probabilities`).
 
     Attributes
     ----------
@@ -180,6 +187,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         "schedule": [str, None],
         "warm_start": [StrOptions({"cart"}), Tree, "boolean", None],
         "missing": [StrOptions({"error", "indicator"})],
+        "proba_smoothing": [Interval(Real, 0, None, closed="left")],
     }
 
     def __init__(self, *, regularization: float = 0.05, solver: str = "gosdt", objective: str = "accuracy",
@@ -187,7 +195,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                  time_limit: float | None = None, cache_limit: int | None = None,
                  node_limit: int | None = None, bounds: dict | None = None, thresholds: str = "all",
                  max_thresholds: int | None = None, schedule: str | None = None, warm_start=None,
-                 reference: str | None = None, random_state=None, penalty: str = "leaf", missing: str = "error"):
+                 reference: str | None = None, random_state=None, penalty: str = "leaf", missing: str = "error",
+                 proba_smoothing: float = 0.0):
         self.regularization = regularization
         self.solver = solver
         self.objective = objective
@@ -206,6 +215,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.schedule = schedule
         self.warm_start = warm_start
         self.missing = missing
+        self.proba_smoothing = proba_smoothing
 
     # -- fitting ------------------------------------------------------------------
     def _make_solver(self, X, y, sample_weight, y_ref=None):
@@ -378,14 +388,30 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         return self.classes_[self.tree_.predict_index(*data)]
 
     def predict_proba(self, X) -> np.ndarray:
-        """Class frequencies (training weight) of the leaf each row reaches."""
+        """Class probabilities of the leaf each row reaches.
+
+        The leaf's share of training weight of each class, smoothed by
+        ``proba_smoothing`` (see :meth:`treeopt.tree.Tree.leaf_probabilities`).
+        The ROC hull (:mod:`treeopt.roc`) and the AUC objectives rank leaves
+        by their unsmoothed frequencies.
+        """
         data = self._tree_input(X)
-        return self.tree_.predict_proba(*data)
+        return self.tree_.predict_proba(*data, smoothing=getattr(self, "proba_smoothing", 0.0))
 
     def apply(self, X) -> np.ndarray:
         """Index of the leaf each row reaches (leaves numbered left to right)."""
         data = self._tree_input(X)
         return self.tree_.apply(*data)
+
+    def to_sklearn(self, *, input: str = "auto", node_values: str = "frequencies"):
+        """The fitted tree as a fitted ``sklearn.tree.DecisionTreeClassifier`` (for ``plot_tree``, dtreeviz).
+
+        See :func:`treeopt.sklearn_export.to_sklearn`; its ``predict_proba``
+        uses this estimator's ``proba_smoothing``.
+        """
+        from .sklearn_export import to_sklearn
+        check_is_fitted(self, "tree_")
+        return to_sklearn(self, input=input, node_values=node_values)
 
     def evaluate(self, X, y, sample_weight=None) -> dict:
         """The fitted objective's value, accuracy and (binary) TPR/FPR on ``(X, y)``.

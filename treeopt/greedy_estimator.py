@@ -239,6 +239,16 @@ class GreedyTreeClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "tree_")
         return self.tree_.apply(self._binary(X), binarized=False)
 
+    def to_sklearn(self, *, input: str = "auto", node_values: str = "frequencies"):
+        """The fitted tree as a fitted ``sklearn.tree.DecisionTreeClassifier``.
+
+        See :func:`treeopt.sklearn_export.to_sklearn`; trees grown with
+        ``multiway=True`` are refused (scikit-learn trees split in two).
+        """
+        from .sklearn_export import to_sklearn
+        check_is_fitted(self, "tree_")
+        return to_sklearn(self, input=input, node_values=node_values)
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.input_tags.string = True
