@@ -53,6 +53,17 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     do not reduce the parent leaf's loss by λ, the split is dropped at once
     (with this switch off, ``hierarchical`` drops it one step later).
 
+``scope``
+    Theorem B.3 applied downwards (the hierarchical bound with the current
+    best objective ``R^c`` of the parent). A problem ``c`` reached by the split
+    ``(c, c')`` of ``p`` can only help ``p`` with a subtree cheaper than
+    ``target(p) - lb(c')``, where ``target(p) = min(ub(p), scope(p))`` and the
+    root's scope is infinite; the largest such value over its parents is
+    ``c``'s *scope*. Splits of ``c`` whose lower bound reaches ``target(c)``
+    are kept (a new parent may offer a larger scope, which queues them again)
+    but their children are not queued: no tree through them can beat any
+    parent's incumbent. Counts splits left unexplored for this reason.
+
 ``reference_lower_bound``
     McTavish et al. 2022, section 4.3 (Steps 1-2), only with ``reference_errors``: a
     *guess*, not a proof. Each problem's lower bound starts at the reference model's
@@ -66,6 +77,7 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
 from __future__ import annotations
 
 import heapq
+import math
 from itertools import count
 
 import numpy as np
@@ -82,7 +94,7 @@ class Problem:
     """A subproblem: the rows in ``support``, with bounds on its optimal objective (weight units)."""
 
     __slots__ = ("support", "depth_left", "lb", "ub", "leaf_obj", "leaf_loss", "prediction", "counts",
-                 "plain_lb", "splits", "parents", "expanded", "origin", "queued")
+                 "plain_lb", "splits", "parents", "expanded", "origin", "queued", "scope")
 
     def __init__(self, support, depth_left, counts, leaf_loss, prediction, leaf_obj, lb, plain_lb, origin):
         self.support = support
@@ -99,6 +111,7 @@ class Problem:
         self.expanded = False
         self.origin = origin          # (parent problem, feature, side) of the first path that reached it
         self.queued = False
+        self.scope = -math.inf        # the largest objective a parent can still use (see GOSDT._explore)
 
     @property
     def solved(self) -> bool:
@@ -151,6 +164,8 @@ class GOSDT(Solver):
         "leaf_bound": "GOSDT Theorems B.4, B.5 / Algorithm 4 (upper bound on the number of leaves)",
         "incremental_progress": "GOSDT Theorem B.6 / Algorithm 4 (incremental progress to determine splitting)",
         "incremental_lower_bound": "GOSDT Theorem B.7 (lower bound on incremental progress)",
+        "scope": "GOSDT Theorem B.3 applied downwards (a child's subtree must beat its parent's target minus "
+                 "its sibling's lower bound)",
         "depth": "depth_budget (not a theorem: the user's constraint)",
         "reference_lower_bound": "McTavish et al. 2022, section 4.3 (lower-bound guess from a reference model)",
     }
@@ -222,6 +237,8 @@ class GOSDT(Solver):
                 lb = guess
                 self.prune_counts["reference_lower_bound"] += 1
         problem = Problem(support, depth_left, counts, leaf_loss, prediction, leaf_obj, lb, plain_lb, origin)
+        if not bounds["scope"]:
+            problem.scope = math.inf                              # every split of it stays worth exploring
         # fails_bounds (Algorithm 4): problems that can only be leaves.
         if leaf_loss <= self.eps:
             problem.lb = leaf_obj                                 # pure: nothing to gain
@@ -241,6 +258,7 @@ class GOSDT(Solver):
     def _search(self):
         ds = self.dataset
         self.root = self._find_or_create(ds.all_points, self.depth_budget, None)
+        self.root.scope = math.inf                                # the root's target is its own upper bound
         self._push(self.root)
         self._emit(Started(0, self.lower_bound, self.upper_bound))
         self._record()
@@ -248,7 +266,10 @@ class GOSDT(Solver):
         while not root.solved and self._queue:
             problem = heapq.heappop(self._queue)[-1]
             problem.queued = False
-            if problem.solved or problem.expanded or not self._needed(problem):
+            if problem.solved or not self._needed(problem):
+                continue
+            if problem.expanded:
+                self._explore(problem)                            # a new parent raised its scope
                 continue
             self._expand(problem)
             self.expansions += 1
@@ -274,8 +295,9 @@ class GOSDT(Solver):
                 continue
             if not hierarchical:
                 return True
+            limit = min(parent.ub, parent.scope) - self.eps
             for _, left, right in parent.splits:
-                if (left is problem or right is problem) and left.lb + right.lb < parent.ub - self.eps:
+                if (left is problem or right is problem) and left.lb + right.lb < limit:
                     return True
         return False
 
@@ -325,11 +347,36 @@ class GOSDT(Solver):
         if problem.lb != old_lb or problem.ub != old_ub:
             self._propagate(problem)
         if not problem.solved:
-            # Queue children of viable splits, most promising split last so that it pops first.
-            for _, left, right in sorted(problem.splits, key=lambda s: -(s[1].lb + s[2].lb)):
-                for child in (right, left):
-                    if not child.solved and not child.expanded:
+            self._explore(problem)
+
+    def _explore(self, problem: Problem) -> None:
+        """Algorithm 1, lines 29-36: queue the children of the splits that can still matter.
+
+        With ``scope`` (Theorem B.3 applied downwards) a split matters while its
+        lower bound is below ``target = min(ub, scope)``, and each child it queues
+        is offered the scope ``target - lb(sibling)``: a subtree of the child at
+        least that costly cannot make this split beat ``target``. An expanded
+        child whose scope grows is queued again to explore the splits now within it.
+        """
+        scoped = self.bounds["scope"]
+        target = min(problem.ub, problem.scope)
+        limit = target - self.eps
+        skipped = 0
+        # Most promising split last, so that its children pop first.
+        for _, left, right in sorted(problem.splits, key=lambda s: -(s[1].lb + s[2].lb)):
+            if scoped and left.lb + right.lb >= limit:
+                skipped += 1
+                continue
+            for child, sibling in ((right, left), (left, right)):
+                if child.solved:
+                    continue
+                if scoped and target - sibling.lb > child.scope:
+                    child.scope = target - sibling.lb
+                    if child.expanded:
                         self._push(child)
+                if not child.expanded:
+                    self._push(child)
+        self.prune_counts["scope"] += skipped
 
     def _drop_b7(self, problem: Problem) -> int:
         """Theorem B.7: drop splits into two forced leaves that do not reduce the loss by λ."""
