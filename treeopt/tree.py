@@ -502,7 +502,7 @@ class Tree:
         >>> from treeopt.binarize import BinaryFeature
         >>> t = Tree(Split(0, Leaf(1), Leaf(0)), [BinaryFeature("x_1", 0, "threshold", 2.5, "x_1 <= 2.5")], ["a", "b"])
         >>> print(t.to_latex(show_counts=False).splitlines()[2])
-        \textbf{if} \emph{x\_1} $\le$ 2.5\textbf{:}\\
+        \textbf{if} \emph{x\_1} $\le 2.5$\textbf{:}\\
         """
         from .code_export import tree_to_latex
         return tree_to_latex(self, show_counts=show_counts, standalone=standalone)
