@@ -77,3 +77,29 @@ def test_a_larger_scope_requeues_an_expanded_problem(reference_optima):
     assert result.optimal
     assert result.tree.objective(X, y, 0.01, binarized=True) == \
         pytest.approx(reference(reference_optima, "monk1", 0.01), abs=1e-9)
+
+
+@pytest.mark.parametrize("name,lam", [("compas-binary", 0.01), ("monk1", 0.02)])
+def test_counts_by_subtraction_equal_direct_sums(name, lam):
+    """Children's class counts and equivalent-points losses are their parent's minus their sibling's
+    (section 4.4); every problem of a search must hold exactly what summing over its support gives."""
+    require_datasets()
+    solver, _, _ = solve(name, lam)
+    ds = solver.dataset
+    assert solver._subtract
+    assert len(solver.problems) > 100
+    for problem in solver.problems.values():
+        assert problem.counts == ds.class_counts(problem.support)
+        assert problem.eq == ds.equivalent_points_loss(problem.support)
+
+
+def test_no_subtraction_with_fractional_weights():
+    """Float sums would drift; with fractional sample weights every problem sums its own support."""
+    X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5)
+    y = np.array([0, 1, 1, 0] * 5)
+    solver = GOSDT(Dataset.from_binary(X, y, sample_weight=np.linspace(0.1, 2.0, 20)), regularization=0.01)
+    assert not solver._subtract
+    result = solver.run()
+    assert result.optimal and result.tree.n_leaves == 4
+    for problem in solver.problems.values():
+        assert problem.counts == solver.dataset.class_counts(problem.support)

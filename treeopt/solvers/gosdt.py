@@ -90,16 +90,24 @@ from .base import EPS, QueueEntry, Solver
 __all__ = ["GOSDT"]
 
 
+def _minus(total: tuple, part: tuple) -> tuple:
+    """Class counts of a support set minus those of a subset of it."""
+    if len(total) == 2:
+        return (total[0] - part[0], total[1] - part[1])
+    return tuple([a - b for a, b in zip(total, part)])
+
+
 class Problem:
     """A subproblem: the rows in ``support``, with bounds on its optimal objective (weight units)."""
 
     __slots__ = ("support", "depth_left", "lb", "ub", "leaf_obj", "leaf_loss", "prediction", "counts",
-                 "plain_lb", "splits", "parents", "expanded", "origin", "queued", "scope")
+                 "eq", "plain_lb", "splits", "parents", "expanded", "origin", "queued", "scope")
 
-    def __init__(self, support, depth_left, counts, leaf_loss, prediction, leaf_obj, lb, plain_lb, origin):
+    def __init__(self, support, depth_left, counts, leaf_loss, prediction, leaf_obj, lb, eq, plain_lb, origin):
         self.support = support
         self.depth_left = depth_left
         self.counts = counts
+        self.eq = eq                  # equivalent-points loss (0 with that bound off), equation 9
         self.leaf_loss = leaf_loss
         self.prediction = prediction
         self.leaf_obj = leaf_obj
@@ -186,6 +194,11 @@ class GOSDT(Solver):
         self.penalty = self.regularization * dataset.total_weight  # λ in weight units
         self.eps = EPS * max(1.0, dataset.total_weight)
         self.problems: dict[int, Problem] = {}
+        # Section 4.4 (fast selective vector sums): class counts and the equivalent-points loss are
+        # sums over points, so a child's are its parent's minus its sibling's. Exact (and used)
+        # only with integer counts and unit class costs; otherwise every problem sums its own.
+        self._subtract = self.model.unit_costs and dataset.exact_counts
+        self._binary = self.model.unit_costs and dataset.n_classes == 2
         self.root: Problem | None = None
         self._queue: list = []
         self._sequence = count()
@@ -215,12 +228,22 @@ class GOSDT(Solver):
         problem = self.problems.get(key)
         if problem is not None:
             return problem
+        return self._create(support, key, depth_left, origin)
+
+    def _create(self, support: int, key: int, depth_left, origin, counts=None, eq=None) -> Problem:
+        """A new problem; ``counts`` and ``eq`` are summed over ``support`` unless given."""
         lam = self.penalty
         bounds = self.bounds
-        counts = self.dataset.class_counts(support)
-        leaf_loss, prediction = self.model.leaf(counts)
+        if counts is None:
+            counts = self.dataset.class_counts(support)
+        if self._binary:                                          # model.leaf, unrolled for the hot case
+            first, second = counts
+            leaf_loss, prediction = (second, 0) if first >= second else (first, 1)
+        else:
+            leaf_loss, prediction = self.model.leaf(counts)
         leaf_obj = leaf_loss + lam
-        eq = self.model.equivalent_points(support) if bounds["equivalent_points"] else 0
+        if eq is None:
+            eq = self.model.equivalent_points(support) if bounds["equivalent_points"] else 0
         if eq > 0:
             self.prune_counts["equivalent_points"] += 1
         plain_lb = eq + lam                                       # equation 9
@@ -236,7 +259,7 @@ class GOSDT(Solver):
             if guess > lb:
                 lb = guess
                 self.prune_counts["reference_lower_bound"] += 1
-        problem = Problem(support, depth_left, counts, leaf_loss, prediction, leaf_obj, lb, plain_lb, origin)
+        problem = Problem(support, depth_left, counts, leaf_loss, prediction, leaf_obj, lb, eq, plain_lb, origin)
         if not bounds["scope"]:
             problem.scope = math.inf                              # every split of it stays worth exploring
         # fails_bounds (Algorithm 4): problems that can only be leaves.
@@ -315,15 +338,39 @@ class GOSDT(Solver):
         early = self.bounds["hierarchical"]
         limit = problem.ub - self.penalty - self.eps
         early_pruned = 0
+        problems, create = self.problems, self._create
+        shift = None if depth_left is None else depth_left << self._shift
+        subtract = self._subtract
         for j in range(ds.n_features):
             right = support & masks[j]
             if not right or right == support:
                 continue                                           # a split with an empty side is never useful
-            left = self._find_or_create(support ^ right, depth_left, (problem, j, False))
+            left_support = support ^ right
+            left_key, right_key = (left_support, right) if shift is None else (left_support | shift, right | shift)
+            left = problems.get(left_key)
+            right_p = problems.get(right_key)
+            right_sums = None
+            if left is None:
+                if not subtract:
+                    left = create(left_support, left_key, depth_left, (problem, j, False))
+                else:                                              # parent's sums minus the right child's
+                    if right_p is None:
+                        right_sums = (ds.class_counts(right), self._eq_of(right))
+                    else:
+                        right_sums = (right_p.counts, right_p.eq)
+                    left = create(left_support, left_key, depth_left, (problem, j, False),
+                                  _minus(problem.counts, right_sums[0]), problem.eq - right_sums[1])
             if early and left.lb >= limit:
                 early_pruned += 1
                 continue
-            right_p = self._find_or_create(right, depth_left, (problem, j, True))
+            if right_p is None:
+                if right_sums is not None:
+                    right_p = create(right, right_key, depth_left, (problem, j, True), *right_sums)
+                elif subtract:                                     # parent's sums minus the left child's
+                    right_p = create(right, right_key, depth_left, (problem, j, True),
+                                     _minus(problem.counts, left.counts), problem.eq - left.eq)
+                else:
+                    right_p = create(right, right_key, depth_left, (problem, j, True))
             if early and right_p.lb >= limit:
                 early_pruned += 1
                 continue
@@ -377,6 +424,10 @@ class GOSDT(Solver):
                 if not child.expanded:
                     self._push(child)
         self.prune_counts["scope"] += skipped
+
+    def _eq_of(self, support: int):
+        """The equivalent-points loss of a support set (0 with that bound off)."""
+        return self.model.equivalent_points(support) if self.bounds["equivalent_points"] else 0
 
     def _drop_b7(self, problem: Problem) -> int:
         """Theorem B.7: drop splits into two forced leaves that do not reduce the loss by λ."""
