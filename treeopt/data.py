@@ -31,7 +31,7 @@ import pandas as pd
 
 from .binarize import BinaryFeature, Binarizer
 
-__all__ = ["Dataset", "SubsetSum", "bits_of", "mask_of"]
+__all__ = ["Dataset", "SubsetSum", "bits_of", "distinct_rows", "mask_of"]
 
 
 def mask_of(indices) -> int:
@@ -42,10 +42,35 @@ def mask_of(indices) -> int:
     >>> bin(mask_of([0, 2]))
     '0b101'
     """
-    mask = 0
-    for i in indices:
-        mask |= 1 << int(i)
-    return mask
+    positions = np.fromiter(indices, dtype=np.int64) if not isinstance(indices, np.ndarray) \
+        else indices.astype(np.int64, copy=False).ravel()
+    if positions.size == 0:
+        return 0
+    bits = np.zeros(int(positions.max()) + 1, dtype=bool)
+    bits[positions] = True
+    return int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
+
+
+def distinct_rows(Z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of a boolean matrix, sorted, and the index of each row among them.
+
+    The same as ``np.unique(Z, axis=0, return_inverse=True)`` (same order), about ten times
+    faster on thousands of rows: each row is packed into bytes and the byte strings are sorted.
+
+    Examples
+    --------
+    >>> points, inverse = distinct_rows(np.array([[1, 0], [0, 1], [1, 0]], dtype=bool))
+    >>> points.astype(int).tolist(), inverse.tolist()
+    ([[0, 1], [1, 0]], [1, 0, 1])
+    """
+    Z = np.asarray(Z, dtype=bool)
+    if Z.shape[1] == 0 or Z.shape[0] == 0:
+        points, inverse = np.unique(Z, axis=0, return_inverse=True)
+        return points, inverse.ravel()
+    packed = np.ascontiguousarray(np.packbits(Z, axis=1))          # first column = most significant bit
+    keys = packed.view(np.dtype((np.void, packed.shape[1]))).ravel()
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    return Z[first], inverse.ravel()
 
 
 def bits_of(mask: int) -> list[int]:
@@ -211,7 +236,8 @@ class Dataset:
         Z = np.asarray(X)
         if Z.ndim != 2:
             raise ValueError(f"X must be 2-dimensional, got shape {Z.shape}.")
-        if Z.size and not np.isin(Z, [0, 1]).all():
+        binary = ((Z == 0) | (Z == 1)).all() if Z.dtype.kind in "biuf" else np.isin(Z, [0, 1]).all()
+        if Z.size and not binary:
             raise ValueError("from_binary needs a 0/1 matrix; use Dataset.from_arrays to binarize other values.")
         names = list(feature_names) if feature_names is not None else [f"x{j}" for j in range(Z.shape[1])]
         features = [BinaryFeature(n, j, "binary", 1, n) for j, n in enumerate(names)]
@@ -268,8 +294,7 @@ class Dataset:
                 raise ValueError("sample_weight must be finite and non-negative.")
             if weights.sum() <= 0:
                 raise ValueError("sample_weight sums to zero; at least one row needs a positive weight.")
-        points, row_point = np.unique(Z.astype(bool), axis=0, return_inverse=True)
-        row_point = row_point.ravel()
+        points, row_point = distinct_rows(Z)
         counts = np.zeros((points.shape[0], len(classes)))
         np.add.at(counts, (row_point, y_index), weights)
         return cls(points=points, counts=counts, row_point=row_point, features=features,
