@@ -18,6 +18,12 @@ Two independent ways to find the optimum:
   (including non-additive ones like F-score or AUC, whose leaf labels are
   enumerated too with ``label_leaves=True``), but only for very small depths.
 
+For the k best trees (a view of the Rashomon set), :func:`all_tree_objectives`
+lists every distinct tree's objective: a tree is its *leaf set* (the set of
+its leaves' clause conjunctions, so trees that differ only by the order of
+their splits are one tree), every leaf holds at least one row, and each leaf
+predicts its best label.
+
 Trees are nested tuples: ``("leaf", label)`` or ``("split", j, left, right)``
 where ``left`` gets the rows with ``X[:, j] == 0`` (the same convention as
 :class:`treeopt.tree.Split`). Objectives are in objective units:
@@ -41,7 +47,8 @@ from treeopt.data import Dataset
 from treeopt.objectives import get_objective
 
 __all__ = ["OracleResult", "class_costs", "brute_force", "enumerate_trees", "best_by_enumeration",
-           "tree_predict", "tree_objective", "tree_leaves", "to_treeopt_tuple"]
+           "tree_predict", "tree_objective", "tree_leaves", "to_treeopt_tuple", "leaf_sets",
+           "all_tree_objectives"]
 
 
 @dataclass
@@ -347,3 +354,93 @@ def to_treeopt_tuple(tree) -> tuple:
         return ("split", node.feature, walk(node.left), walk(node.right))
 
     return walk(tree.root)
+
+
+def leaf_sets(X, depth: int | None = None) -> list:
+    """Every distinct tree over the rows of a 0/1 matrix whose leaves all hold rows, as leaf sets.
+
+    A leaf is ``(clauses, rows)``: a frozenset of ``(feature, value)`` tests
+    and the tuple of row indices satisfying them. A tree is the frozenset of
+    its leaves, so the two orders of splitting on ``a`` and ``b`` everywhere
+    give one tree. Plain recursion: the trees under a node are the leaf, and
+    for every feature splitting its rows into two non-empty sides, every
+    pair of trees of the two sides.
+
+    Examples
+    --------
+    >>> X = [[0, 0], [0, 1], [1, 0], [1, 1]]
+    >>> len(leaf_sets(X))        # leaf; x0 or x1 then 0, 1 or 2 more splits; "both sides" counted once
+    8
+    >>> len(leaf_sets(X, depth=1))
+    3
+    """
+    X = np.asarray(X).astype(int)
+    n_features = X.shape[1]
+
+    @lru_cache(maxsize=None)
+    def trees(rows: tuple, depth_left) -> tuple:
+        found = {frozenset([(frozenset(), rows)])}
+        if depth_left == 0:
+            return tuple(found)
+        below = None if depth_left is None else depth_left - 1
+        for j in range(n_features):
+            left = tuple(i for i in rows if X[i, j] == 0)
+            right = tuple(i for i in rows if X[i, j] == 1)
+            if not left or not right:
+                continue
+            for left_tree in trees(left, below):
+                for right_tree in trees(right, below):
+                    leaves = [(clauses | {(j, 0)}, r) for clauses, r in left_tree]
+                    leaves += [(clauses | {(j, 1)}, r) for clauses, r in right_tree]
+                    found.add(frozenset(leaves))
+        return tuple(found)
+
+    return list(trees(tuple(range(X.shape[0])), depth))
+
+
+def all_tree_objectives(X, y, regularization: float, *, sample_weight=None, objective="accuracy",
+                        depth: int | None = None) -> list:
+    """``loss + λ × leaves`` of every distinct tree of :func:`leaf_sets`, sorted.
+
+    Parameters
+    ----------
+    X, y, regularization, sample_weight, depth
+        As in :func:`brute_force` (keep X to about 4 features and 20 rows).
+    objective : str or Objective, default="accuracy"
+        Additive objectives: each leaf's best label under the class costs
+        (plain loops). Others (F-score, AUC): the objective's ``tree_loss``
+        of the leaves' class-count table (their definition).
+
+    Returns
+    -------
+    list of float
+        One objective per distinct tree, smallest first.
+
+    Examples
+    --------
+    >>> X = [[0, 0], [0, 1], [1, 0], [1, 1]] * 3
+    >>> y = [0, 1, 1, 0] * 3                          # XOR
+    >>> [round(v, 12) for v in all_tree_objectives(X, y, 0.05)[:3]]   # x0-x1 = x1-x0: one tree
+    [0.2, 0.4, 0.4]
+    """
+    X, y, w = _inputs(X, y, sample_weight)
+    obj = get_objective(objective)
+    classes = np.unique(y)
+    index = {c: k for k, c in enumerate(classes.tolist())}
+    y_index = [index[v] for v in y.tolist()]
+    values = []
+    if obj.additive:
+        _, costs = class_costs(X, y, w, obj, classes)
+        costs, weights = costs.tolist(), w.tolist()
+        for tree in leaf_sets(X, depth):
+            loss = sum(_leaf(rows, y_index, weights, costs)[0] for _, rows in tree)
+            values.append(float(loss + regularization * len(tree)))
+    else:
+        for tree in leaf_sets(X, depth):
+            table = np.zeros((len(tree), len(classes)))
+            for k, (_, rows) in enumerate(tree):
+                for i in rows:
+                    table[k, y_index[i]] += w[i]
+            loss = float(obj.tree_loss(table))
+            values.append(loss + regularization * len(tree))
+    return sorted(values)

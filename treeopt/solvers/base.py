@@ -127,6 +127,10 @@ class Snapshot:
         True when the lower bound is a guess from a reference model (McTavish
         et al. 2022, section 4.3), not a proof: the gap is then measured
         against the guess, and closing it does not certify optimality.
+    top_trees : list of (float, Tree)
+        The best distinct trees found so far with their objectives, best
+        first, for solvers that keep several (``OSDT(top_k=k)``, k > 1);
+        empty otherwise.
     """
 
     solver: str
@@ -143,6 +147,7 @@ class Snapshot:
     extra: dict = field(default_factory=dict)
     cache_size: int = 0
     lower_bound_guessed: bool = False
+    top_trees: list = field(default_factory=list)
 
 
 @dataclass
@@ -154,6 +159,10 @@ class SearchResult:
     proof: ``optimal`` is then False and a search that ran to its end has
     status ``guessed``; see :func:`treeopt.guessing.lower_bound_guarantee` for
     what is proved then.
+
+    ``top_trees`` lists ``(objective, Tree)`` of the best distinct trees,
+    best first, for solvers that keep several (``OSDT(top_k=k)``, k > 1;
+    certified when ``optimal``); it is empty otherwise.
     """
 
     tree: Tree
@@ -169,6 +178,7 @@ class SearchResult:
     trace: list
     cache_size: int = 0
     lower_bound_guessed: bool = False
+    top_trees: list = field(default_factory=list)
 
     def trace_frame(self) -> pd.DataFrame:
         """The trace as a DataFrame (elapsed, expansions, lower_bound, upper_bound, queue_size, cache_size)."""
@@ -303,6 +313,10 @@ class Solver:
 
     def _snapshot_extra(self) -> dict:
         return {}
+
+    def _top_trees(self) -> list:
+        """``(objective, Tree)`` of the best distinct trees kept, best first; [] unless the solver keeps several."""
+        return []
 
     # -- helpers for subclasses -----------------------------------------------
     def _emit(self, event: Event) -> None:
@@ -514,7 +528,7 @@ class Solver:
                             status=self.status, expansions=self.expansions, elapsed=self.elapsed,
                             prune_counts=dict(self.prune_counts), trace=list(self.trace),
                             cache_size=self.cache_size,
-                            lower_bound_guessed=self.lower_bound_guessed)
+                            lower_bound_guessed=self.lower_bound_guessed, top_trees=self._top_trees())
 
     def snapshot(self, top_k: int = 10) -> Snapshot:
         """The state of the search now (cheap enough to call between steps)."""
@@ -524,7 +538,7 @@ class Solver:
                         queue_size=self.queue_size, queue=self._queue_entries(top_k),
                         prune_counts=dict(self.prune_counts), expansions=self.expansions,
                         elapsed=self.elapsed, extra=self._snapshot_extra(), cache_size=self.cache_size,
-                        lower_bound_guessed=self.lower_bound_guessed)
+                        lower_bound_guessed=self.lower_bound_guessed, top_trees=self._top_trees())
 
     def trace_frame(self) -> pd.DataFrame:
         """The trace as a DataFrame."""

@@ -78,6 +78,48 @@ The incumbent starts as the single leaf (always a candidate: ANCHORS.md
 item 1, the original OSDT lost single-leaf optima by letting a CART warm
 start displace it) and is replaced by a warm start only when the warm start
 is strictly better (section 6: ``warm_start="cart"`` or any tree).
+
+The k best trees (``top_k=k``, USERS.md item 16: a view of the Rashomon set)
+    A *tree* is its leaf set: the set of its leaves' clause conjunctions,
+    i.e. the partition of the feature space ``{0, 1}^p`` it induces, each
+    leaf predicting its best label (as for the optimum; ties broken the same
+    way). Trees that differ only in the order of their leaves or in the
+    order their splits were made (``a`` then ``b`` on both sides, or ``b``
+    then ``a``) are the same tree; two trees that split on different
+    features are different even when those features agree on every training
+    row (they predict differently elsewhere). Like the search for the
+    optimum, only trees whose every leaf holds training rows are considered
+    (a split with an empty side is never generated). The search keeps the
+    ``k`` best distinct trees it has evaluated (``top_trees``) and prunes
+    against the *k-th best objective* ``R_k`` found so far (infinite while
+    fewer than ``k`` trees are known) instead of the best one.
+
+    Every complete tree ``T`` is evaluated when the partial tree made of its
+    leaves above its deepest level (split marks on ``T``'s internal nodes at
+    that level) is expanded, and that partial tree is reached from the root
+    through the partial trees of ``T`` cut at each depth. A pruning rule is
+    sound for the k best trees only if it shows that *every* descendant of
+    what it removes has objective ``>= R_k``. These do, and stay on:
+
+    * ``hierarchical`` (Theorem 1): ``b(d_un)`` lower-bounds the objective
+      of every descendant, so ``b >= R_k`` means none enters the k best.
+    * ``lookahead`` (Lemma 2): the same with ``λ`` per split leaf, which
+      every descendant splits.
+    * ``equivalent_points`` (Theorem 9): a lower bound on every descendant.
+    * ``permutation`` (Corollary 6): a permuted partial tree has the same
+      descendants, so dropping the copy loses no tree.
+
+    These only show that a *better* tree exists (their proofs compare a
+    tree with the optimum ``R*`` and exhibit a tree with a smaller
+    objective), so they would wrongly discard the second, third, ... best
+    trees and are switched off (asking for them raises ``ValueError``):
+    ``leaf_support`` (Theorem 3), ``incremental_accuracy`` (Theorem 4),
+    ``leaf_accuracy`` (Theorem 5) and ``incremental_progress`` (GOSDT B.6 /
+    C.2). ``similar_support`` (Theorem 7) is off too: its pairing of the
+    descendants of two similar trees may pair a tree with one that has an
+    empty leaf, outside the searched space, and no proof for the k best is
+    given here. With ``top_k=1`` nothing changes: the threshold is the
+    incumbent's objective and every bound is as above.
 """
 
 from __future__ import annotations
@@ -166,6 +208,10 @@ class OSDT(Solver):
         An initial incumbent: a greedy CART tree pruned by the objective, or
         any tree over the dataset's binary features. It is used only when it
         beats the single leaf.
+    top_k : int, default=1
+        Certify the ``top_k`` best distinct trees, not only the best (see
+        "The k best trees" in the module docstring: the bounds that only
+        prove a tree is not *the* optimum are switched off).
 
     Attributes
     ----------
@@ -174,6 +220,9 @@ class OSDT(Solver):
         "#trees evaluated").
     trees_to_optimum, time_to_optimum : int, float
         ``trees_evaluated`` and seconds when the final incumbent was found.
+    top_trees : list of (float, Tree)
+        The ``top_k`` best distinct trees found so far with their objectives,
+        best first (certified when the search finished).
 
     Examples
     --------
@@ -208,6 +257,15 @@ class OSDT(Solver):
     Finished 
     >>> round(solver.result().objective, 12), solver.result().tree.n_leaves
     (0.2, 4)
+
+    The three best trees of the first example: the split on ``a``, then the
+    two trees that add a useless split under it (one more leaf, same errors):
+
+    >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]] * 5)
+    >>> solver = OSDT(Dataset.from_binary(X, y, feature_names=["a", "b"]), regularization=0.1, top_k=3)
+    >>> result = solver.run()
+    >>> [(round(objective, 12), tree.n_leaves) for objective, tree in result.top_trees]
+    [(0.2, 2), (0.3, 3), (0.3, 3)]
     """
 
     name = "osdt"
@@ -224,11 +282,24 @@ class OSDT(Solver):
     }
     #: Bounds that are off unless asked for.
     OPT_IN = ("similar_support",)
+    #: Bounds that only prove a tree is not *the* optimum: off when ``top_k > 1`` (module docstring).
+    NOT_FOR_TOP_K = ("leaf_support", "incremental_accuracy", "leaf_accuracy", "incremental_progress",
+                     "similar_support")
 
     def __init__(self, dataset: Dataset, *, regularization: float, objective="accuracy",
                  bounds: dict | None = None, depth_budget: int | None = None, schedule: str = "curiosity",
-                 warm_start=None):
+                 warm_start=None, top_k: int = 1):
+        if isinstance(top_k, bool) or not isinstance(top_k, (int, np.integer)) or top_k < 1:
+            raise ValueError(f"top_k must be a positive integer (how many best trees to certify), got {top_k!r}.")
+        top_k = int(top_k)
         opt_in = {name: False for name in self.OPT_IN}
+        if top_k > 1:
+            unsound = sorted(name for name, on in (bounds or {}).items() if on and name in self.NOT_FOR_TOP_K)
+            if unsound:
+                raise ValueError(f"bound(s) {unsound} only prove that a tree is not the optimum, so they would "
+                                 f"discard some of the top_k={top_k} best trees; drop them from bounds= or use "
+                                 "top_k=1.")
+            opt_in.update({name: False for name in self.NOT_FOR_TOP_K})
         opt_in.update(bounds or {})
         super().__init__(dataset, regularization=regularization, objective=objective, bounds=opt_in,
                          depth_budget=depth_budget)
@@ -238,6 +309,7 @@ class OSDT(Solver):
             raise TypeError(f"warm_start must be None, 'cart' or a treeopt Tree, got {type(warm_start).__name__}.")
         self.schedule = schedule
         self.warm_start = warm_start
+        self.top_k = top_k
         self.additive = bool(self.objective.additive)
         W = dataset.total_weight
         self.penalty = self.regularization * W             # λ in weight units
@@ -267,6 +339,8 @@ class OSDT(Solver):
         self._current: PartialTree | None = None
         self._best_leaves: list = []
         self._best = 0.0
+        self._cutoff = 0.0                # pruning threshold R_k: the k-th best objective (weight units)
+        self._top: list = []              # top_k > 1: [(objective, leaf-set key, leaves)], best first
         self._started = False
         self._last_lb = None
         self.trees_evaluated = 0
@@ -416,19 +490,50 @@ class OSDT(Solver):
         heapq.heappush(self._bound_heap, (tree.bound, tree.sequence, tree))
 
     def _improve(self, objective: float, leaves) -> bool:
+        if self.top_k > 1 and objective < self._cutoff - self.eps:
+            self._offer(objective, leaves)
         if objective < self._best - self.eps:
             self._best = objective
+            if self.top_k == 1:
+                self._cutoff = objective
             self._best_leaves = list(leaves)
             self.trees_to_optimum = self.trees_evaluated
             self.time_to_optimum = self.elapsed
             return True
         return False
 
+    def _offer(self, objective: float, leaves) -> None:
+        """Keep a complete tree among the ``top_k`` best distinct leaf sets; update ``R_k``.
+
+        Called only when ``objective`` beats ``R_k``. A tree dropped from the
+        list never comes back: ``R_k`` only decreases. Ties keep the order of
+        discovery, so the first entry is the incumbent.
+        """
+        if any(not leaf.support for leaf in leaves):
+            return                                          # an empty leaf: outside the searched space
+        key = frozenset(leaf.key for leaf in leaves)
+        top = self._top
+        if any(entry[1] == key for entry in top):
+            return
+        position = len(top)
+        while position > 0 and top[position - 1][0] > objective + self.eps:
+            position -= 1
+        top.insert(position, (objective, key, tuple(leaves)))
+        if len(top) > self.top_k:
+            top.pop()
+        if len(top) == self.top_k:
+            self._cutoff = top[-1][0]
+
     def _initial_incumbent(self) -> LeafInfo:
         ds = self.dataset
         root = self._leaf(0, ds.all_points, 0, 0)
         self._best = self._objective_of([root])
         self._best_leaves = [root]
+        if self.top_k == 1:
+            self._cutoff = self._best
+        else:
+            self._cutoff = float("inf")
+            self._offer(self._best, [root])
         warm = None
         if self.warm_start == "cart":
             from .warm_start import cart_leaf_keys
@@ -458,8 +563,8 @@ class OSDT(Solver):
         while queue:
             _, _, tree = heapq.heappop(queue)
             tree.alive = False
-            if self.bounds["hierarchical"] and tree.bound >= self._best - self.eps:
-                self.prune_counts["hierarchical"] += 1               # Theorem 1 with the improved R^c
+            if self.bounds["hierarchical"] and tree.bound >= self._cutoff - self.eps:
+                self.prune_counts["hierarchical"] += 1               # Theorem 1 with the improved R^c (R_k)
                 continue
             self._current = tree
             self.expansions += 1
@@ -474,7 +579,7 @@ class OSDT(Solver):
 
     def _child_bound(self, fixed, split, fixed_loss):
         """Bound of the descendants of a child (weight units), or None when a bound prunes it."""
-        best = self._best - self.eps
+        best = self._cutoff - self.eps                      # R^c, or R_k with top_k > 1
         bounds = self.bounds
         n_leaves = len(fixed) + len(split)
         if self.additive:
@@ -593,7 +698,7 @@ class OSDT(Solver):
         if not store:
             return False
         features = tuple(option[0] for option in combo)
-        best = self._best - self.eps
+        best = self._cutoff - self.eps
         for i in range(len(combo)):
             entries = store.get((i, features[:i] + features[i + 1:], marks))
             if not entries:
@@ -661,6 +766,47 @@ class OSDT(Solver):
         leaves = self._best_leaves
         if not leaves:
             leaves = [self._leaf(0, ds.all_points, 0, 0)]
+        return self._tree_of(leaves)
+
+    @property
+    def top_trees(self) -> list:
+        """The ``top_k`` best distinct trees found so far, best first, as ``(objective, Tree)``.
+
+        Certified (the k best of all trees with non-empty leaves, as a
+        multiset of objectives) once the search has finished; a stopped
+        search's list holds the best trees it found. With ``top_k=1``: the
+        incumbent alone.
+        """
+        self._ensure_started()
+        if self.top_k == 1 or not self._started:
+            return [(self.upper_bound, self.best_tree)]
+        return [(self._obj(objective), self._tree_of(leaves)) for objective, _, leaves in self._top]
+
+    @property
+    def top_k_lower_bound(self) -> float:
+        """A lower bound on the k-th best objective (objective units; ``inf`` when fewer than k trees exist).
+
+        The smallest bound of the unexplored partial trees, or ``R_k`` when
+        that is smaller: the gap of the k-th tree is ``R_k`` minus this.
+        """
+        if not self._started or self.top_k == 1:
+            return self.lower_bound
+        bound = self._cutoff
+        heap = self._bound_heap
+        while heap and not heap[0][2].alive:
+            heapq.heappop(heap)
+        if heap and heap[0][0] < bound:
+            bound = heap[0][0]
+        if self._current is not None and self._current.bound < bound:
+            bound = self._current.bound
+        return self._obj(bound)
+
+    def _top_trees(self) -> list:
+        return self.top_trees if self.top_k > 1 else []
+
+    def _tree_of(self, leaves) -> Tree:
+        """The :class:`Tree` whose leaves are ``leaves`` (cached leaf records)."""
+        ds = self.dataset
         if self.additive:
             labels = [leaf.prediction for leaf in leaves]
             losses = [self._obj(leaf.loss) for leaf in leaves]
@@ -705,7 +851,8 @@ class OSDT(Solver):
         return {"schedule": self.schedule, "priority": SCHEDULES[self.schedule],
                 "trees_evaluated": self.trees_evaluated, "trees_to_optimum": self.trees_to_optimum,
                 "time_to_optimum": self.time_to_optimum, "leaf_cache": len(self._leaves),
-                "tree_cache": len(self._tree_cache)}
+                "tree_cache": len(self._tree_cache)} | (
+            {"top_k": self.top_k, "top_k_lower_bound": self.top_k_lower_bound} if self.top_k > 1 else {})
 
 
 def _assemble(nodes: dict):
