@@ -94,6 +94,11 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         a greedy CART tree (``"cart"`` or True), or a tree over the same
         binary features. It is kept only if it beats the single leaf.
         False or None: no warm start.
+    top_k : int, default=1
+        Certify the ``top_k`` best distinct trees, not only the best
+        (``solver="osdt"``; a view of the Rashomon set): see ``top_trees_``
+        and ``predict(X, tree_index=i)``. Bounds that only prove a tree is
+        not *the* optimum are switched off (:class:`~treeopt.solvers.OSDT`).
     missing : {"error", "indicator"}, default="error"
         Missing values (NaN, None, ``pd.NA``) in ``X``. ``"error"``: refuse
         them. ``"indicator"``: each column with missing values gets a
@@ -137,6 +142,9 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         Expansions done.
     prune_counts_ : dict
         How often each bound acted.
+    top_trees_ : list of (float, Tree)
+        The ``top_k`` best distinct trees with their objectives, best first
+        (certified when ``optimal_``); ``[(objective_, tree_)]`` with ``top_k=1``.
     guarantee_ : dict
         What the guesses guarantee (empty without guesses): ``"thresholds"``
         (Theorem 4.1: reference loss, objective bound) and ``"lower_bound"``
@@ -188,6 +196,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         "warm_start": [StrOptions({"cart"}), Tree, "boolean", None],
         "missing": [StrOptions({"error", "indicator"})],
         "proba_smoothing": [Interval(Real, 0, None, closed="left")],
+        "top_k": [Interval(Integral, 1, None, closed="left")],
     }
 
     def __init__(self, *, regularization: float = 0.05, solver: str = "gosdt", objective: str = "accuracy",
@@ -196,7 +205,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                  node_limit: int | None = None, bounds: dict | None = None, thresholds: str = "all",
                  max_thresholds: int | None = None, schedule: str | None = None, warm_start=None,
                  reference: str | None = None, random_state=None, penalty: str = "leaf", missing: str = "error",
-                 proba_smoothing: float = 0.0):
+                 proba_smoothing: float = 0.0, top_k: int = 1):
         self.regularization = regularization
         self.solver = solver
         self.objective = objective
@@ -216,6 +225,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.warm_start = warm_start
         self.missing = missing
         self.proba_smoothing = proba_smoothing
+        self.top_k = top_k
 
     # -- fitting ------------------------------------------------------------------
     def _make_solver(self, X, y, sample_weight, y_ref=None):
@@ -266,6 +276,11 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         warm = "cart" if self.warm_start is True else (None if self.warm_start is False else self.warm_start)
         extra = {k: v for k, v in (("schedule", self.schedule), ("warm_start", warm)) if v is not None}
         accepted = inspect.signature(solver_cls.__init__).parameters
+        if getattr(self, "top_k", 1) != 1:
+            if "top_k" not in accepted:
+                raise ValueError(f"solver {self.solver!r} finds only the best tree; top_k={self.top_k} needs "
+                                 "solver='osdt' (or leave top_k=1).")
+            extra["top_k"] = self.top_k
         for name in extra:
             if name not in accepted:
                 raise ValueError(f"solver {self.solver!r} does not take {name}=; leave it None or use a solver "
@@ -281,6 +296,9 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         for name in ("reference", "schedule", "warm_start"):
             if getattr(self, name, None) not in (None, False):
                 raise ValueError(f"solver='branches' does not take {name}={getattr(self, name)!r}; leave it None.")
+        if getattr(self, "top_k", 1) != 1:
+            raise ValueError(f"solver='branches' finds only the best tree; top_k={self.top_k} needs solver='osdt' "
+                             "(or leave top_k=1).")
         if y_ref is not None:
             raise ValueError("solver='branches' does not use lower-bound guessing; fit without y_ref.")
         if self.thresholds not in ("all", "quantile"):
@@ -333,6 +351,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.trace_ = result.trace_frame()
         self.n_steps_ = int(result.expansions)
         self.prune_counts_ = dict(result.prune_counts)
+        self.top_trees_ = list(getattr(result, "top_trees", None) or [(self.objective_, self.tree_)])
         # The guesses' guarantees (McTavish et al. Theorems 4.1, 4.3); honest certificate when guessed.
         table, self._fit_table = getattr(self, "_fit_table", None), None
         y, self._fit_y = getattr(self, "_fit_y", None), None
@@ -382,10 +401,21 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             return table, False
         return self._transform(X), True
 
-    def predict(self, X) -> np.ndarray:
-        """Predicted label of each row."""
+    def predict(self, X, tree_index: int = 0) -> np.ndarray:
+        """Predicted label of each row.
+
+        ``tree_index``: which of ``top_trees_`` predicts (0, the default, is
+        ``tree_``; fit with ``top_k > 1`` for more).
+        """
         data = self._tree_input(X)                 # checks fitted before tree_ is read
-        return self.classes_[self.tree_.predict_index(*data)]
+        if tree_index == 0:
+            return self.classes_[self.tree_.predict_index(*data)]
+        trees = self.top_trees_
+        if isinstance(tree_index, bool) or not isinstance(tree_index, (int, np.integer)) \
+                or not 0 <= tree_index < len(trees):
+            raise ValueError(f"tree_index must be an integer in [0, {len(trees)}) (top_trees_ holds {len(trees)} "
+                             f"tree(s); fit with a larger top_k for more), got {tree_index!r}.")
+        return self.classes_[trees[tree_index][1].predict_index(*data)]
 
     def predict_proba(self, X) -> np.ndarray:
         """Class probabilities of the leaf each row reaches.
