@@ -41,6 +41,8 @@ def _default_factory(solver) -> Callable:
     # A guessed search (GOSDT(reference_errors=...)) is rebuilt with the same guesses.
     guesses = {} if getattr(solver, "reference_errors", None) is None else \
         {"reference_errors": solver.reference_errors}
+    if getattr(solver, "top_k", 1) != 1:                    # OSDT(top_k=k) keeps its k best trees
+        guesses["top_k"] = solver.top_k
 
     def make(bounds: dict):
         try:

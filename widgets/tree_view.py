@@ -5,7 +5,9 @@ The tree's DOT text (:meth:`Tree.to_dot`) is rendered to SVG by graphviz's
 ``graphviz`` package is missing), :func:`treeopt.render.tree_svg` draws it in
 pure Python instead, so the view never fails (USERS.md item 22). Leaves show
 their class counts; subtrees below a chosen depth collapse into one box; the
-path of one training row can be highlighted.
+path of one training row can be highlighted. When the solver keeps its k best
+trees (``OSDT(top_k=k)``, ``explore(..., solver="osdt", top_k=k)``), a
+dropdown flips through them: "tree 2 of 3: objective ...".
 """
 
 from __future__ import annotations
@@ -90,6 +92,10 @@ class TreeView(PlayerView):
         The tree shown.
     highlight_row : int or None
         Training row whose path is highlighted.
+    tree_index : int
+        Which of the snapshot's ``top_trees`` is shown (0: the incumbent);
+        set it with :meth:`show_tree` or the dropdown, shown only when the
+        search keeps more than one tree.
 
     Examples
     --------
@@ -100,6 +106,14 @@ class TreeView(PlayerView):
     >>> view = player.views[0]
     >>> "jacket_color = red" in view.svg
     True
+
+    The three best trees (``top_k=3``), second one shown:
+
+    >>> player = explore(*load_monk(1), regularization=0.1, solver="osdt", top_k=3, views=[TreeView])
+    >>> _ = player.step(10**6)
+    >>> view = player.views[0]
+    >>> view.show_tree(1).n_leaves >= view.trees[0][1].n_leaves, len(view.trees)
+    (True, 3)
     """
 
     title = "incumbent tree"
@@ -127,16 +141,64 @@ class TreeView(PlayerView):
         self._row_box = widgets.IntText(value=-1, description="highlight row (-1 = none)",
                                         style={"description_width": "initial"}, layout=widgets.Layout(width="260px"))
         self._row_box.observe(self._on_row, names="value")
+        self.tree_index = 0
+        self.trees: list = []
+        self._tree_choice = widgets.Dropdown(options=[], description="k best trees",
+                                             style={"description_width": "initial"},
+                                             layout=widgets.Layout(width="420px", display="none"))
+        self._tree_choice.observe(self._on_choice, names="value")
+        self._syncing = False
         self._caption = widgets.HTML()
         self._picture = widgets.HTML()
         self._picture.add_class("treeopt-tree-svg")
         self._picture.layout = widgets.Layout(overflow="auto", max_height="520px")
         self.add_class("treeopt-treeview")
-        self.children = [widgets.HBox([self._depth_box, self._row_box]), self._caption, self._picture]
+        self.children = [widgets.HBox([self._depth_box, self._row_box]), self._tree_choice, self._caption,
+                         self._picture]
 
     def _on_depth(self, change) -> None:
         self._max_depth = change["new"] or None
         self._redraw()
+
+    def _on_choice(self, change) -> None:
+        if not self._syncing and change["new"] is not None:
+            self.show_tree(change["new"])
+
+    def show_tree(self, index: int):
+        """Show the ``index``-th best tree of the search (0: the incumbent); returns it.
+
+        Raises
+        ------
+        IndexError
+            When the search keeps fewer trees (fit with a larger ``top_k``).
+        """
+        trees = self.trees or ([(None, self.tree)] if self.tree is not None else [])
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < len(trees):
+            raise IndexError(f"tree {index!r} out of range: the search keeps {len(trees)} tree(s) "
+                             "(use top_k=k with solver='osdt' for the k best).")
+        self.tree_index = int(index)
+        if self.trees:
+            self.tree = self.trees[self.tree_index][1]
+        self._sync_choice()
+        self._redraw()
+        return self.tree
+
+    def _sync_choice(self) -> None:
+        """Show the dropdown only when there is more than one tree; keep it on ``tree_index``."""
+        k = len(self.trees)
+        self._syncing = True
+        try:
+            if k > 1:
+                options = [(f"tree {i + 1} of {k}: objective {value:.6g}", i)
+                           for i, (value, _) in enumerate(self.trees)]
+                if list(self._tree_choice.options) != options:
+                    self._tree_choice.options = options
+                self._tree_choice.value = self.tree_index
+                self._tree_choice.layout.display = ""
+            else:
+                self._tree_choice.layout.display = "none"
+        finally:
+            self._syncing = False
 
     def _on_row(self, change) -> None:
         row = change["new"]
@@ -163,7 +225,11 @@ class TreeView(PlayerView):
 
     def update(self, frame) -> None:
         self.frame = frame
-        self.tree = frame.snapshot.best_tree
+        self.trees = list(getattr(frame.snapshot, "top_trees", None) or [])
+        if self.tree_index >= len(self.trees):
+            self.tree_index = 0
+        self.tree = self.trees[self.tree_index][1] if self.trees else frame.snapshot.best_tree
+        self._sync_choice()
         self._redraw()
 
     def _redraw(self) -> None:
@@ -181,8 +247,14 @@ class TreeView(PlayerView):
         s = self.frame.snapshot
         note = "" if self.backend_used == "graphviz" else " · drawn without graphviz (install it for nicer layout)"
         row = "" if self.highlight_row is None else f" · path of row {self.highlight_row} in red"
-        self._caption.value = (f"<b>incumbent</b>: {tree.n_leaves} leaves, depth {tree.depth}, objective "
-                               f"{s.upper_bound:.6g}{row}{escape(note)}")
+        if len(self.trees) > 1:
+            certified = "certified" if s.status == "optimal" else "best found so far, not certified"
+            which = f"<b>tree {self.tree_index + 1} of {len(self.trees)}</b> ({certified})"
+            objective = self.trees[self.tree_index][0]
+        else:
+            which, objective = "<b>incumbent</b>", s.upper_bound
+        self._caption.value = (f"{which}: {tree.n_leaves} leaves, depth {tree.depth}, objective "
+                               f"{objective:.6g}{row}{escape(note)}")
         self._picture.value = self.svg
 
     def to_svg(self) -> str:
