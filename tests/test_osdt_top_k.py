@@ -9,6 +9,7 @@ OSDT certifies must be the k smallest of that list (as multisets). With
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -193,3 +194,25 @@ def test_estimator_exposes_top_trees_and_predicts_with_any_of_them():
     assert len(single.top_trees_) == 1 and single.top_trees_[0][1].to_dict() == single.tree_.to_dict()
     with pytest.raises(ValueError, match="top_k"):
         OptimalTreeClassifier(solver="gosdt", top_k=3).fit(X, y)
+
+
+def test_cli_fit_top_k_prints_each_tree_objective_and_rules(tmp_path, capsys):
+    from treeopt.cli import main
+
+    X = np.array([[1, 0, 1], [1, 1, 0], [0, 1, 1], [0, 0, 0], [1, 1, 1], [0, 1, 0]] * 4)
+    y = np.array([1, 1, 0, 0, 1, 0] * 4)
+    y[[0, 7]] ^= 1
+    path = tmp_path / "data.csv"
+    path.write_text("a,b,c,label\n" + "\n".join(",".join(map(str, [*row, label])) for row, label in zip(X, y)))
+    assert main(["fit", str(path), "--target", "label", "--solver", "osdt", "--top-k", "3",
+                 "--regularization", "0.05"]) == 0
+    out = capsys.readouterr().out
+    clf = OptimalTreeClassifier(solver="osdt", regularization=0.05, top_k=3).fit(
+        pd.DataFrame(X, columns=["a", "b", "c"]), y)
+    assert "the 3 best trees (certified" in out
+    for i, (value, tree) in enumerate(clf.top_trees_, start=1):
+        assert f"# tree {i} of 3: objective {value:.10f}, {tree.n_leaves} leaves\n{tree.rules()}" in out
+    with pytest.raises(SystemExit, match="top_k=3 needs solver='osdt'"):
+        main(["fit", str(path), "--target", "label", "--top-k", "3"])
+    main(["fit", str(path), "--target", "label", "--solver", "osdt"])
+    assert "best trees" not in capsys.readouterr().out

@@ -123,6 +123,9 @@ def _fit_args(parser):
                              "which keeps categorical columns whole as multiway splits)")
     parser.add_argument("--missing", choices=["error", "indicator"], default="error",
                         help="empty cells: refuse them (default) or add a feature '<column> is missing'")
+    parser.add_argument("--top-k", type=int, default=1,
+                        help="print the k best distinct trees with their objectives, not only the best "
+                             "(needs --solver osdt; default 1)")
     parser.add_argument("--sep", default=None, help="column separator (default: sniffed)")
     parser.add_argument("--json", default=None, help="write the tree as JSON to this file")
 
@@ -140,6 +143,19 @@ def read_table(path: str, target: str, sep: str | None = None):
     return frame.drop(columns=[target]), frame[target]
 
 
+def _report_top_trees(clf, out=None) -> None:
+    """With top_k > 1: each of the k best trees' objective and rules (the first is the tree above)."""
+    out = sys.stdout if out is None else out
+    top = getattr(clf, "top_trees_", [])
+    if getattr(clf, "top_k", 1) == 1 or not top:
+        return
+    certified = "certified" if clf.optimal_ else f"best found, NOT certified ({clf.status_})"
+    print(f"\nthe {len(top)} best trees ({certified}; asked for top_k={clf.top_k})", file=out)
+    for i, (objective, tree) in enumerate(top, start=1):
+        print(f"\n# tree {i} of {len(top)}: objective {objective:.10f}, {tree.n_leaves} leaves", file=out)
+        print(tree.rules(), file=out)
+
+
 def _fit_command(args) -> int:
     from .estimator import OptimalTreeClassifier
 
@@ -150,7 +166,8 @@ def _fit_command(args) -> int:
                                 time_limit=args.time_limit, cache_limit=args.cache_limit,
                                 max_thresholds=args.max_thresholds,
                                 thresholds=args.thresholds, reference=args.reference,
-                                random_state=args.random_state, missing=args.missing, penalty=args.penalty)
+                                random_state=args.random_state, missing=args.missing, penalty=args.penalty,
+                                top_k=args.top_k)
     try:
         elapsed = _fit(clf, X, y)
     except (ValueError, TypeError) as error:
@@ -160,6 +177,7 @@ def _fit_command(args) -> int:
         text = report if not isinstance(report, dict) else ", ".join(
             f"{k}={v:.6g}" if isinstance(v, float) else f"{k}={v}" for k, v in report.items())
         print(f"guarantee      {name}: {text}")
+    _report_top_trees(clf)
     if args.json:
         with open(args.json, "w") as handle:
             json.dump(clf.tree_.to_dict(), handle, indent=2)
