@@ -124,3 +124,30 @@ def test_mask_of_sets_exactly_the_given_bits(positions):
         expected |= 1 << i
     assert mask_of(positions) == expected
     assert mask_of(np.array(positions, dtype=int)) == expected
+
+
+@pytest.mark.parametrize("name,lam", [("monk1", 0.02), ("compas-binary", 0.02), ("car-evaluation", 0.05)])
+def test_two_leaves_creates_fewer_problems_and_keeps_the_optimum(name, lam, reference_optima):
+    require_datasets()
+    solver, result, objective = solve(name, lam)
+    without, result_off, objective_off = solve(name, lam, two_leaves=False)
+    assert objective == pytest.approx(reference(reference_optima, name, lam), abs=1e-9)
+    assert objective_off == pytest.approx(objective, abs=1e-9)
+    assert result.lower_bound == pytest.approx(objective, abs=1e-9)
+    assert solver.prune_counts["two_leaves"] > 0 and without.prune_counts["two_leaves"] == 0
+    assert len(solver.problems) < len(without.problems)
+
+
+@pytest.mark.parametrize("lam,leaves", [(0.26, 2), (0.3, 2), (0.45, 2)])
+def test_two_leaves_solves_a_stump_exactly(lam, leaves):
+    """Ten rows of each class, split by x0 alone: the root's leaf loses 10 of 20 rows, so with
+    0.25 ≤ λ < 0.5 (2λ covers the loss, the leaf bound does not apply yet) the root is decided in
+    one pass: the stump (two pure leaves, 2λ) beats the leaf (0.5 + λ)."""
+    X = np.array([[0, 1], [1, 0], [0, 0], [1, 1]] * 5)
+    y = X[:, 0]
+    solver = GOSDT(Dataset.from_binary(X, y), regularization=lam)
+    result = solver.run()
+    assert result.optimal and result.expansions == 1 and solver.prune_counts["two_leaves"] == 1
+    assert result.tree.n_leaves == leaves
+    assert result.objective == pytest.approx(min(2 * lam, 0.5 + lam))
+    assert result.tree.predict(X, binarized=True).tolist() == (y.tolist() if leaves == 2 else [0] * 20)

@@ -64,6 +64,16 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     but their children are not queued: no tree through them can beat any
     parent's incumbent. Counts splits left unexplored for this reason.
 
+``two_leaves``
+    Theorems B.4 and B.9 (upper bound on the number of leaves, equivalent
+    points): every tree pays λ per leaf and at least the equivalent-points loss
+    ``eq``, so a tree with three or more leaves costs at least ``eq + 3λ``. A
+    problem whose leaf costs no more than that is solved exactly by its leaf or
+    its best single split, found in one pass over the features' class counts
+    without creating the other subproblems (the special solver MurTree and
+    STreeD use for depth two, here for a budget of two leaves). Counts problems
+    solved this way.
+
 ``reference_lower_bound``
     McTavish et al. 2022, section 4.3 (Steps 1-2), only with ``reference_errors``: a
     *guess*, not a proof. Each problem's lower bound starts at the reference model's
@@ -172,6 +182,7 @@ class GOSDT(Solver):
         "leaf_bound": "GOSDT Theorems B.4, B.5 / Algorithm 4 (upper bound on the number of leaves)",
         "incremental_progress": "GOSDT Theorem B.6 / Algorithm 4 (incremental progress to determine splitting)",
         "incremental_lower_bound": "GOSDT Theorem B.7 (lower bound on incremental progress)",
+        "two_leaves": "GOSDT Theorems B.4, B.9 (at most two leaves when the leaf costs at most eq + 3λ)",
         "scope": "GOSDT Theorem B.3 applied downwards (a child's subtree must beat its parent's target minus "
                  "its sibling's lower bound)",
         "depth": "depth_budget (not a theorem: the user's constraint)",
@@ -199,6 +210,8 @@ class GOSDT(Solver):
         # only with integer counts and unit class costs; otherwise every problem sums its own.
         self._subtract = self.model.unit_costs and dataset.exact_counts
         self._binary = self.model.unit_costs and dataset.n_classes == 2
+        # two_leaves solves a problem exactly, which a guessed lower bound must not be mixed with.
+        self._two_leaves = self.bounds["two_leaves"] and reference_errors is None
         self.root: Problem | None = None
         self._queue: list = []
         self._sequence = count()
@@ -326,6 +339,9 @@ class GOSDT(Solver):
 
     def _expand(self, problem: Problem) -> None:
         """Algorithm 1, lines 12-36: create children, bound the problem, queue dependencies."""
+        if self._two_leaves and problem.leaf_loss - problem.eq <= 2 * self.penalty:
+            self._solve_two_leaves(problem)
+            return
         ds = self.dataset
         depth_left = None if problem.depth_left is None else problem.depth_left - 1
         support = problem.support
@@ -395,6 +411,56 @@ class GOSDT(Solver):
             self._propagate(problem)
         if not problem.solved:
             self._explore(problem)
+
+    def _solve_two_leaves(self, problem: Problem) -> None:
+        """``two_leaves``: the optimum is the leaf or the best split into two leaves.
+
+        Its leaf costs ``leaf_loss + λ <= eq + 3λ``, the least any tree with three
+        or more leaves can cost (Theorems B.4, B.9), so one pass over the features
+        decides the problem: each split's two leaf losses come from class counts
+        (the right child's by popcounts, the left's by subtraction). Only the two
+        children of the best split, if it beats the leaf, become problems.
+        """
+        ds, model = self.dataset, self.model
+        support, counts = problem.support, problem.counts
+        masks = ds.feature_masks
+        best_obj, best = problem.leaf_obj - self.eps, None     # a split must beat the leaf (as _extract)
+        two = 2 * self.penalty
+        for j in range(ds.n_features):
+            right = support & masks[j]
+            if not right or right == support:
+                continue
+            right_counts = ds.class_counts(right)
+            left_counts = _minus(counts, right_counts) if self._subtract else ds.class_counts(support ^ right)
+            objective = model.leaf(left_counts)[0] + model.leaf(right_counts)[0] + two
+            if objective < best_obj:
+                best_obj, best = objective, (j, right, left_counts, right_counts)
+        old_lb, old_ub = problem.lb, problem.ub
+        problem.expanded = True
+        problem.splits = []
+        if best is not None:
+            j, right, left_counts, right_counts = best
+            depth_left = None if problem.depth_left is None else problem.depth_left - 1
+            shift = 0 if depth_left is None else depth_left << self._shift
+            left_support = support ^ right
+            children = []
+            for side, (child_support, child_counts) in enumerate(((left_support, left_counts), (right, right_counts))):
+                key = child_support | shift
+                child = self.problems.get(key)
+                if child is None:
+                    child = self._create(child_support, key, depth_left, (problem, j, bool(side)), child_counts,
+                                         self._eq_of(child_support))
+                child.parents.append(problem)
+                children.append(child)
+            problem.splits = [(j, children[0], children[1])]
+            problem.ub = min(problem.leaf_obj, children[0].ub + children[1].ub)
+        problem.lb = problem.ub
+        self.prune_counts["two_leaves"] += 1
+        if self._events is not None:
+            self._emit(Expanded(self.expansions, self.rule(problem), self._obj(problem.lb), self._obj(problem.ub),
+                                len(problem.splits)))
+        if problem.lb != old_lb or problem.ub != old_ub:
+            self._propagate(problem)
 
     def _explore(self, problem: Problem) -> None:
         """Algorithm 1, lines 29-36: queue the children of the splits that can still matter.
