@@ -80,3 +80,19 @@ def test_choice_survives_steps_and_is_hidden_with_one_tree(monk1):
     one = single.views[0]
     assert one.trees == [] and one._tree_choice.layout.display == "none"
     assert "incumbent" in one._caption.value and one.tree is single.frame.snapshot.best_tree
+
+
+def test_bounds_view_locks_the_bounds_unsound_for_top_k(monk1):
+    X, y = monk1
+    player = explore(X, y, regularization=0.1, solver="osdt", top_k=2, views=[BoundsView])
+    view = player.views[0]
+    for name in OSDT.NOT_FOR_TOP_K:
+        assert view.switches[name].disabled and view.switches[name].value is False
+    assert not view.switches["hierarchical"].disabled
+    view.switches["equivalent_points"].value = False
+    view.rerun(play=False)                                # the rebuilt search is valid and keeps top_k
+    player.step(10**6)
+    assert player.solver.top_k == 2 and player.solver.bounds["equivalent_points"] is False
+    assert player.status == "optimal" and len(player.frame.snapshot.top_trees) == 2
+    plain = explore(X, y, regularization=0.1, solver="osdt", views=[BoundsView]).views[0]
+    assert not any(box.disabled for box in plain.switches.values())

@@ -92,9 +92,15 @@ class BoundsView(PlayerView):
 
     def _make_switches(self, bounds: dict) -> None:
         self.switches = {}
+        solver = self.player.solver
+        # OSDT(top_k=k > 1): the bounds that only prove a tree is not *the* optimum stay off (greyed out).
+        locked = set(getattr(solver, "NOT_FOR_TOP_K", ())) if getattr(solver, "top_k", 1) > 1 else set()
         for name in self._references or bounds:
+            tooltip = self._references.get(name, "")
+            if name in locked:
+                tooltip += " (off: unsound for the k best trees)"
             box = widgets.Checkbox(value=bool(bounds.get(name, True)), description=name, indent=False,
-                                   tooltip=self._references.get(name, ""), layout=widgets.Layout(width="auto"))
+                                   tooltip=tooltip, layout=widgets.Layout(width="auto"), disabled=name in locked)
             self.switches[name] = box
         self._switch_box.children = [widgets.HBox(list(self.switches.values())[i:i + 3])
                                      for i in range(0, len(self.switches), 3)]
