@@ -211,7 +211,7 @@ class GOSDT(Solver):
         self._subtract = self.model.unit_costs and dataset.exact_counts
         self._binary = self.model.unit_costs and dataset.n_classes == 2
         # two_leaves solves a problem exactly, which a guessed lower bound must not be mixed with.
-        self._two_leaves = self.bounds["two_leaves"] and reference_errors is None
+        self._two_leaves = self.bounds["two_leaves"] and not self.lower_bound_guessed
         self.root: Problem | None = None
         self._queue: list = []
         self._sequence = count()
