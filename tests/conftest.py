@@ -35,3 +35,15 @@ def reference_optima() -> pd.DataFrame:
 def require_datasets():
     if not DATASETS.exists():
         pytest.skip(f"shared datasets not found at {DATASETS} (set TREEOPT_SHARED)")
+
+
+def split_names(tree) -> set:
+    """Display names of the features a :class:`~treeopt.tree.Tree` splits on (binary splits)."""
+    from treeopt.tree import Split
+    names, stack = set(), [tree.root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Split):
+            names.add(tree.feature_name(node.feature))
+            stack += [node.left, node.right]
+    return names

@@ -26,6 +26,8 @@ from treeopt.tree import Leaf, Split, Tree  # noqa: E402
 from treeopt.widgets import (BoundsView, QueueView, RocView, SolverPlayer, TraceView, TreeView,  # noqa: E402
                              explore)
 
+from conftest import split_names  # noqa: E402
+
 
 @pytest.fixture(scope="module")
 def monk1():
@@ -35,17 +37,6 @@ def monk1():
 @pytest.fixture(scope="module")
 def monk2():
     return load_monk(2)
-
-
-def split_names(tree) -> set:
-    """Display names of the features the tree splits on."""
-    names, stack = set(), [tree.root]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Split):
-            names.add(tree.feature_name(node.feature))
-            stack += [node.left, node.right]
-    return names
 
 
 # -- the player ---------------------------------------------------------------------

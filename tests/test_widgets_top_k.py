@@ -12,23 +12,14 @@ pytest.importorskip("plotly")
 from treeopt.data import Dataset  # noqa: E402
 from treeopt.datasets import load_monk  # noqa: E402
 from treeopt.solvers.osdt import OSDT  # noqa: E402
-from treeopt.tree import Split  # noqa: E402
 from treeopt.widgets import BoundsView, SolverPlayer, TreeView, explore  # noqa: E402
+
+from conftest import split_names  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def monk1():
     return load_monk(1)
-
-
-def split_names(tree) -> set:
-    names, stack = set(), [tree.root]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Split):
-            names.add(tree.feature_name(node.feature))
-            stack += [node.left, node.right]
-    return names
 
 
 def test_tree_view_flips_through_the_k_best_trees(monk1):
