@@ -126,6 +126,9 @@ def test_bad_policy_and_guessing_are_refused_before_any_search():
 def test_sklearn_allow_nan_tag_follows_the_option():
     assert OptimalTreeClassifier().__sklearn_tags__().input_tags.allow_nan is False
     assert OptimalTreeClassifier(missing="indicator").__sklearn_tags__().input_tags.allow_nan is True
+    # GreedyTreeClassifier takes the same option, so it must declare NaN support the same way.
+    assert GreedyTreeClassifier().__sklearn_tags__().input_tags.allow_nan is False
+    assert GreedyTreeClassifier(missing="indicator").__sklearn_tags__().input_tags.allow_nan is True
 
 
 # -- optimality on the binarized data ----------------------------------------------------------------------

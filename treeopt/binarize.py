@@ -365,11 +365,25 @@ class Binarizer(TransformerMixin, BaseEstimator):
         return np.asarray([f.name for f in self.features_], dtype=object)
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.string = True
-        tags.input_tags.categorical = True
-        tags.input_tags.allow_nan = getattr(self, "missing", "error") == "indicator"
-        return tags
+        return table_input_tags(super().__sklearn_tags__(), getattr(self, "missing", "error"))
+
+
+def table_input_tags(tags, missing: str = "error"):
+    """Set the scikit-learn input tags of an estimator that reads tables through a :class:`Binarizer`.
+
+    String and categorical columns are accepted (one-hot or native
+    categories); NaN only with ``missing="indicator"``.
+
+    Examples
+    --------
+    >>> tags = table_input_tags(Binarizer().__sklearn_tags__(), "indicator")
+    >>> tags.input_tags.string, tags.input_tags.allow_nan
+    (True, True)
+    """
+    tags.input_tags.string = True
+    tags.input_tags.categorical = True
+    tags.input_tags.allow_nan = missing == "indicator"
+    return tags
 
 
 #: Values an object column may hold to be one-hot encoded as categories.

@@ -14,7 +14,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .binarize import Binarizer, _as_frame
+from .binarize import Binarizer, _as_frame, table_input_tags
 from .guessing.fitting import guarantee_report, make_binarizer, reference_kwargs
 from .data import Dataset
 from .objectives import OBJECTIVES, get_objective
@@ -462,8 +462,4 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         return state
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.string = True
-        tags.input_tags.categorical = True
-        tags.input_tags.allow_nan = getattr(self, "missing", "error") == "indicator"   # default: False
-        return tags
+        return table_input_tags(super().__sklearn_tags__(), getattr(self, "missing", "error"))

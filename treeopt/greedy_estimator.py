@@ -24,7 +24,7 @@ from sklearn.utils import Bunch
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .binarize import Binarizer
+from .binarize import Binarizer, table_input_tags
 from .criteria import impurity
 from .data import Dataset
 from .grown_tree import GrownNode, route
@@ -250,11 +250,7 @@ class GreedyTreeClassifier(ClassifierMixin, BaseEstimator):
         return to_sklearn(self, input=input, node_values=node_values)
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.string = True
-        tags.input_tags.categorical = True
-        tags.input_tags.allow_nan = False
-        return tags
+        return table_input_tags(super().__sklearn_tags__(), getattr(self, "missing", "error"))
 
 
 class GreedyTreeRegressor(RegressorMixin, BaseEstimator):
