@@ -433,15 +433,29 @@ class GOSDT(Solver):
         masks = ds.feature_masks
         best_obj, best = problem.leaf_obj - self.eps, None     # a split must beat the leaf (as _extract)
         two = 2 * self.penalty
-        for j in range(ds.n_features):
-            right = support & masks[j]
-            if not right or right == support:
-                continue
-            right_counts = ds.class_counts(right)
-            left_counts = _minus(counts, right_counts) if self._subtract else ds.class_counts(support ^ right)
-            objective = model.leaf(left_counts)[0] + model.leaf(right_counts)[0] + two
-            if objective < best_obj:
-                best_obj, best = objective, (j, right, left_counts, right_counts)
+        if self._binary and self._subtract:                     # the hot case, unrolled: a leaf loses min(n0, n1)
+            first_fn, second_fn = ds._class_fns
+            total_first, total_second = counts
+            for j, mask in enumerate(masks):
+                right = support & mask
+                if not right or right == support:
+                    continue
+                first, second = first_fn(right), second_fn(right)
+                left_first, left_second = total_first - first, total_second - second
+                objective = (first if first < second else second) + \
+                    (left_first if left_first < left_second else left_second) + two
+                if objective < best_obj:
+                    best_obj, best = objective, (j, right, (left_first, left_second), (first, second))
+        else:
+            for j in range(ds.n_features):
+                right = support & masks[j]
+                if not right or right == support:
+                    continue
+                right_counts = ds.class_counts(right)
+                left_counts = _minus(counts, right_counts) if self._subtract else ds.class_counts(support ^ right)
+                objective = model.leaf(left_counts)[0] + model.leaf(right_counts)[0] + two
+                if objective < best_obj:
+                    best_obj, best = objective, (j, right, left_counts, right_counts)
         old_lb, old_ub = problem.lb, problem.ub
         problem.expanded = True
         problem.splits = []
