@@ -204,3 +204,14 @@ def test_bad_arguments_are_refused_before_exporting(cancer):
         to_sklearn(DecisionTreeClassifier().fit([[0], [1]], [0, 1]))
     with pytest.raises(ValueError, match=r"not fitted yet; call fit"):
         to_sklearn(OptimalTreeClassifier())
+
+
+def test_a_value_equal_to_a_threshold_goes_the_same_way_despite_float32():
+    """scikit-learn rounds x to float32: 0.05 becomes 0.0500000007 > 0.05 (found by hypothesis)."""
+    X = pd.DataFrame({"q": [0.0] * 7 + [0.1]})
+    y = ["u", "v"] + ["u"] * 6
+    clf = GreedyTreeClassifier(max_depth=4).fit(X, y)
+    assert clf.tree_.depth >= 1                      # it splits on q <= 0.05
+    on_threshold = pd.DataFrame({"q": [0.05, 0.0500001, 0.0499999]})
+    model = clf.to_sklearn()
+    np.testing.assert_array_equal(model.predict_proba(on_threshold), clf.predict_proba(on_threshold))

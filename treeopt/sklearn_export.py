@@ -33,9 +33,10 @@ Which table the exported model reads (``input=``):
 The exported model records its choice in ``treeopt_input_`` and the names
 of the columns it reads in ``treeopt_feature_names_`` (pass them as
 ``feature_names=`` to ``export_text``/``plot_tree``, which otherwise print
-``feature_0``, ...). Caveats: scikit-learn compares in float32, so a value
-within float32 precision of a threshold (relative 6e-8) may be routed
-differently than by treeopt; a 0/1 column given a value other than 0 or 1 is
+``feature_0``, ...). Caveats: scikit-learn compares in float32; thresholds are
+adjusted so that a value equal to a threshold is routed as in treeopt, but a
+value within float32 precision of a threshold (relative 6e-8) and not equal
+to it may be routed differently; a 0/1 column given a value other than 0 or 1 is
 read as ``x <= 0.5`` (treeopt: ``x = 1``); ``n_node_samples`` is the leaf's
 training weight rounded (treeopt keeps weighted counts, not row counts).
 Multiway splits (``solver="branches"``, ``multiway=True``) have no
@@ -270,6 +271,24 @@ def _node_arrays(tree: Tree, kind: str, leaf_probabilities: np.ndarray):
     return nodes, np.asarray(values, dtype=np.float64).reshape(len(records), 1, n_classes), deepest[0]
 
 
+def _float32_safe_threshold(t: float) -> float:
+    """The threshold scikit-learn needs to send ``x`` left exactly when treeopt's ``x <= t`` holds.
+
+    scikit-learn rounds ``x`` to float32 before comparing it with a float64
+    threshold. Rounding is monotone, so ``x <= t`` implies
+    ``float32(x) <= float32(t)``; when ``float32(t)`` rounds up past ``t``
+    (``t = 0.05``), the threshold must be ``float32(t)`` or a row with
+    ``x == t`` goes right. Only values within float32 precision of ``t`` but
+    not equal to it can still be routed differently.
+
+    Examples
+    --------
+    >>> _float32_safe_threshold(0.05) > 0.05, _float32_safe_threshold(2.5) == 2.5
+    (True, True)
+    """
+    return max(t, float(np.float32(t)))
+
+
 def _sklearn_split(tree: Tree, node: Split, kind: str) -> tuple[int, float, object, object, bool]:
     """(column, threshold, left child, right child, missing goes left) of one binary split.
 
@@ -281,7 +300,7 @@ def _sklearn_split(tree: Tree, node: Split, kind: str) -> tuple[int, float, obje
         return node.feature, 0.5, node.left, node.right, False
     feature = tree.features[node.feature]
     if feature.kind == "threshold":       # true = x <= t = left; a missing value is false: right
-        return feature.column_index, float(feature.value), node.right, node.left, False
+        return feature.column_index, _float32_safe_threshold(float(feature.value)), node.right, node.left, False
     if feature.kind == "missing":         # every present value <= inf goes left (false); NaN right (true)
         return feature.column_index, float("inf"), node.left, node.right, False
     # A 0/1 column: true = (x = 1) = x > 0.5 = right; a missing value is false: left.
