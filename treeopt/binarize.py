@@ -160,12 +160,13 @@ class BinaryFeature:
         """Display name of the feature being false (``age > 26.5``, ``color != red``)."""
         if self.kind == "missing":
             return f"{self.column} is not missing"
+        # A missing value is false on every test but "x is missing": say so on the false side.
+        either = f" or {self.column} is missing" if self.has_missing else ""
         if self.kind == "threshold":
-            either = f" or {self.column} is missing" if self.has_missing else ""
             return f"{self.column} > {format_threshold(self.value)}{either}"
         if self.kind in ("category", "binary") and " = " in self.name:
-            return self.name.replace(" = ", " != ", 1)
-        return f"not ({self.name})"
+            return self.name.replace(" = ", " != ", 1) + either
+        return f"not ({self.name}){either}"
 
 
 def _is_binary_numeric(values: np.ndarray) -> bool:
@@ -285,7 +286,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
             if values.size == 0:
                 continue
             if name in categorical:
-                features.extend(self._category_features(name, index, values))
+                features.extend(self._category_features(name, index, values, has_missing))
             elif _is_binary_numeric(values):
                 features.append(BinaryFeature(name, index, "binary", 1, name, has_missing))
             else:
@@ -322,11 +323,13 @@ class Binarizer(TransformerMixin, BaseEstimator):
         return chosen
 
     @staticmethod
-    def _category_features(name: str, index: int, values: np.ndarray) -> list[BinaryFeature]:
+    def _category_features(name: str, index: int, values: np.ndarray,
+                           has_missing: bool = False) -> list[BinaryFeature]:
         """One feature per present category (missing values are left to the ``x is missing`` feature)."""
         present = [v for v in np.asarray(values, dtype=object).tolist() if not is_missing_value(v)]
         categories = sorted(set(present), key=lambda v: (str(type(v)), str(v)))
-        return [BinaryFeature(name, index, "category", value, f"{name} = {value}") for value in categories]
+        return [BinaryFeature(name, index, "category", value, f"{name} = {value}", has_missing)
+                for value in categories]
 
     def _threshold_features(self, name: str, index: int, values: np.ndarray,
                             has_missing: bool = False) -> list[BinaryFeature]:
