@@ -722,15 +722,18 @@ class OSDT(Solver):
     def lower_bound(self) -> float:
         if not self._started:
             return 0.0
-        best = self._best
+        return self._obj(self._min_open_bound(self._best))
+
+    def _min_open_bound(self, value: float) -> float:
+        """``value``, or the smallest lower bound of a tree still open (queued or being expanded) if smaller."""
         heap = self._bound_heap
         while heap and not heap[0][2].alive:
             heapq.heappop(heap)
-        if heap and heap[0][0] < best:
-            best = heap[0][0]
-        if self._current is not None and self._current.bound < best:
-            best = self._current.bound
-        return self._obj(best)
+        if heap and heap[0][0] < value:
+            value = heap[0][0]
+        if self._current is not None and self._current.bound < value:
+            value = self._current.bound
+        return value
 
     @property
     def upper_bound(self) -> float:
@@ -791,15 +794,7 @@ class OSDT(Solver):
         """
         if not self._started or self.top_k == 1:
             return self.lower_bound
-        bound = self._cutoff
-        heap = self._bound_heap
-        while heap and not heap[0][2].alive:
-            heapq.heappop(heap)
-        if heap and heap[0][0] < bound:
-            bound = heap[0][0]
-        if self._current is not None and self._current.bound < bound:
-            bound = self._current.bound
-        return self._obj(bound)
+        return self._obj(self._min_open_bound(self._cutoff))
 
     def _top_trees(self) -> list:
         return self.top_trees if self.top_k > 1 else []
