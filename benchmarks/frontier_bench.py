@@ -1,6 +1,6 @@
 """One frontier search against separate GOSDT runs over a grid of λ (issue #10).
 
-For each dataset: one :class:`~treeopt.solvers.pareto_search.ParetoSearch`
+For each dataset: one :class:`~treeopt.frontier.search.ParetoSearch`
 (every optimal tree for every λ at or above ``min_regularization``, up to
 ``max_leaves`` leaves), then one GOSDT run per λ of the grid. For every λ the
 frontier certifies and GOSDT proves optimal, the two objectives must agree to
@@ -62,7 +62,7 @@ def run_dataset(name: str, grid: list, max_leaves: int, min_regularization: floa
 
     from treeopt import Frontier
     from treeopt.solvers import GOSDT
-    from treeopt.solvers.pareto_search import ParetoSearch
+    from treeopt.frontier.search import ParetoSearch
 
     X, y, dataset = load(name)
     start = time.perf_counter()

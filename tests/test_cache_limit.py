@@ -19,10 +19,10 @@ from treeopt.categorical import CategoricalDataset
 from treeopt.cli import main
 from treeopt.data import Dataset
 from treeopt.datasets import load_monk
-from treeopt.pareto import frontier
+from treeopt.frontier.result import frontier
 from treeopt.solvers import GOSDT, OSDT, Branches
-from treeopt.solvers.greedy import GreedyInduction
-from treeopt.solvers.pareto_search import ParetoSearch
+from treeopt.greedy.solver import GreedyInduction
+from treeopt.frontier.search import ParetoSearch
 
 LAM = 0.02
 

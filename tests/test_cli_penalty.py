@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from treeopt import OptimalTreeClassifier
-from treeopt.cli import main, read_table
+from treeopt.cli import main
+from treeopt.cli.tables import read_table
 from treeopt.datasets import load_monk
 
 

@@ -5,7 +5,8 @@ import pandas as pd
 import pytest
 
 from treeopt import OptimalTreeClassifier
-from treeopt.cli import main, read_table
+from treeopt.cli import main
+from treeopt.cli.tables import read_table
 from treeopt.data import Dataset
 from treeopt.solvers import GOSDT
 

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from conftest import read_binary, require_datasets
 from treeopt import Dataset, Frontier, frontier
 from treeopt.events import Finished, Started
-from treeopt.pareto import frontier_traces, regularization_intervals
+from treeopt.frontier.result import frontier_traces, regularization_intervals
 from treeopt.solvers import GOSDT
-from treeopt.solvers.pareto_search import ParetoSearch
+from treeopt.frontier.search import ParetoSearch
 
 LAMBDAS = [0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001]
 

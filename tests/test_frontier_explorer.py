@@ -13,7 +13,7 @@ pytest.importorskip("plotly")
 
 from treeopt import Dataset, frontier  # noqa: E402
 from treeopt.datasets import load_monk  # noqa: E402
-from treeopt.solvers.pareto_search import ParetoSearch  # noqa: E402
+from treeopt.frontier.search import ParetoSearch  # noqa: E402
 from treeopt.widgets import FrontierExplorer  # noqa: E402
 
 

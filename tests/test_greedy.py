@@ -12,14 +12,14 @@ from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from conftest import read_binary, require_datasets
 from treeopt import GreedyTreeClassifier
-from treeopt.criteria import impurity, impurity_decrease
+from treeopt.greedy.criteria import impurity, impurity_decrease
 from treeopt.data import Dataset
 from treeopt.datasets import load_monk, load_restaurant, load_restaurant_pruning
-from treeopt.greedy_estimator import GreedyTreeRegressor
-from treeopt.grown_tree import Candidate, GrownNode
-from treeopt.pruning import cost_complexity_pruning, pessimistic_error_bound, pessimistic_pruning
+from treeopt.greedy.estimator import GreedyTreeRegressor
+from treeopt.greedy.grown_tree import Candidate, GrownNode
+from treeopt.greedy.prunings import cost_complexity_pruning, pessimistic_error_bound, pessimistic_pruning
 from treeopt.solvers import GOSDT
-from treeopt.solvers.greedy import GreedyInduction, SplitFinder, greedy_warm_start
+from treeopt.greedy.solver import GreedyInduction, SplitFinder, greedy_warm_start
 from treeopt.tree import MultiwaySplit
 
 

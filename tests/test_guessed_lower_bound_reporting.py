@@ -117,7 +117,7 @@ def test_completed_guessed_fit_does_not_warn(monk2_noisy_reference):
 def test_cli_progress_line_names_a_guessed_lower_bound(monk2_noisy_reference):
     import io
 
-    from treeopt.cli import _progress_printer
+    from treeopt.cli.commands import _progress_printer
 
     X, y, y_ref = monk2_noisy_reference
     lines = {}

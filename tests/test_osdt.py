@@ -18,7 +18,7 @@ from treeopt import OptimalTreeClassifier
 from treeopt.data import Dataset
 from treeopt.solvers import SOLVERS
 from treeopt.solvers.osdt import OSDT
-from treeopt.solvers.schedules import SCHEDULES
+from treeopt.solvers.osdt.schedules import SCHEDULES
 from treeopt.tree import Leaf, Split, Tree
 
 from conftest import read_binary, require_datasets

@@ -20,7 +20,7 @@ from sklearn.metrics import f1_score, roc_auc_score
 from oracle import enumerate_trees
 from treeopt.data import Dataset
 from treeopt.objectives import get_objective
-from treeopt.solvers.leafset_bounds import equivalent_points_bound, hierarchical_bound, split_gain_bound
+from treeopt.solvers.osdt.leafset_bounds import equivalent_points_bound, hierarchical_bound, split_gain_bound
 from treeopt.solvers.osdt import OSDT
 
 

@@ -18,7 +18,7 @@ from oracle import all_tree_objectives, brute_force
 from treeopt import OptimalTreeClassifier
 from treeopt.data import Dataset
 from treeopt.solvers.osdt import OSDT
-from treeopt.solvers.schedules import SCHEDULES
+from treeopt.solvers.osdt.schedules import SCHEDULES
 
 from conftest import read_binary, require_datasets
 

@@ -11,13 +11,13 @@ True
 """
 
 from .binarize import Binarizer, BinaryFeature
-from .bound_ablation import ablation
+from .solvers.osdt.ablation import ablation
 from .data import Dataset
 from .estimator import OptimalTreeClassifier
-from .greedy_estimator import GreedyTreeClassifier, GreedyTreeRegressor
+from .greedy.estimator import GreedyTreeClassifier, GreedyTreeRegressor
 from .guessing import ThresholdGuessBinarizer, depth_guess
 from .objectives import Accuracy, BalancedAccuracy, WeightedAccuracy, get_objective
-from .pareto import Frontier, frontier
+from .frontier.result import Frontier, frontier
 from .solvers import GOSDT, OSDT, SOLVERS
 from .tree import Leaf, MultiwaySplit, Split, Tree
 

@@ -32,6 +32,7 @@ import math
 import numpy as np
 
 from .binarize import format_threshold, is_missing_value
+from .nodes import Leaf, MultiwaySplit
 
 __all__ = ["tree_to_python", "tree_to_latex", "latex_escape"]
 
@@ -78,7 +79,6 @@ def tree_to_python(tree, function_name: str = "predict") -> str:
     """
     if not isinstance(function_name, str) or not function_name.isidentifier() or keyword.iskeyword(function_name):
         raise ValueError(f"function_name must be a valid Python identifier (e.g. 'predict'), got {function_name!r}.")
-    from .tree import Leaf, MultiwaySplit
 
     body: list[str] = []
     uses_missing = [False]
@@ -235,7 +235,6 @@ def tree_to_latex(tree, *, show_counts: bool = True, standalone: bool = False) -
     \hspace*{1.5em}predict \textbf{yes \& maybe} (counts: no 1, yes \& maybe 3)
     \end{flushleft}
     """
-    from .tree import Leaf, MultiwaySplit
 
     lines: list[str] = []
 

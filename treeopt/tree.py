@@ -22,110 +22,12 @@ from typing import Iterator, Union
 import numpy as np
 
 from .binarize import BinaryFeature, format_threshold, is_missing_value
+from .code_export import tree_to_latex, tree_to_python
+from .nodes import Leaf, MultiwaySplit, Node, Split, children_in_display_order, subtree_weight
+from .objectives import get_objective
+from .roc import leaf_class_counts
 
 __all__ = ["Leaf", "Split", "MultiwaySplit", "Tree"]
-
-
-@dataclass
-class Leaf:
-    """A leaf: predicts ``prediction`` (a class index).
-
-    Attributes
-    ----------
-    prediction : int
-        Index into the tree's ``classes``.
-    counts : tuple of float
-        Weighted number of training rows of each class that reach the leaf.
-    loss : float
-        The leaf's contribution to the objective's loss (objective units).
-    """
-
-    prediction: int
-    counts: tuple = ()
-    loss: float = 0.0
-
-
-@dataclass
-class Split:
-    """An internal node testing binary feature ``feature``.
-
-    Attributes
-    ----------
-    feature : int
-        Index into the tree's ``features``.
-    left : Leaf or Split
-        Subtree where the feature is false.
-    right : Leaf or Split
-        Subtree where the feature is true.
-    """
-
-    feature: int
-    left: "Node"
-    right: "Node"
-
-
-@dataclass
-class MultiwaySplit:
-    """An internal node with one child per category of an original column.
-
-    A row goes to the child of its value of column ``column_index``. A row
-    whose value is not among ``values`` (a category unseen in this node's
-    training data) goes to the child with the most training weight (the sum
-    of its leaves' counts; the first such child on ties), see
-    :meth:`default_child`. The category of missing values (fitted with
-    ``missing="indicator"``) is stored as ``None``: every missing value
-    (NaN, None, ``pd.NA``) goes to it, and the rules print ``column is missing``.
-
-    Attributes
-    ----------
-    column : str
-        Original column name.
-    column_index : int
-        Position of the column in the original table.
-    values : list
-        The category of each child.
-    children : list of Node
-        One subtree per value, in the same order.
-
-    Examples
-    --------
-    >>> node = MultiwaySplit("color", 0, ["red", "blue"], [Leaf(0, (3, 1)), Leaf(1, (0, 5))])
-    >>> node.default_child()
-    1
-    >>> Tree(MultiwaySplit("color", 0, [None, "red"], [Leaf(1, (0, 2)), Leaf(0, (3, 0))]), [], ["no", "yes"]
-    ...      ).predict([[float("nan")], ["red"]]).tolist()
-    ['yes', 'no']
-    """
-
-    column: str
-    column_index: int
-    values: list
-    children: list
-
-    def default_child(self) -> int:
-        """Index of the child that rows with an unseen category go to (most training weight)."""
-        weights = [_subtree_weight(child) for child in self.children]
-        return int(np.argmax(weights)) if weights else 0
-
-
-Node = Union[Leaf, Split, MultiwaySplit]
-
-
-def _subtree_weight(node) -> float:
-    if isinstance(node, Leaf):
-        return float(sum(node.counts))
-    if isinstance(node, Split):
-        return _subtree_weight(node.left) + _subtree_weight(node.right)
-    return sum(_subtree_weight(child) for child in node.children)
-
-
-def _children(node) -> list:
-    """Children of a node in display order (a binary split: right (true) then left)."""
-    if isinstance(node, Split):
-        return [node.right, node.left]
-    if isinstance(node, MultiwaySplit):
-        return list(node.children)
-    return []
 
 
 @dataclass
@@ -191,7 +93,7 @@ class Tree:
     def depth(self) -> int:
         """Splits on the longest root-to-leaf path (a single leaf has depth 0, as in gosdt)."""
         def depth(node):
-            return 0 if isinstance(node, Leaf) else 1 + max(depth(child) for child in _children(node))
+            return 0 if isinstance(node, Leaf) else 1 + max(depth(child) for child in children_in_display_order(node))
         return depth(self.root)
 
     def _nodes(self, node) -> Iterator[Node]:
@@ -488,7 +390,6 @@ class Tree:
         >>> scope["classify"]({"x": 1.0}), scope["classify"]({"x": 3.0})
         ('a', 'b')
         """
-        from .code_export import tree_to_python
         return tree_to_python(self, function_name)
 
     def to_latex(self, *, show_counts: bool = True, standalone: bool = False) -> str:
@@ -504,7 +405,6 @@ class Tree:
         >>> print(t.to_latex(show_counts=False).splitlines()[2])
         \textbf{if} \emph{x\_1} $\le 2.5$\textbf{:}\\
         """
-        from .code_export import tree_to_latex
         return tree_to_latex(self, show_counts=show_counts, standalone=standalone)
 
     def to_dot(self, *, highlight_path: list | None = None, max_depth: int | None = None) -> str:
@@ -553,7 +453,7 @@ class Tree:
 
         def skip(node):
             # Keep pre-order numbering consistent with decision_path when collapsing.
-            for child in _children(node):
+            for child in children_in_display_order(node):
                 counter[0] += 1
                 skip(child)
 
@@ -587,7 +487,7 @@ class Tree:
     def _decision_path_original(self, row) -> list[int]:
         """:meth:`decision_path` for a tree routed on original values (pre-order as in :meth:`to_dot`)."""
         def size(n):
-            return 1 + sum(size(child) for child in _children(n))
+            return 1 + sum(size(child) for child in children_in_display_order(n))
 
         path, node, node_id = [], self.root, 0
         while True:
@@ -600,7 +500,7 @@ class Tree:
                                                                           dtype=object)))[0]) else 1
             else:
                 chosen = int(_multiway_child_index(node, np.asarray([row[node.column_index]], dtype=object))[0])
-            children = _children(node)
+            children = children_in_display_order(node)
             node_id += 1 + sum(size(child) for child in children[:chosen])
             node = children[chosen]
 
@@ -611,7 +511,6 @@ class Tree:
         Returns an array of shape (n_leaves, n_classes), the input of
         :meth:`treeopt.objectives.Objective.tree_loss` and :func:`treeopt.roc.roc_hull`.
         """
-        from .roc import leaf_class_counts
         return leaf_class_counts(self.apply(X, binarized), y, self.classes, sample_weight, n_leaves=self.n_leaves)
 
     def objective(self, X, y, regularization: float, objective=None, sample_weight=None,
@@ -624,7 +523,6 @@ class Tree:
         """
         if penalty not in ("leaf", "split"):
             raise ValueError(f"penalty must be 'leaf' or 'split', got {penalty!r}.")
-        from .objectives import get_objective
         obj = get_objective(objective or "accuracy")
         counts = self.leaf_counts(X, y, sample_weight=sample_weight, binarized=binarized)
         leaf_list = [leaf for _, leaf in self.leaves()]

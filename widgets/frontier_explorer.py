@@ -9,7 +9,7 @@ point selects its tree.
 
 The frontier fills in while its search runs: the explorer holds a
 :class:`~widgets.player.SolverPlayer` (play, pause, step) around a
-:class:`~treeopt.solvers.pareto_search.ParetoSearch` and redraws on every
+:class:`~treeopt.frontier.search.ParetoSearch` and redraws on every
 frame; points not yet certified are drawn hollow.
 
 Following JUPYTER.md and :mod:`widgets.live_figure`: edits to a displayed
@@ -27,8 +27,8 @@ from html import escape
 import ipywidgets as widgets
 from traitlets import Bool, Float, Int
 
-from treeopt.pareto import Frontier, frontier_traces
-from treeopt.solvers.pareto_search import ParetoSearch
+from treeopt.frontier.result import Frontier, frontier_traces
+from treeopt.frontier.search import ParetoSearch
 
 from .live_figure import LiveFigure
 from .player import SolverPlayer

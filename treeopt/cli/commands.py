@@ -14,6 +14,12 @@ import warnings
 
 import pandas as pd
 
+from ..datasets import load_monk
+from ..estimator import OptimalTreeClassifier
+from . import ablation as ablation_cli
+from . import frontier as frontier_cli
+from .tables import read_table
+
 __all__ = ["main", "COMMANDS"]
 
 
@@ -79,8 +85,6 @@ def _demo_args(parser):
 
 
 def _demo(args) -> int:
-    from .datasets import load_monk
-    from .estimator import OptimalTreeClassifier
 
     X, y = load_monk(1)
     print("treeopt demo: MONK-1 (432 robots generated from the rule "
@@ -130,19 +134,6 @@ def _fit_args(parser):
     parser.add_argument("--json", default=None, help="write the tree as JSON to this file")
 
 
-def read_table(path: str, target: str, sep: str | None = None):
-    """Read a CSV and split off the target column, with clear errors."""
-    try:
-        frame = pd.read_csv(path, sep=sep, engine="python") if sep is None else pd.read_csv(path, sep=sep)
-    except FileNotFoundError:
-        raise SystemExit(f"treeopt: no such file: {path}")
-    frame.columns = [str(c).strip() for c in frame.columns]
-    if target not in frame.columns:
-        raise SystemExit(f"treeopt: target column {target!r} is not in {path}; its columns are "
-                         f"{list(frame.columns)}. Pass one of them with --target.")
-    return frame.drop(columns=[target]), frame[target]
-
-
 def _report_top_trees(clf, out=None) -> None:
     """With top_k > 1: each of the k best trees' objective and rules (the first is the tree above)."""
     out = sys.stdout if out is None else out
@@ -157,8 +148,6 @@ def _report_top_trees(clf, out=None) -> None:
 
 
 def _fit_command(args) -> int:
-    from .estimator import OptimalTreeClassifier
-
     X, y = read_table(args.csv, args.target, args.sep)
     clf = OptimalTreeClassifier(regularization=args.regularization, solver=args.solver,
                                 objective=args.objective, omega=args.omega, theta=args.theta,
@@ -185,33 +174,14 @@ def _fit_command(args) -> int:
     return 0
 
 
-def _ablation_args(parser):
-    from .bound_ablation import add_cli_arguments
-    add_cli_arguments(parser)
-
-
-def _ablation(args) -> int:
-    from .bound_ablation import run_cli
-    return run_cli(args)
-
-
-def _frontier_args(parser):
-    from .pareto_cli import add_cli_arguments
-    add_cli_arguments(parser)
-
-
-def _frontier(args) -> int:
-    from .pareto_cli import run_cli
-    return run_cli(args)
-
-
 #: name -> (help, add_arguments, run)
 COMMANDS = {
     "demo": ("fit an optimal tree on an embedded dataset and print it", _demo_args, _demo),
     "fit": ("fit an optimal tree on a CSV file", _fit_args, _fit_command),
-    "ablation": ("OSDT's per-bound ablation (thesis Table 6.2) on a CSV file", _ablation_args, _ablation),
+    "ablation": ("OSDT's per-bound ablation (thesis Table 6.2) on a CSV file",
+                 ablation_cli.add_cli_arguments, ablation_cli.run_cli),
     "frontier": ("every optimal tree for every λ (the accuracy–sparsity frontier) of a CSV file",
-                 _frontier_args, _frontier),
+                 frontier_cli.add_cli_arguments, frontier_cli.run_cli),
 }
 
 

@@ -26,6 +26,9 @@ import math
 import sys
 import time
 
+from ..frontier.result import frontier
+from .tables import read_table
+
 __all__ = ["add_cli_arguments", "run_cli"]
 
 
@@ -61,8 +64,6 @@ def _fmt_lambda(value: float) -> str:
 
 def run_cli(args, out=None) -> int:
     """Run ``treeopt frontier`` with parsed ``args``; print to ``out`` (default stdout)."""
-    from .cli import read_table
-    from .pareto import frontier
 
     out = sys.stdout if out is None else out
     X, y = read_table(args.csv, args.target, args.sep)

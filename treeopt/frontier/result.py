@@ -1,6 +1,6 @@
 """The accuracy–sparsity frontier: every optimal tree for every λ from one search.
 
-:func:`frontier` runs one :class:`~treeopt.solvers.pareto_search.ParetoSearch`
+:func:`frontier` runs one :class:`~treeopt.frontier.search.ParetoSearch`
 (the minimum-loss tree for every number of leaves ``k <= max_leaves``) and
 returns a :class:`Frontier`: a table of the Pareto-optimal trees with the
 exact interval of λ on which each is the optimum of the regularized
@@ -29,12 +29,12 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .binarize import Binarizer
-from .data import Dataset
-from .objectives import get_objective
-from .solvers.base import check_cache_limit
-from .solvers.pareto_search import ParetoSearch
-from .tree import Tree
+from ..binarize import Binarizer
+from ..data import Dataset
+from ..objectives import get_objective
+from ..solvers.base import check_cache_limit
+from .search import ParetoSearch
+from ..tree import Tree
 
 __all__ = ["Frontier", "frontier", "regularization_intervals"]
 

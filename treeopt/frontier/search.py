@@ -12,7 +12,7 @@ so each subproblem carries the vector ``f(s, 1..K)``: its Pareto set of
 (loss, leaves) pairs, and a split combines its children's vectors by a
 min-plus merge (the inner minimum over ``a + b = k``). The root's vector is
 the whole frontier; the regularized optimum for any λ is
-``min_k f(root, k) + λ k`` (see :mod:`treeopt.pareto` for the convex hull and
+``min_k f(root, k) + λ k`` (see :mod:`treeopt.frontier.result` for the convex hull and
 its λ intervals).
 
 Search
@@ -60,7 +60,7 @@ import math
 from ..data import Dataset
 from ..events import Expanded, Started
 from ..tree import Leaf, Split, Tree
-from .base import EPS, QueueEntry, Solver
+from ..solvers.base import EPS, QueueEntry, Solver
 
 __all__ = ["ParetoSearch"]
 

@@ -24,14 +24,14 @@ from sklearn.utils import Bunch
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .binarize import Binarizer, table_input_tags
+from ..binarize import Binarizer, table_input_tags
 from .criteria import impurity
-from .data import Dataset
+from ..data import Dataset
 from .grown_tree import GrownNode, route
-from .objectives import OBJECTIVES, get_objective
-from .pruning import cost_complexity_pruning
-from .solvers.greedy import CLASSIFICATION_CRITERIA, PRUNING_RISKS, GreedyInduction, SplitFinder
-from .tree import Leaf, Tree
+from ..objectives import OBJECTIVES, get_objective
+from .prunings import cost_complexity_pruning
+from .solver import CLASSIFICATION_CRITERIA, PRUNING_RISKS, GreedyInduction, SplitFinder
+from ..tree import Leaf, Tree
 
 __all__ = ["GreedyTreeClassifier", "GreedyTreeRegressor"]
 
@@ -245,7 +245,7 @@ class GreedyTreeClassifier(ClassifierMixin, BaseEstimator):
         See :func:`treeopt.sklearn_export.to_sklearn`; trees grown with
         ``multiway=True`` are refused (scikit-learn trees split in two).
         """
-        from .sklearn_export import to_sklearn
+        from ..sklearn_export import to_sklearn
         check_is_fitted(self, "tree_")
         return to_sklearn(self, input=input, node_values=node_values)
 

@@ -203,13 +203,13 @@ class GrownNode:
         make_leaf : callable
             ``make_leaf(stats, parent_grown_node)`` returns a :class:`~treeopt.tree.Leaf`.
         """
-        from .tree import Split
+        from ..tree import Split
 
         if self.is_leaf:
             return make_leaf(self.stats, parent)
         children = [child.to_node(make_leaf, self) for child in self.children]
         if self.split.kind == "binary":
             return Split(self.split.features[0], children[0], children[1])
-        from .tree import MultiwaySplit
+        from ..tree import MultiwaySplit
 
         return MultiwaySplit(self.split.column, self.split.column_index, list(self.split.values), children)

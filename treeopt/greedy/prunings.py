@@ -1,6 +1,6 @@
 """The two prunings of the lecture: C4.5's pessimistic pruning and CART's cost-complexity pruning.
 
-Both work bottom-up on a :class:`~treeopt.grown_tree.GrownNode` tree and are
+Both work bottom-up on a :class:`~treeopt.greedy.grown_tree.GrownNode` tree and are
 *generators*: each decision is yielded as it is made, so the greedy solver
 can replay pruning one step at a time (slides part 3 and part 4).
 
@@ -248,7 +248,7 @@ def cost_complexity_pruning(root: GrownNode, risk: Callable[[GrownNode], float],
 
     Examples
     --------
-    >>> from treeopt.grown_tree import Candidate
+    >>> from treeopt.greedy.grown_tree import Candidate
     >>> split = Candidate((0, 0), 0.0, "binary", "a", (0,), ("not a", "a"), np.zeros((2, 2)))
     >>> leaf = lambda counts: GrownNode(np.arange(1), np.array(counts, dtype=float))
     >>> root = GrownNode(np.arange(1), np.array([5.0, 5.0]), split=split,

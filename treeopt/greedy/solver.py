@@ -4,7 +4,7 @@ Greedy induction (slides part 1): start at the root; split the node on the
 feature whose split is *least impure* (the largest impurity decrease, or
 gain ratio); give every leaf the majority vote; keep splitting until every
 leaf is pure or no feature separates its rows; then prune (slides parts 3 and
-4, :mod:`treeopt.pruning`).
+4, :mod:`treeopt.greedy.prunings`).
 
 Candidate splits
     * every binary feature of the :class:`~treeopt.data.Dataset` (threshold
@@ -49,13 +49,13 @@ from collections import deque
 
 import numpy as np
 
-from ..criteria import gain_ratio, impurity, impurity_decrease, node_weight
+from .criteria import gain_ratio, impurity, impurity_decrease, node_weight
 from ..data import Dataset, mask_of
 from ..events import Expanded, Pruned
-from ..grown_tree import Candidate, GrownNode, route
-from ..pruning import cost_complexity_pruning, pessimistic_pruning
+from .grown_tree import Candidate, GrownNode, route
+from .prunings import cost_complexity_pruning, pessimistic_pruning
 from ..tree import Leaf, Tree
-from .base import QueueEntry, Solver
+from ..solvers.base import QueueEntry, Solver
 
 __all__ = ["GreedyInduction", "SplitFinder", "greedy_warm_start", "CLASSIFICATION_CRITERIA",
            "PRUNINGS", "PRUNING_RISKS"]

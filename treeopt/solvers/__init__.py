@@ -6,7 +6,7 @@
 from .base import QueueEntry, SearchResult, Snapshot, Solver, TracePoint
 from .branches import Branches
 from .gosdt import GOSDT
-from .osdt import OSDT
+from .osdt.search import OSDT
 
 SOLVERS = {"gosdt": GOSDT, "osdt": OSDT, "branches": Branches}
 

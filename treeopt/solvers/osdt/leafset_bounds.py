@@ -1,6 +1,6 @@
 """Lower bounds for the non-additive objectives (F-score, AUC, partial AUC) on partial trees.
 
-A partial tree of the leaf-set search (:mod:`treeopt.solvers.osdt`) has
+A partial tree of the leaf-set search (:mod:`treeopt.solvers.osdt.search`) has
 *fixed* leaves, which stay leaves in every descendant, and *split* leaves,
 whose rows any descendant partitions further. For an additive loss the
 fixed leaves' losses simply add up (OSDT Theorem 1); for F-score and the

@@ -29,7 +29,7 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     no longer beats the (since improved) incumbent is dropped when popped.
     For F1 / AUC / partial AUC the loss of the fixed leaves is taken with
     the split rows sorted into pure leaves (GOSDT Theorems B.1, 2.1, 2.2;
-    :mod:`treeopt.solvers.leafset_bounds`).
+    :mod:`treeopt.solvers.osdt.leafset_bounds`).
 ``lookahead``
     Lemma 2, in Algorithm 2's form: every split leaf becomes at least two
     leaves in any descendant, so the bound of the descendants is
@@ -60,7 +60,7 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     Theorem 9: rows with identical features under a split leaf cannot be
     separated, so the split leaves add at least their equivalence classes'
     minority loss to the bound. For F1 / AUC / partial AUC: GOSDT Theorem
-    C.3 (see :mod:`treeopt.solvers.leafset_bounds`). Counts children pruned
+    C.3 (see :mod:`treeopt.solvers.osdt.leafset_bounds`). Counts children pruned
     only thanks to it.
 ``similar_support`` (opt-in, default off)
     Theorem 7: two children that differ only in the feature ``f`` / ``g``
@@ -130,10 +130,10 @@ from itertools import count
 
 import numpy as np
 
-from ..data import Dataset, bits_of
-from ..events import Expanded, Pruned, Started
-from ..tree import Leaf, Split, Tree
-from .base import EPS, QueueEntry, Solver
+from ...data import Dataset, bits_of
+from ...events import Expanded, Pruned, Started
+from ...tree import Leaf, Split, Tree
+from ..base import EPS, QueueEntry, Solver
 from .leafset_bounds import (NON_ADDITIVE, equivalent_points_bound, hierarchical_bound,
                              split_gain_bound)
 from .schedules import SCHEDULES, label_entropy, priority_key
@@ -203,7 +203,7 @@ class OSDT(Solver):
     schedule : str, default="curiosity"
         The queue's policy: ``"curiosity"``, ``"lower_bound"``,
         ``"objective"``, ``"entropy"``, ``"bfs"`` or ``"dfs"``
-        (:mod:`treeopt.solvers.schedules`).
+        (:mod:`treeopt.solvers.osdt.schedules`).
     warm_start : None, "cart" or Tree, default=None
         An initial incumbent: a greedy CART tree pruned by the objective, or
         any tree over the dataset's binary features. It is used only when it

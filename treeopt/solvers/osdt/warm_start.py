@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..tree import Leaf, Tree
+from ...tree import Leaf, Tree
 
 __all__ = ["tree_leaf_keys", "cart_leaf_keys"]
 

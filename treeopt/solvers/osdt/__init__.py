@@ -1,0 +1,12 @@
+"""OSDT: leaf-set branch-and-bound (Hu, *Optimal Sparse Decision Trees*).
+
+:mod:`~treeopt.solvers.osdt.search` is the search itself; its bounds on leaf sets live in
+:mod:`~treeopt.solvers.osdt.leafset_bounds`, its queue policies in
+:mod:`~treeopt.solvers.osdt.schedules`, the CART warm start in
+:mod:`~treeopt.solvers.osdt.warm_start`, and the per-bound ablation of the thesis's Table 6.2
+in :mod:`~treeopt.solvers.osdt.ablation`.
+"""
+
+from .search import OSDT
+
+__all__ = ["OSDT"]
