@@ -20,7 +20,7 @@ import statistics
 import time
 from pathlib import Path
 
-from treeopt import OptimalTreeClassifier
+from treeopt import make_solver
 from treeopt.datasets import load_monk
 from treeopt.widgets import explore
 
@@ -31,7 +31,7 @@ PROBLEMS = [
 
 
 def run_rate(X, y, regularization: float) -> tuple[float, int]:
-    solver = OptimalTreeClassifier(regularization=regularization)._make_solver(X, y, None)
+    solver = make_solver(X, y, regularization=regularization)
     start = time.perf_counter()
     result = solver.run()
     seconds = time.perf_counter() - start

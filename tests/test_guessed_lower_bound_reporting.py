@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from sklearn.exceptions import ConvergenceWarning
 
-from treeopt import OptimalTreeClassifier
+from treeopt import OptimalTreeClassifier, make_solver
 from treeopt.data import Dataset
 from treeopt.datasets import load_monk
 from treeopt.guessing import reference_errors
@@ -62,7 +62,7 @@ def test_unguessed_searches_are_not_marked_guessed(monk2_noisy_reference):
     # Every registered solver defaults to certified bounds.
     small_X, small_y = load_monk(1)
     for name in sorted(SOLVERS):
-        solver = OptimalTreeClassifier(solver=name, regularization=0.05)._make_solver(small_X, small_y, None)
+        solver = make_solver(small_X, small_y, solver=name, regularization=0.05)
         solver.step(2)
         assert solver.snapshot().lower_bound_guessed is False, name
         assert solver.result().lower_bound_guessed is False, name
@@ -117,7 +117,7 @@ def test_completed_guessed_fit_does_not_warn(monk2_noisy_reference):
 def test_cli_progress_line_names_a_guessed_lower_bound(monk2_noisy_reference):
     import io
 
-    from treeopt.cli.commands import _progress_printer
+    from treeopt.progress import ProgressLine
 
     X, y, y_ref = monk2_noisy_reference
     lines = {}
@@ -125,6 +125,6 @@ def test_cli_progress_line_names_a_guessed_lower_bound(monk2_noisy_reference):
         solver = guessed_solver(X, y, y_ref, bounds={"reference_lower_bound": guessed})
         solver.step(2)
         stream = io.StringIO()
-        _progress_printer(stream)(solver)
+        ProgressLine(stream)(solver)
         lines[guessed] = stream.getvalue()
     assert "lower (guessed)" in lines[True] and "guessed" not in lines[False] and "lower " in lines[False]

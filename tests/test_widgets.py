@@ -16,7 +16,7 @@ pytest.importorskip("ipywidgets")
 pytest.importorskip("plotly")
 pytest.importorskip("anywidget")
 
-from treeopt import OptimalTreeClassifier  # noqa: E402
+from treeopt import OptimalTreeClassifier, make_solver  # noqa: E402
 from treeopt.binarize import BinaryFeature  # noqa: E402
 from treeopt.datasets import load_monk  # noqa: E402
 from treeopt.render import layout_tree, tree_svg  # noqa: E402
@@ -63,7 +63,7 @@ def test_player_rejects_bad_input(monk1):
     X, y = monk1
     with pytest.raises(TypeError, match="stepwise solver"):
         SolverPlayer("not a solver")
-    solver = OptimalTreeClassifier(regularization=0.05)._make_solver(X, y, None)
+    solver = make_solver(X, y, regularization=0.05)
     with pytest.raises(ValueError, match="speed"):
         SolverPlayer(solver, speed=0, views=None)
     with pytest.raises(ValueError, match="time_limit"):

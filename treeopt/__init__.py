@@ -11,19 +11,20 @@ True
 """
 
 from .binarize import Binarizer, BinaryFeature
-from .solvers.osdt.ablation import ablation
+from .building import make_solver
 from .data import Dataset
 from .estimator import OptimalTreeClassifier
+from .frontier.result import Frontier, frontier
 from .greedy.estimator import GreedyTreeClassifier, GreedyTreeRegressor
 from .guessing import ThresholdGuessBinarizer, depth_guess
 from .objectives import Accuracy, BalancedAccuracy, WeightedAccuracy, get_objective
-from .frontier.result import Frontier, frontier
-from .solvers import GOSDT, OSDT, SOLVERS
+from .solvers import GOSDT, OSDT, SOLVERS, Branches
+from .solvers.osdt.ablation import ablation
 from .tree import Leaf, MultiwaySplit, Split, Tree
 
 __version__ = "0.1.0"
 
 __all__ = ["OptimalTreeClassifier", "Dataset", "Binarizer", "BinaryFeature", "Tree", "Leaf", "Split", "MultiwaySplit",
-           "GOSDT", "SOLVERS", "Accuracy", "BalancedAccuracy", "WeightedAccuracy", "get_objective",
+           "GOSDT", "Branches", "SOLVERS", "make_solver", "Accuracy", "BalancedAccuracy", "WeightedAccuracy", "get_objective",
            "frontier", "Frontier", "OSDT", "ablation",
            "GreedyTreeClassifier", "GreedyTreeRegressor", "ThresholdGuessBinarizer", "depth_guess"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import warnings
 from numbers import Integral, Real
 
@@ -15,16 +14,13 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .binarize import Binarizer, _as_frame, table_input_tags
-from .guessing.fitting import guarantee_report, make_binarizer, reference_kwargs
-from .data import Dataset
+from .building import SETTINGS, check_labels, make_solver
+from .guessing.fitting import guarantee_report
 from .objectives import OBJECTIVES, get_objective
+from .progress import ProgressLine
 from .tree import Tree
 
 __all__ = ["OptimalTreeClassifier"]
-
-#: Solvers that search over whole trees and so accept non-additive objectives (F-score, AUC).
-_NON_ADDITIVE_SOLVERS = ("osdt",)
-
 
 class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     """Provably optimal sparse decision tree (minimises loss + λ × leaves).
@@ -36,7 +32,9 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         fraction λ of the (weighted) rows to be worth adding. Never changed
         by ``fit``, however small.
     solver : str, default="gosdt"
-        A name of ``treeopt.SOLVERS`` (``"gosdt"``; others as they land).
+        A name of ``treeopt.SOLVERS``: ``"gosdt"`` (dynamic programming, additive objectives),
+        ``"osdt"`` (leaf-set branch-and-bound, every objective), ``"greedy"`` (CART-style
+        greedy growth: fast, not certified).
         ``"branches"``: Branches, with multiway splits on the categorical
         (string/``category``) columns kept whole instead of one-hot, and
         binary splits on thresholds of the numeric columns.
@@ -111,6 +109,11 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         time. Not available with ``thresholds="guess"`` or
         ``reference="gbdt"`` (scikit-learn's ``GradientBoostingClassifier``
         refuses NaN).
+    verbose : int, default=0
+        0: quiet. 1 or more: a progress line on ``sys.stderr`` about once a second (time,
+        expansions, lower and upper bounds, queue and cache sizes), rewritten in place, which
+        terminals and Jupyter both show as one updating line
+        (:class:`~treeopt.progress.ProgressLine`).
     proba_smoothing : float, default=0.0
         Additive (Laplace) smoothing α of :meth:`predict_proba`: a leaf's
         probability of class ``c`` is ``(n_c + α) / (n + α K)``, with
@@ -197,6 +200,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         "missing": [StrOptions({"error", "indicator"})],
         "proba_smoothing": [Interval(Real, 0, None, closed="left")],
         "top_k": [Interval(Integral, 1, None, closed="left")],
+        "verbose": ["verbose"],
     }
 
     def __init__(self, *, regularization: float = 0.05, solver: str = "gosdt", objective: str = "accuracy",
@@ -205,7 +209,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                  node_limit: int | None = None, bounds: dict | None = None, thresholds: str = "all",
                  max_thresholds: int | None = None, schedule: str | None = None, warm_start=None,
                  reference: str | None = None, random_state=None, penalty: str = "leaf", missing: str = "error",
-                 proba_smoothing: float = 0.0, top_k: int = 1):
+                 proba_smoothing: float = 0.0, top_k: int = 1, verbose: int = 0):
         self.regularization = regularization
         self.solver = solver
         self.objective = objective
@@ -226,93 +230,25 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.missing = missing
         self.proba_smoothing = proba_smoothing
         self.top_k = top_k
+        self.verbose = verbose
 
     # -- fitting ------------------------------------------------------------------
-    def _make_solver(self, X, y, sample_weight, y_ref=None):
-        from .solvers import SOLVERS
-
+    def _build_solver(self, X, y, sample_weight, y_ref=None):
+        """Validate ``(X, y)`` as scikit-learn does, then build the solver with :func:`treeopt.make_solver`."""
         self._validate_params()
-        if self.solver not in SOLVERS:
-            raise ValueError(f"unknown solver {self.solver!r}; choose one of {sorted(SOLVERS)}.")
-        if self.objective not in OBJECTIVES:
-            raise ValueError(f"unknown objective {self.objective!r}; choose one of {sorted(OBJECTIVES)}.")
-        objective = get_objective(self.objective, omega=self.omega, theta=self.theta)
-        if not objective.additive and self.solver not in _NON_ADDITIVE_SOLVERS:
-            available = [name for name in _NON_ADDITIVE_SOLVERS if name in SOLVERS]
-            hint = f"use solver={available[0]!r}" if available else \
-                f"that needs solver={_NON_ADDITIVE_SOLVERS[0]!r}, which is not available yet"
-            raise ValueError(f"objective {self.objective!r} is not a sum over leaves, so solver={self.solver!r} "
-                             f"(dynamic programming) cannot optimise it; {hint}.")
         frame = X if isinstance(X, pd.DataFrame) else None
         X_checked, y = validate_data(self, X, y, dtype=None, ensure_all_finite=False, y_numeric=False)
         y = np.asarray(y)
-        if pd.isna(y).any():
-            raise ValueError("y has missing values (NaN); drop those rows or fill them in.")
+        check_labels(y)
         check_classification_targets(y)   # continuous or multi-output targets: "Unknown label type"
         self.classes_ = np.unique(y)
-        if len(self.classes_) < 2:
-            raise ValueError(f"y has only one class ({self.classes_.tolist()}); a classifier needs at least "
-                             "two classes to learn anything.")
         table = frame if frame is not None else X_checked
-        if self.missing == "indicator" and (self.thresholds == "guess" or self.reference == "gbdt"):
-            option = "thresholds='guess'" if self.thresholds == "guess" else "reference='gbdt'"
-            raise ValueError(f"missing='indicator' cannot be combined with {option}: the boosted reference model "
-                             "(scikit-learn's GradientBoostingClassifier) refuses missing values. Use "
-                             "thresholds='all' or 'quantile' without reference='gbdt', or impute X first.")
-        if self.solver == "branches":
-            return self._make_branches(table, y, sample_weight, objective, y_ref)
-        if self.penalty != "leaf":
-            raise ValueError(f"penalty={self.penalty!r} needs solver='branches'; solver={self.solver!r} charges "
-                             "λ per leaf (penalty='leaf').")
-        self.binarizer_ = make_binarizer(self.thresholds, self.max_thresholds, self.random_state, table, y,
-                                         sample_weight, missing=self.missing)
-        dataset = Dataset.from_arrays(table, y, sample_weight=sample_weight, binarizer=self.binarizer_,
-                                      classes=self.classes_)
-        objective.validate(dataset)
-        solver_cls = SOLVERS[self.solver]
-        guess, self._y_ref = reference_kwargs(solver_cls, self.solver, self.reference, y_ref, dataset, table, y,
-                                              sample_weight, self.binarizer_, self.random_state)
+        solver = make_solver(table, y, solver=self.solver, sample_weight=sample_weight, y_ref=y_ref,
+                             classes=self.classes_, **{name: getattr(self, name) for name in SETTINGS})
+        self.binarizer_ = solver.dataset.binarizer
+        self._y_ref = solver.reference_predictions
         self._fit_table, self._fit_y, self._fit_weight = table, y, sample_weight
-        warm = "cart" if self.warm_start is True else (None if self.warm_start is False else self.warm_start)
-        extra = {k: v for k, v in (("schedule", self.schedule), ("warm_start", warm)) if v is not None}
-        accepted = inspect.signature(solver_cls.__init__).parameters
-        if getattr(self, "top_k", 1) != 1:
-            if "top_k" not in accepted:
-                raise ValueError(f"solver {self.solver!r} finds only the best tree; top_k={self.top_k} needs "
-                                 "solver='osdt' (or leave top_k=1).")
-            extra["top_k"] = self.top_k
-        for name in extra:
-            if name not in accepted:
-                raise ValueError(f"solver {self.solver!r} does not take {name}=; leave it None or use a solver "
-                                 f"that does (e.g. solver='osdt').")
-        return solver_cls(dataset, regularization=self.regularization, objective=objective,
-                          bounds=self.bounds, depth_budget=self.depth_budget, **extra, **guess)
-
-    def _make_branches(self, table, y, sample_weight, objective, y_ref):
-        """Branches on categorical columns kept whole (multiway splits), numeric columns thresholded."""
-        from .categorical import CategoricalDataset
-        from .solvers import SOLVERS
-
-        for name in ("reference", "schedule", "warm_start"):
-            if getattr(self, name, None) not in (None, False):
-                raise ValueError(f"solver='branches' does not take {name}={getattr(self, name)!r}; leave it None.")
-        if getattr(self, "top_k", 1) != 1:
-            raise ValueError(f"solver='branches' finds only the best tree; top_k={self.top_k} needs solver='osdt' "
-                             "(or leave top_k=1).")
-        if y_ref is not None:
-            raise ValueError("solver='branches' does not use lower-bound guessing; fit without y_ref.")
-        if self.thresholds not in ("all", "quantile"):
-            raise ValueError(f"solver='branches' binarizes numeric columns with thresholds='all' or 'quantile', "
-                             f"got {self.thresholds!r}.")
-        dataset = CategoricalDataset.from_arrays(table, y, sample_weight=sample_weight, classes=self.classes_,
-                                                 thresholds=self.thresholds, max_thresholds=self.max_thresholds,
-                                                 missing=self.missing)
-        objective.validate(dataset)
-        self.binarizer_ = dataset.binarizer
-        self._y_ref = None
-        self._fit_table = table
-        return SOLVERS["branches"](dataset, regularization=self.regularization, penalty=self.penalty,
-                                   objective=objective, bounds=self.bounds, depth_budget=self.depth_budget)
+        return solver
 
     def fit(self, X, y, sample_weight=None, y_ref=None):
         """Find the optimal tree on ``(X, y)``.
@@ -334,8 +270,14 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        solver = self._make_solver(X, y, sample_weight, y_ref)
-        result = solver.run(time_limit=self.time_limit, node_limit=self.node_limit, cache_limit=self.cache_limit)
+        solver = self._build_solver(X, y, sample_weight, y_ref)
+        progress = ProgressLine() if self.verbose else None
+        try:
+            result = solver.run(time_limit=self.time_limit, node_limit=self.node_limit,
+                                cache_limit=self.cache_limit, progress=progress)
+        finally:
+            if progress is not None:
+                progress.close()
         self._store(solver, result)
         return self
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from treeopt.building import SETTINGS, make_solver
+
+from .player import SolverPlayer
+
 __all__ = ["explore"]
 
 
@@ -43,22 +47,15 @@ def explore(X, y, *, sample_weight=None, views="default", speed: int = 200, dela
     >>> player.step(10**6), player.status, player.n_steps > 0
     (False, 'optimal', True)
     """
-    from treeopt.estimator import OptimalTreeClassifier
-
-    from .player import SolverPlayer
-
-    valid = OptimalTreeClassifier().get_params()
-    unknown = sorted(set(estimator_params) - set(valid))
+    limits = {"time_limit": None, "cache_limit": None, "node_limit": None}
+    valid = {"solver", *SETTINGS, *limits}
+    unknown = sorted(set(estimator_params) - valid)
     if unknown:
         raise TypeError(f"explore() got unknown parameter(s) {unknown}; it accepts the parameters of "
-                        f"OptimalTreeClassifier: {sorted(valid)}.")
-    estimator = OptimalTreeClassifier(**estimator_params)
-    solver = estimator._make_solver(X, y, sample_weight)
+                        f"OptimalTreeClassifier that shape the search: {sorted(valid)}.")
+    limits.update({k: v for k, v in estimator_params.items() if k in limits})
+    settings = {k: v for k, v in estimator_params.items() if k not in limits}
+    solver = make_solver(X, y, sample_weight=sample_weight, **settings)
 
-    def factory(bounds: dict):
-        params = {**estimator.get_params(), "bounds": bounds}
-        return OptimalTreeClassifier(**params)._make_solver(X, y, sample_weight)
-
-    return SolverPlayer(solver, views=views, speed=speed, delay=delay, time_limit=estimator.time_limit,
-                        refresh_interval=refresh_interval, solver_factory=factory,
-                        cache_limit=estimator.cache_limit)
+    return SolverPlayer(solver, views=views, speed=speed, delay=delay, time_limit=limits["time_limit"],
+                        refresh_interval=refresh_interval, cache_limit=limits["cache_limit"])

@@ -118,11 +118,7 @@ class FrontierExplorer(widgets.VBox):
         self.svg = ""
         self.backend_used = ""
 
-        def rebuild(bounds):
-            return ParetoSearch(search.dataset, max_leaves=search.max_leaves, objective=search.objective,
-                                min_regularization=search.min_regularization, bounds=bounds)
-
-        self.player = SolverPlayer(search, views=None, speed=speed, solver_factory=rebuild)
+        self.player = SolverPlayer(search, views=None, speed=speed)
         self._search = None
         self.frontier = self._frontier_of(search)
         self._n_curves = len(frontier_traces(self.frontier.table))

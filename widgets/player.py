@@ -36,24 +36,6 @@ __all__ = ["SolverPlayer", "as_player"]
 SPEEDS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000]
 
 
-def _default_factory(solver) -> Callable:
-    """Rebuild a solver of the same class and settings with other bounds switched on/off."""
-    # A guessed search (GOSDT(reference_errors=...)) is rebuilt with the same guesses.
-    guesses = {} if getattr(solver, "reference_errors", None) is None else \
-        {"reference_errors": solver.reference_errors}
-    if getattr(solver, "top_k", 1) != 1:                    # OSDT(top_k=k) keeps its k best trees
-        guesses["top_k"] = solver.top_k
-
-    def make(bounds: dict):
-        try:
-            return type(solver)(solver.dataset, regularization=solver.regularization, objective=solver.objective,
-                                bounds=bounds, depth_budget=solver.depth_budget, **guesses)
-        except TypeError as error:
-            raise TypeError(f"cannot rebuild {type(solver).__name__} with new bounds ({error}); pass "
-                            "solver_factory=lambda bounds: ... to SolverPlayer.") from None
-    return make
-
-
 class SolverPlayer(widgets.VBox):
     """Watch, pause, step and replay a solver's search.
 
@@ -203,7 +185,7 @@ class SolverPlayer(widgets.VBox):
         self.refresh_interval = refresh_interval
         self.top_k = top_k
         self.solver = solver
-        self.solver_factory = solver_factory or _default_factory(solver)
+        self.solver_factory = solver_factory or (lambda bounds: self.solver.rebuild(bounds=bounds))
         self.recording = Recording(max_frames)
         self.error: BaseException | None = None
         self._finished = False

@@ -48,34 +48,13 @@ def _report(clf, X, y, elapsed: float, out=None) -> None:
     print(f"bound counts   {counts}", file=out)
 
 
-def _progress_printer(stream=sys.stderr):
-    def progress(solver):
-        lower = "lower (guessed)" if getattr(solver, "lower_bound_guessed", False) else "lower"   # McTavish 4.3
-        stream.write(f"\r  {solver.elapsed:7.1f} s  expansions {solver.expansions:>9}  "
-                     f"{lower} {solver.lower_bound:.6f}  upper {solver.upper_bound:.6f}  "
-                     f"queue {solver.queue_size:>8}  cache {solver.cache_size:>9}")
-        stream.flush()
-    return progress
-
-
 def _fit(clf, X, y):
-    """Fit with a progress line on stderr for runs longer than a second."""
-    solver = clf._make_solver(X, y, None)
-    printer = _progress_printer()
-    printed = []
-
-    def progress(s):
-        printed.append(True)
-        printer(s)
-
+    """Fit with a progress line on stderr (``verbose=1``) for runs longer than a second; return seconds."""
+    clf.set_params(verbose=1)
     start = time.perf_counter()
-    result = solver.run(time_limit=clf.time_limit, node_limit=clf.node_limit, progress=progress,
-                        cache_limit=clf.cache_limit)
-    if printed:
-        sys.stderr.write("\n")
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        clf._store(solver, result)
+        warnings.simplefilter("ignore")      # the report below states the status and gap
+        clf.fit(X, y)
     return time.perf_counter() - start
 
 

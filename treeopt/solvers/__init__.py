@@ -1,13 +1,15 @@
 """Stepwise solvers. Each speaks the protocol of :mod:`treeopt.solvers.base`.
 
-``SOLVERS`` maps the names the estimator accepts (``solver="gosdt"``) to classes.
+``SOLVERS`` (from :mod:`treeopt.solvers.registry`) maps the names the estimator accepts
+(``solver="gosdt"``) to classes; :func:`treeopt.make_solver` builds any of them from a table.
 """
 
 from .base import QueueEntry, SearchResult, Snapshot, Solver, TracePoint
 from .branches import Branches
+from .capabilities import Capabilities
 from .gosdt import GOSDT
 from .osdt.search import OSDT
+from .registry import SOLVERS, solvers_that
 
-SOLVERS = {"gosdt": GOSDT, "osdt": OSDT, "branches": Branches}
-
-__all__ = ["Solver", "Snapshot", "QueueEntry", "SearchResult", "TracePoint", "GOSDT", "OSDT", "Branches", "SOLVERS"]
+__all__ = ["Solver", "Snapshot", "QueueEntry", "SearchResult", "TracePoint", "Capabilities", "GOSDT", "OSDT",
+           "Branches", "SOLVERS", "solvers_that"]

@@ -31,6 +31,7 @@ incumbent and honest gap like ``node_limit``.
 
 from __future__ import annotations
 
+import inspect
 import math
 import time
 from dataclasses import dataclass, field
@@ -43,8 +44,9 @@ from ..data import Dataset
 from ..events import Event, Finished, Improved, LowerBoundRaised, Progress
 from ..objectives import Objective, get_objective
 from ..tree import Tree
+from .capabilities import Capabilities
 
-__all__ = ["Solver", "Snapshot", "QueueEntry", "SearchResult", "TracePoint", "check_cache_limit"]
+__all__ = ["Solver", "Snapshot", "QueueEntry", "SearchResult", "TracePoint", "check_cache_limit", "plain_value"]
 
 #: Objective values closer than this are equal (sums of floats in weight units).
 EPS = 1e-9
@@ -211,6 +213,9 @@ class Solver:
 
     name = "solver"
     BOUNDS: dict = {}
+    #: What the solver accepts (dataset kind, objectives, penalties, options); read by
+    #: :func:`treeopt.make_solver` instead of branching on solver names.
+    CAPABILITIES = Capabilities()
     #: Whether a search that runs to its end proves its tree optimal. Heuristics (the greedy
     #: builder) set it False: they finish with status "finished", ``optimal`` False and their gap.
     exact = True
@@ -231,6 +236,13 @@ class Solver:
     def _proves_optimality(self) -> bool:
         """Whether a search that ran to its end proves its tree optimal."""
         return self.exact and not self.lower_bound_guessed
+
+    def __new__(cls, *args, **settings):
+        # Construction is data (like scikit-learn's get_params/clone): the keyword arguments a
+        # solver is built with are kept as given, so rebuild() can make the same search again.
+        solver = super().__new__(cls)
+        solver._settings = dict(settings)
+        return solver
 
     def __init__(self, dataset: Dataset, *, regularization: float, objective: str | Objective = "accuracy",
                  bounds: dict | None = None, depth_budget: int | None = None):
@@ -263,6 +275,72 @@ class Solver:
         self._events: list | None = None
         self._finished = False
         self._broken = False          # an interrupt closed the generator mid-step: cannot resume
+
+    # -- construction as data -------------------------------------------------
+    @classmethod
+    def setting_names(cls) -> list:
+        """The keyword settings the solver's constructor takes (everything but the dataset)."""
+        parameters = inspect.signature(cls.__init__).parameters
+        return [name for name, p in parameters.items() if p.kind is inspect.Parameter.KEYWORD_ONLY]
+
+    @property
+    def settings(self) -> dict:
+        """Every keyword setting the solver was built with, defaults filled in, values as given.
+
+        ``type(solver)(solver.dataset, **solver.settings)`` builds the same search again; see
+        :meth:`rebuild`. :attr:`params` is the same as plain (JSON-able) values.
+        """
+        parameters = inspect.signature(type(self).__init__).parameters
+        values = {name: p.default for name, p in parameters.items()
+                  if p.kind is inspect.Parameter.KEYWORD_ONLY and p.default is not inspect.Parameter.empty}
+        values.update(getattr(self, "_settings", {}))
+        return values
+
+    @property
+    def params(self) -> dict:
+        """The solver's settings as plain values (numbers, strings, lists, dicts): JSON-able.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from treeopt.data import Dataset
+        >>> from treeopt.solvers import OSDT
+        >>> solver = OSDT(Dataset.from_binary(np.eye(3, dtype=int), [0, 1, 1]), regularization=0.1,
+        ...               schedule="dfs")
+        >>> solver.params["schedule"], solver.params["objective"], solver.params["top_k"]
+        ('dfs', 'accuracy', 1)
+        """
+        return {name: plain_value(value) for name, value in self.settings.items()}
+
+    def rebuild(self, **changes) -> "Solver":
+        """A fresh solver on the same dataset with the same settings, apart from ``changes``.
+
+        Parameters
+        ----------
+        **changes
+            Settings to change (names of :meth:`setting_names`), e.g. ``bounds={"lookahead": False}``.
+
+        Returns
+        -------
+        Solver
+            Not started; the same class as this one.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from treeopt.data import Dataset
+        >>> from treeopt.solvers import Branches
+        >>> X = np.array([[0, 1], [1, 0], [1, 1], [0, 0]] * 3)
+        >>> solver = Branches(Dataset.from_binary(X, [0, 1, 1, 0] * 3), regularization=0.05, penalty="leaf")
+        >>> again = solver.rebuild(bounds={"purification": False})
+        >>> again.settings["penalty"], again.bounds["purification"], again.status
+        ('leaf', False, 'not_started')
+        """
+        unknown = sorted(set(changes) - set(self.setting_names()))
+        if unknown:
+            raise TypeError(f"{type(self).__name__} has no setting(s) {unknown}; its settings are "
+                            f"{self.setting_names()}.")
+        return type(self)(self.dataset, **{**getattr(self, "_settings", {}), **changes})
 
     # -- what subclasses provide ----------------------------------------------
     def _search(self) -> Iterator[None]:
@@ -577,3 +655,31 @@ def check_cache_limit(cache_limit) -> int | None:
         raise ValueError(f"cache_limit must be a positive integer (entries the search may hold in memory, "
                          f"e.g. 1000000) or None, got {cache_limit!r}.")
     return int(cache_limit)
+
+
+def plain_value(value):
+    """``value`` as plain, JSON-able data (objectives by name and parameters, arrays as lists, trees as dicts).
+
+    Examples
+    --------
+    >>> from treeopt.objectives import get_objective
+    >>> plain_value(get_objective("weighted_accuracy", omega=2.0))
+    {'name': 'weighted_accuracy', 'omega': 2.0}
+    >>> plain_value(np.array([[1, 2]])), plain_value({"a": (1, np.float64(0.5))})
+    ([[1, 2]], {'a': [1, 0.5]})
+    """
+    if isinstance(value, Objective):
+        parameters = {k: plain_value(v) for k, v in vars(value).items()
+                      if not k.startswith("_") and isinstance(v, (int, float, str, bool, type(None)))}
+        return value.name if not parameters else {"name": value.name, **parameters}
+    if isinstance(value, Tree):
+        return value.to_dict()
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, dict):
+        return {str(k): plain_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain_value(v) for v in value]
+    return value

@@ -77,6 +77,7 @@ from ..data import Dataset
 from ..events import Expanded, Pruned, Started
 from ..tree import Leaf, MultiwaySplit, Split, Tree
 from .base import EPS, QueueEntry, Solver
+from .capabilities import Capabilities
 
 __all__ = ["Branches"]
 
@@ -150,6 +151,7 @@ class Branches(Solver):
     """
 
     name = "branches"
+    CAPABILITIES = Capabilities(dataset="categorical", penalties=("split", "leaf"))
     BOUNDS = {
         "purification": "Branches Proposition 4.2 (purification bounds, equations 3-4)",
         "equivalent_points": "GOSDT Theorem B.9 (equivalent points), tightening the purification bound",

@@ -96,6 +96,7 @@ from ..data import Dataset
 from ..events import Expanded, Pruned, Started
 from ..tree import Leaf, Split, Tree
 from .base import EPS, QueueEntry, Solver
+from .capabilities import Capabilities
 from .gc_pause import HeapFreeze
 
 __all__ = ["GOSDT"]
@@ -176,6 +177,7 @@ class GOSDT(Solver):
     """
 
     name = "gosdt"
+    CAPABILITIES = Capabilities(guesses_lower_bounds=True)
     #: Freeze the heap for the garbage collector during each unit of work (speed only; see gc_pause).
     freeze_heap = True
     BOUNDS = {

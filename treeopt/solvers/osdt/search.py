@@ -134,6 +134,7 @@ from ...data import Dataset, bits_of
 from ...events import Expanded, Pruned, Started
 from ...tree import Leaf, Split, Tree
 from ..base import EPS, QueueEntry, Solver
+from ..capabilities import Capabilities
 from .leafset_bounds import (NON_ADDITIVE, equivalent_points_bound, hierarchical_bound,
                              split_gain_bound)
 from .schedules import SCHEDULES, label_entropy, priority_key
@@ -269,6 +270,7 @@ class OSDT(Solver):
     """
 
     name = "osdt"
+    CAPABILITIES = Capabilities(objectives="any", options=("schedule", "warm_start", "top_k"))
     BOUNDS = {
         "hierarchical": "OSDT Theorem 1 (hierarchical objective lower bound); GOSDT Theorems B.1, 2.1, 2.2",
         "lookahead": "OSDT Lemma 2 (objective lower bound with one-step lookahead), Algorithm 2",

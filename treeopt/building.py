@@ -1,0 +1,163 @@
+"""``make_solver``: the one public way to build a solver from a table, by name and settings.
+
+The estimator, the command line, the widgets' ``explore`` and the benchmarks all build their
+solvers here. What differs between solvers is read from their declared
+:class:`~treeopt.solvers.capabilities.Capabilities` (which dataset, which objectives, penalties
+and options), never from their names, so a newly registered solver
+(:mod:`treeopt.solvers.registry`) is built like the others.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .categorical import CategoricalDataset
+from .data import Dataset
+from .guessing.fitting import make_binarizer, reference_kwargs
+from .objectives import OBJECTIVES, get_objective
+from .solvers.base import Solver
+from .solvers.registry import SOLVERS, solvers_that
+
+__all__ = ["make_solver", "check_labels", "SETTINGS"]
+
+#: The settings make_solver takes, with their defaults (the estimator's parameters of the same names).
+SETTINGS = {
+    "regularization": 0.05, "objective": "accuracy", "omega": None, "theta": None, "depth_budget": None,
+    "bounds": None, "thresholds": "all", "max_thresholds": None, "schedule": None, "warm_start": None,
+    "top_k": 1, "reference": None, "random_state": None, "penalty": "leaf", "missing": "error",
+}
+
+#: A solver option's value when it is not asked for (so it is not passed on).
+_OPTION_UNSET = {"schedule": None, "warm_start": None, "top_k": 1}
+
+
+def make_solver(X, y, *, solver: str = "gosdt", sample_weight=None, y_ref=None, classes=None,
+                **settings) -> Solver:
+    """Build a (not yet started) solver on ``(X, y)``.
+
+    Parameters
+    ----------
+    X : DataFrame or array_like of shape (n_rows, n_columns)
+        Any table: 0/1, numeric and categorical columns (binarized as the solver needs).
+    y : array_like of shape (n_rows,)
+    solver : str, default="gosdt"
+        A name of ``treeopt.SOLVERS``.
+    sample_weight : array_like, optional
+    y_ref : array_like, optional
+        A reference model's predictions: lower-bound guessing (McTavish et al., *Fast sparse
+        decision tree optimization via reference ensembles*, section 4.3).
+    classes : array_like, optional
+        The label values in order (default: the sorted distinct values of ``y``).
+    **settings
+        Any of ``SETTINGS`` (the parameters of :class:`~treeopt.OptimalTreeClassifier` of the
+        same names: ``regularization``, ``objective``, ``bounds``, ``schedule``, ...).
+
+    Returns
+    -------
+    Solver
+        Its dataset's binarizer is ``solver.dataset.binarizer``; with lower-bound guessing
+        ``solver.reference_predictions`` holds the reference model's predictions.
+
+    Examples
+    --------
+    >>> from treeopt.datasets import load_monk
+    >>> X, y = load_monk(1)
+    >>> solver = make_solver(X, y, solver="osdt", regularization=0.1, schedule="dfs")
+    >>> solver.params["schedule"], solver.run().optimal
+    ('dfs', True)
+    >>> make_solver(X, y, solver="gosdt", schedule="dfs")
+    Traceback (most recent call last):
+    ...
+    ValueError: solver='gosdt' does not take schedule='dfs'; schedule needs solver='osdt' (or leave schedule=None).
+    """
+    unknown = sorted(set(settings) - set(SETTINGS))
+    if unknown:
+        raise TypeError(f"make_solver() got unknown setting(s) {unknown}; the settings are {sorted(SETTINGS)}.")
+    s = {**SETTINGS, **settings}
+    if solver not in SOLVERS:
+        raise ValueError(f"unknown solver {solver!r}; choose one of {sorted(SOLVERS)}.")
+    solver_cls = SOLVERS[solver]
+    capabilities = solver_cls.CAPABILITIES
+    if s["objective"] not in OBJECTIVES:
+        raise ValueError(f"unknown objective {s['objective']!r}; choose one of {sorted(OBJECTIVES)}.")
+    objective = get_objective(s["objective"], omega=s["omega"], theta=s["theta"])
+    if not objective.additive and capabilities.objectives != "any":
+        able = solvers_that(lambda cls: cls.CAPABILITIES.objectives == "any")
+        raise ValueError(f"objective {s['objective']!r} is not a sum over leaves, so solver={solver!r} "
+                         f"(dynamic programming) cannot optimise it; use solver={able[0]!r}.")
+    if s["penalty"] not in capabilities.penalties:
+        able = solvers_that(lambda cls: s["penalty"] in cls.CAPABILITIES.penalties)
+        raise ValueError(f"penalty={s['penalty']!r} needs solver={able[0]!r}; solver={solver!r} charges "
+                         f"λ per {capabilities.penalties[0]} (penalty={capabilities.penalties[0]!r}).")
+    options = {}
+    for name, unset in _OPTION_UNSET.items():
+        value = "cart" if (name == "warm_start" and s[name] is True) else s[name]
+        if name == "warm_start" and value is False:
+            value = None
+        if value is unset or (not isinstance(value, bool) and isinstance(value, (int, str)) and value == unset):
+            continue
+        if name not in capabilities.options:
+            able = solvers_that(lambda cls, n=name: n in cls.CAPABILITIES.options)
+            if name == "top_k":
+                raise ValueError(f"solver={solver!r} finds only the best tree; top_k={value} needs "
+                                 f"solver={able[0]!r} (or leave top_k=1).")
+            raise ValueError(f"solver={solver!r} does not take {name}={value!r}; {name} needs "
+                             f"solver={able[0]!r} (or leave {name}=None).")
+        options[name] = value
+    if (y_ref is not None or s["reference"] is not None) and not capabilities.guesses_lower_bounds:
+        able = solvers_that(lambda cls: cls.CAPABILITIES.guesses_lower_bounds)
+        raise ValueError(f"solver {solver!r} does not support lower-bound guessing (y_ref / reference); "
+                         f"use solver={able[0]!r}.")
+    if s["missing"] == "indicator" and (s["thresholds"] == "guess" or s["reference"] == "gbdt"):
+        option = "thresholds='guess'" if s["thresholds"] == "guess" else "reference='gbdt'"
+        raise ValueError(f"missing='indicator' cannot be combined with {option}: the boosted reference model "
+                         "(scikit-learn's GradientBoostingClassifier) refuses missing values. Use "
+                         "thresholds='all' or 'quantile' without reference='gbdt', or impute X first.")
+    y = np.asarray(y)
+    check_labels(y)
+    classes = np.unique(y) if classes is None else np.asarray(classes)
+    if capabilities.dataset == "categorical":
+        if s["thresholds"] not in ("all", "quantile"):
+            raise ValueError(f"solver={solver!r} binarizes numeric columns with thresholds='all' or 'quantile', "
+                             f"got {s['thresholds']!r}.")
+        dataset = CategoricalDataset.from_arrays(X, y, sample_weight=sample_weight, classes=classes,
+                                                 thresholds=s["thresholds"], max_thresholds=s["max_thresholds"],
+                                                 missing=s["missing"])
+    else:
+        binarizer = make_binarizer(s["thresholds"], s["max_thresholds"], s["random_state"], X, y, sample_weight,
+                                   missing=s["missing"])
+        dataset = Dataset.from_arrays(X, y, sample_weight=sample_weight, binarizer=binarizer, classes=classes)
+    objective.validate(dataset)
+    guess, predictions = reference_kwargs(solver_cls, solver, s["reference"], y_ref, dataset, X, y, sample_weight,
+                                          dataset.binarizer, s["random_state"])
+    if len(capabilities.penalties) > 1:
+        options["penalty"] = s["penalty"]
+    built = solver_cls(dataset, regularization=s["regularization"], objective=objective, bounds=s["bounds"],
+                       depth_budget=s["depth_budget"], **options, **guess)
+    built.reference_predictions = predictions
+    return built
+
+
+def check_labels(y) -> None:
+    """Refuse labels a classifier cannot learn from: missing values, or a single class.
+
+    Examples
+    --------
+    >>> check_labels(np.array([0, 0]))
+    Traceback (most recent call last):
+    ...
+    ValueError: y has only one class ([0]); a classifier needs at least two classes to learn anything.
+    """
+    y = np.asarray(y)
+    if pd.isna(y).any():
+        raise ValueError("y has missing values (NaN); drop those rows or fill them in.")
+    try:
+        classes = np.unique(y)
+    except TypeError:                     # labels that cannot be ordered, e.g. 1 and "1" together
+        kinds = sorted({type(value).__name__ for value in y.ravel().tolist()})
+        raise ValueError(f"y mixes label types {kinds}, which cannot be ordered into classes; convert the "
+                         "labels to one type first (for example y.astype(str)).") from None
+    if len(classes) < 2:
+        raise ValueError(f"y has only one class ({classes.tolist()}); a classifier needs at least "
+                         "two classes to learn anything.")

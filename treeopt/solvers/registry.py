@@ -1,0 +1,37 @@
+"""Every solver by name: the one place a new solver is registered.
+
+``SOLVERS`` maps the names that :func:`treeopt.make_solver`, ``OptimalTreeClassifier(solver=...)``,
+the command line (``--solver``) and the widgets accept to solver classes. Adding a solver means
+writing its class (a :class:`~treeopt.solvers.base.Solver` with ``BOUNDS`` and
+``CAPABILITIES``) and adding one line here.
+
+Examples
+--------
+>>> sorted(SOLVERS)
+['branches', 'gosdt', 'greedy', 'osdt']
+>>> solvers_that(lambda cls: cls.CAPABILITIES.objectives == "any")
+['osdt']
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..greedy.solver import GreedyInduction
+from .branches import Branches
+from .gosdt import GOSDT
+from .osdt.search import OSDT
+
+__all__ = ["SOLVERS", "solvers_that"]
+
+SOLVERS = {
+    "gosdt": GOSDT,
+    "osdt": OSDT,
+    "branches": Branches,
+    "greedy": GreedyInduction,
+}
+
+
+def solvers_that(predicate: Callable[[type], bool]) -> list:
+    """Names of the registered solvers whose class satisfies ``predicate`` (for error messages)."""
+    return sorted(name for name, cls in SOLVERS.items() if predicate(cls))
