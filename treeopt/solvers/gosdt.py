@@ -113,7 +113,7 @@ class Problem:
     """A subproblem: the rows in ``support``, with bounds on its optimal objective (weight units)."""
 
     __slots__ = ("support", "depth_left", "lb", "ub", "leaf_obj", "leaf_loss", "prediction", "counts",
-                 "eq", "plain_lb", "splits", "parents", "expanded", "origin", "queued", "scope")
+                 "eq", "plain_lb", "splits", "parents", "expanded", "origin", "queued", "scope", "explored")
 
     def __init__(self, support, depth_left, counts, leaf_loss, prediction, leaf_obj, lb, eq, plain_lb, origin):
         self.support = support
@@ -132,6 +132,7 @@ class Problem:
         self.origin = origin          # (parent problem, feature, side) of the first path that reached it
         self.queued = False
         self.scope = -math.inf        # the largest objective a parent can still use (see GOSDT._explore)
+        self.explored = -math.inf     # the target of the last _explore of this problem's splits
 
     @property
     def solved(self) -> bool:
@@ -496,6 +497,7 @@ class GOSDT(Solver):
         """
         scoped = self.bounds["scope"]
         target = min(problem.ub, problem.scope)
+        problem.explored = target
         limit = target - self.eps
         skipped = 0
         # Most promising split last, so that its children pop first.
@@ -508,9 +510,9 @@ class GOSDT(Solver):
                     continue
                 if scoped and target - sibling.lb > child.scope:
                     child.scope = target - sibling.lb
-                    if child.expanded:
-                        self._push(child)
-                if not child.expanded:
+                if not child.expanded or min(child.ub, child.scope) > child.explored:
+                    # Unexpanded, or its splits were last explored for a smaller scope (a raise that
+                    # was skipped while no parent needed it counts too): explore them again.
                     self._push(child)
         self.prune_counts["scope"] += skipped
 
