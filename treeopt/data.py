@@ -292,7 +292,13 @@ class Dataset:
                 raise ValueError(f"sample_weight has shape {weights.shape}; expected ({len(y)},).")
             if not np.all(np.isfinite(weights)) or (weights < 0).any():
                 raise ValueError("sample_weight must be finite and non-negative.")
-            if weights.sum() <= 0:
+            with np.errstate(over="ignore"):
+                total = weights.sum()
+            if not np.isfinite(total):
+                raise ValueError(f"sample_weight sums to more than the largest float (largest weight "
+                                 f"{weights.max():.3g}); rescale the weights, e.g. sample_weight / "
+                                 "sample_weight.max(): only their ratios matter.")
+            if total <= 0:
                 raise ValueError("sample_weight sums to zero; at least one row needs a positive weight.")
         points, row_point = distinct_rows(Z)
         counts = np.zeros((points.shape[0], len(classes)))

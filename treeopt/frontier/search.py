@@ -195,7 +195,7 @@ class ParetoSearch(Solver):
         self.model = self.objective.loss_model(dataset)
         self.penalty = (self.min_regularization or 0.0) * dataset.total_weight   # λ₀ in weight units
         self._subtract = bool(dataset.exact_counts and self.model.unit_costs and self.bounds["equivalent_points"])
-        self.eps = EPS * max(1.0, dataset.total_weight)
+        self.eps = EPS * dataset.total_weight   # relative: tiny weights keep their ties
         self.problems: dict[int, ParetoProblem] = {}
         self.root: ParetoProblem | None = None
         self.certified_leaves = 0

@@ -48,7 +48,8 @@ from .capabilities import Capabilities
 
 __all__ = ["Solver", "Snapshot", "QueueEntry", "SearchResult", "TracePoint", "check_cache_limit", "plain_value"]
 
-#: Objective values closer than this are equal (sums of floats in weight units).
+#: Objective values closer than this fraction of the total weight are equal (each solver's ``eps`` is
+#: ``EPS * total_weight``: relative, so that weights of 1e-10 or 1e6 decide ties alike).
 EPS = 1e-9
 
 #: Columns of a trace as a DataFrame (the fields of :class:`TracePoint`).

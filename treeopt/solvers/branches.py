@@ -172,7 +172,7 @@ class Branches(Solver):
         self.penalty = penalty
         self.model = self.objective.loss_model(dataset)
         self.lam = self.regularization * dataset.total_weight   # λ in weight units
-        self.eps = EPS * max(1.0, dataset.total_weight)
+        self.eps = EPS * dataset.total_weight   # relative: tiny weights keep their ties
         self.prune_counts["backpropagation"] = 0
         self.columns = dataset.columns
         self.masks = dataset.column_masks

@@ -209,7 +209,7 @@ class GOSDT(Solver):
         self._reference = None if reference_errors is None else self._reference_sums(reference_errors)
         self.reference_errors = reference_errors     # kept so a player can rebuild the same search
         self.penalty = self.regularization * dataset.total_weight  # λ in weight units
-        self.eps = EPS * max(1.0, dataset.total_weight)
+        self.eps = EPS * dataset.total_weight   # relative: tiny weights keep their ties
         self.problems: dict[int, Problem] = {}
         # Section 4.4 (fast selective vector sums): class counts and the equivalent-points loss are
         # sums over points, so a child's are its parent's minus its sibling's. Exact (and used)

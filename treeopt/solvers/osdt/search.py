@@ -315,7 +315,7 @@ class OSDT(Solver):
         self.additive = bool(self.objective.additive)
         W = dataset.total_weight
         self.penalty = self.regularization * W             # λ in weight units
-        self.eps = EPS * max(1.0, W)
+        self.eps = EPS * W   # relative: tiny weights keep their ties
         if self.additive:
             self.model = self.objective.loss_model(dataset)
             self.costs = [float(c) for c in self.model.costs]
