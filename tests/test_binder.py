@@ -1,6 +1,6 @@
 """Binder runs the notebooks: ``binder/`` installs everything they need, and a fresh venv built from it works.
 
-repo2docker reads ``binder/`` and ignores ``pyproject.toml`` (``../shared/JUPYTER.md``), so the
+repo2docker reads ``binder/`` and ignores ``pyproject.toml`` (repo2docker documentation), so the
 static tests check that what ``binder/`` installs covers every runtime and widgets dependency of
 ``pyproject.toml`` and every module the notebooks import. The slow test builds a fresh virtual
 environment from ``binder/requirements.txt`` alone (plus ``ipykernel`` and ``nbclient``, which

@@ -1,4 +1,4 @@
-"""Tree.to_python and Tree.to_latex (USERS.md item 20): generated code predicts as the tree does."""
+"""Tree.to_python and Tree.to_latex: generated code predicts as the tree does."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Greedy trees from the lecture slides (papers/002): C4.5 and CART, their criteria and prunings."""
+"""Greedy trees from the lecture slides ("Decision trees" lecture slides): C4.5 and CART, their criteria and prunings."""
 
 from __future__ import annotations
 

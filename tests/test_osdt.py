@@ -138,7 +138,7 @@ def test_matches_reference_optimum(name, lam, reference_optima):
 
 
 def test_warm_start_never_displaces_a_better_single_leaf(reference_optima):
-    """ANCHORS.md item 1: on tic-tac-toe at λ = 0.05 the single leaf is optimal and CART is not."""
+    """On tic-tac-toe at λ = 0.05 the single leaf is optimal and CART is not."""
     require_datasets()
     X, y = read_binary("tic-tac-toe")
     ds = Dataset.from_binary(X, y)

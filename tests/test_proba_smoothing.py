@@ -1,4 +1,4 @@
-"""predict_proba: leaf class frequencies with optional additive smoothing (USERS.md item 17)."""
+"""predict_proba: leaf class frequencies with optional additive smoothing."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""to_sklearn: a treeopt tree as a fitted scikit-learn DecisionTreeClassifier (USERS.md item 21)."""
+"""to_sklearn: a treeopt tree as a fitted scikit-learn DecisionTreeClassifier."""
 
 from __future__ import annotations
 

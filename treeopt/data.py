@@ -1,6 +1,6 @@
 """The data layer every solver works on: binary features, equivalence classes, bitsets.
 
-Representation (see DESIGN.md, "Data representation", and GOSDT section 4.1)
+Representation (see GOSDT section 4.1)
 ----------------------------------------------------------------------------
 Identical rows of the binary feature matrix are merged into *points* (the
 equivalence classes ``z_u`` of GOSDT section 4.1). Each point carries its
@@ -353,25 +353,6 @@ class Dataset:
         misclassifies at least this much (OSDT Theorem 9, GOSDT Theorem B.9).
         """
         return self._minority_fn(support)
-
-    def support_of_rows(self, rows) -> int:
-        """Support set of the points of the given training rows."""
-        return mask_of(np.unique(self.row_point[np.asarray(rows, dtype=int)]))
-
-    def point_mask(self, Z: np.ndarray) -> np.ndarray:
-        """Index of the point for each row of a binary matrix, or -1 if unseen."""
-        lookup = {row.tobytes(): u for u, row in enumerate(self.points)}
-        Z = np.asarray(Z, dtype=bool)
-        return np.array([lookup.get(row.tobytes(), -1) for row in Z], dtype=int)
-
-    def subset(self, support: int) -> "Dataset":
-        """A new dataset with only the points of a support set (weights kept)."""
-        idx = np.array(bits_of(support), dtype=int)
-        remap = -np.ones(self.n_points, dtype=int)
-        remap[idx] = np.arange(len(idx))
-        keep = remap[self.row_point] >= 0
-        return Dataset(points=self.points[idx], counts=self.counts[idx], row_point=remap[self.row_point][keep],
-                       features=self.features, classes=self.classes, binarizer=self.binarizer)
 
     def describe(self) -> str:
         """One line summary for logs and the CLI."""

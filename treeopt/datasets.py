@@ -4,7 +4,7 @@ Every dataset here is typed in or generated from its defining rule, so the
 notebooks and the demo run anywhere, offline:
 
 * :func:`load_restaurant` and :func:`load_restaurant_pruning`: the two tables
-  of the decision-tree lecture slides (``papers/002``), typed in;
+  of the decision-tree lecture slides ("Decision trees" lecture slides), typed in;
 * :func:`load_monk`: the MONK problems from their defining rules;
 * :func:`load_balance_scale`: the balance-scale data from its rule (625 rows);
 * :func:`load_tic_tac_toe`: the tic-tac-toe endgames, by enumerating every
@@ -125,7 +125,7 @@ def load_restaurant() -> tuple[pd.DataFrame, pd.Series]:
     Will the customer wait for a table? Nine categorical attributes
     (``OthOptions``, ``Weekend``, ``WaitArea``, ``Plans``, ``Price``,
     ``Precip``, ``Restaur``, ``Wait``, ``Crowded``); target ``Stay?``
-    (``Yes``/``No``, 6 each). Typed in from the slides (``papers/002``, part 1).
+    (``Yes``/``No``, 6 each). Typed in from the slides ("Decision trees" lecture slides, part 1).
 
     Returns
     -------

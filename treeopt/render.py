@@ -2,7 +2,7 @@
 
 Graphviz's ``dot`` binary is the nicest way to draw a tree
 (:meth:`Tree.to_dot`), but it is a system package that many machines lack
-(USERS.md item 22). This module is the fallback that always works: a
+. This module is the fallback that always works: a
 tidy top-down layout where every leaf gets its own column and every internal
 node sits centred above its children, written straight to SVG text.
 

@@ -12,7 +12,7 @@ The frontier fills in while its search runs: the explorer holds a
 :class:`~treeopt.frontier.search.ParetoSearch` and redraws on every
 frame; points not yet certified are drawn hollow.
 
-Following JUPYTER.md and :mod:`widgets.live_figure`: edits to a displayed
+Following :mod:`widgets.live_figure`: edits to a displayed
 plotly ``FigureWidget`` do not reach the browser under Voila, so the plot is a
 :class:`~widgets.live_figure.LiveFigure`, rebuilt from whole arrays when the
 frontier or the selection changes (throttled while the search plays).

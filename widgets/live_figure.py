@@ -4,7 +4,7 @@ Checked on this machine (Voila 0.5, plotly 7.1 on anywidget 0.11): changes
 made to a ``FigureWidget`` after it is displayed (``fig.data[0].x = ...``,
 ``batch_update``, ``update_traces``, ``layout`` edits) never reach the
 browser's plot, whether made in a button callback or an asyncio task; only
-the data a FigureWidget is *created* with are drawn (JUPYTER.md's "pass the
+the data a FigureWidget is *created* with are drawn ("pass the
 traces to the constructor"). So a live view builds a fresh FigureWidget from
 the whole data and swaps it into a box, closing the old one. Rebuilding costs
 tens of milliseconds, so while the player runs a figure is rebuilt at most

@@ -7,7 +7,7 @@ The x axis is expansions or seconds of search. With lower-bound guessing
 (McTavish et al. 2022, section 4.3) the lower bound is a guess and the
 legend and title say "lower bound (guessed)".
 
-Following JUPYTER.md (plotly pitfalls): the traces are passed to the
+Plotly pitfall: the traces are passed to the
 ``FigureWidget`` constructor and every update assigns whole ``x``/``y``
 arrays, so a view that connected late (Voila) is repaired by the next update.
 """

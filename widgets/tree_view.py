@@ -3,7 +3,7 @@
 The tree's DOT text (:meth:`Tree.to_dot`) is rendered to SVG by graphviz's
 ``dot`` binary when it is installed; when it is not (or the Python
 ``graphviz`` package is missing), :func:`treeopt.render.tree_svg` draws it in
-pure Python instead, so the view never fails (USERS.md item 22). Leaves show
+pure Python instead, so the view never fails. Leaves show
 their class counts; subtrees below a chosen depth collapse into one box; the
 path of one training row can be highlighted. When the solver keeps its k best
 trees (``OSDT(top_k=k)``, ``explore(..., solver="osdt", top_k=k)``), a

@@ -1,6 +1,6 @@
 """Splitting criteria of greedy tree induction: how impure a node is, how much a split helps.
 
-The lecture slides (``papers/002``, parts 1 and 2) define them for class
+The lecture slides ("Decision trees" lecture slides, parts 1 and 2) define them for class
 proportions ``p``; here they take *statistics* (a vector per node) so the same
 code scores many nodes or candidate splits at once with numpy:
 

@@ -1,7 +1,7 @@
 """``GreedyTreeClassifier`` and ``GreedyTreeRegressor``: C4.5 and CART from the lecture slides.
 
 Baselines, warm starts and teaching material beside the optimal solvers
-(``papers/002``). Both return a core :class:`~treeopt.tree.Tree`, so the
+("Decision trees" lecture slides). Both return a core :class:`~treeopt.tree.Tree`, so the
 greedy tree prints, draws, predicts and is scored like an optimal one.
 
 * C4.5: ``GreedyTreeClassifier(criterion="gain_ratio", multiway=True,

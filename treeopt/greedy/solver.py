@@ -1,4 +1,4 @@
-"""Greedy top-down induction (C4.5 and CART, lecture slides ``papers/002``) as a stepwise solver.
+"""Greedy top-down induction (C4.5 and CART, lecture slides "Decision trees" lecture slides) as a stepwise solver.
 
 Greedy induction (slides part 1): start at the root; split the node on the
 feature whose split is *least impure* (the largest impurity decrease, or

@@ -6,7 +6,7 @@ the optimal tree should match. We pass only the parameters that have been
 stable across scikit-learn versions (``n_estimators``, ``max_depth``,
 ``learning_rate``, ``random_state``) and leave ``loss`` at its default
 (``"log_loss"``; the old name ``"deviance"`` was removed in scikit-learn 1.3
-and broke gosdt-guesses, USERS.md item 2).
+and broke gosdt-guesses).
 
 The booster sees numeric columns as they are and categorical columns one-hot
 encoded (one 0/1 column per value), so each of its splits maps back to a

@@ -22,7 +22,7 @@ events (a no-op on the fast path), :meth:`_count` for prunes, and
 :meth:`_record` whenever a global bound changes; plus :attr:`lower_bound`,
 :attr:`upper_bound`, :meth:`_incumbent` and :meth:`_queue_entries`.
 
-Memory (USERS.md item 14): :attr:`Solver.cache_size` counts the entries a
+Memory: :attr:`Solver.cache_size` counts the entries a
 search holds (its memo, caches, and the queue entries it owns; each solver
 documents what it counts), and ``run(cache_limit=N)`` stops a search whose
 cache has grown past ``N`` with status ``cache_limit``, keeping its

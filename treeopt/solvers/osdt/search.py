@@ -74,12 +74,12 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     GOSDT Theorems B.6 / C.2: a leaf whose best possible gain from any
     subtree is at most λ is never split. Counts leaves declared dead.
 
-The incumbent starts as the single leaf (always a candidate: ANCHORS.md
-item 1, the original OSDT lost single-leaf optima by letting a CART warm
+The incumbent starts as the single leaf (always a candidate;
+the original OSDT lost single-leaf optima by letting a CART warm
 start displace it) and is replaced by a warm start only when the warm start
 is strictly better (section 6: ``warm_start="cart"`` or any tree).
 
-The k best trees (``top_k=k``, USERS.md item 16: a view of the Rashomon set)
+The k best trees (``top_k=k``, a view of the Rashomon set)
     A *tree* is its leaf set: the set of its leaves' clause conjunctions,
     i.e. the partition of the feature space ``{0, 1}^p`` it induces, each
     leaf predicting its best label (as for the optimum; ties broken the same
