@@ -1,0 +1,80 @@
+"""Every registered solver keeps the stepwise protocol's promises (issue 13).
+
+Parametrised over ``treeopt.solvers.SOLVERS``: a newly registered solver is checked here
+without new tests. Tiny data (MONK-2 with a large λ) keeps each case to a fraction of a second.
+"""
+
+import math
+
+import pytest
+
+from treeopt import make_solver
+from treeopt.datasets import load_monk
+from treeopt.events import Finished, Started
+from treeopt.solvers import SOLVERS
+
+LAMBDA = 0.05
+
+
+@pytest.fixture(scope="module")
+def monk2():
+    return load_monk(2)
+
+
+def _build(name, data):
+    X, y = data
+    return make_solver(X, y, solver=name, regularization=LAMBDA)
+
+
+#: Known drift, kept visible: the greedy builder reports the tree it is growing as its
+#: incumbent, so its upper bound rises while it grows (not the best tree seen so far).
+MONOTONE_INCUMBENT = [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason="greedy's incumbent is the growing tree"))
+                      if name == "greedy" else name for name in sorted(SOLVERS)]
+
+
+@pytest.mark.parametrize("name", MONOTONE_INCUMBENT)
+def test_snapshots_keep_their_invariants_step_by_step(name, monk2):
+    solver = _build(name, monk2)
+    best_lb, best_ub = -math.inf, math.inf
+    for _ in range(10_000):
+        more = solver.step(5)
+        snap = solver.snapshot()
+        assert snap.lower_bound <= snap.upper_bound + 1e-9
+        assert snap.lower_bound >= best_lb - 1e-9, "the global lower bound decreased"
+        assert snap.upper_bound <= best_ub + 1e-9, "the incumbent got worse"
+        best_lb, best_ub = snap.lower_bound, snap.upper_bound
+        if not more:
+            break
+    assert not solver.step(1)
+    assert solver.snapshot().status in ("optimal", "finished", "guessed")
+
+
+@pytest.mark.parametrize("name", sorted(SOLVERS))
+def test_pause_and_resume_equals_an_uninterrupted_run(name, monk2):
+    whole = _build(name, monk2)
+    whole.run()
+    paused = _build(name, monk2)
+    while paused.step(3):
+        pass
+    assert paused.result().objective == pytest.approx(whole.result().objective)
+    assert paused.result().tree.n_leaves == whole.result().tree.n_leaves
+
+
+@pytest.mark.parametrize("name", sorted(SOLVERS))
+def test_node_limit_stops_honestly(name, monk2):
+    solver = _build(name, monk2)
+    solver.run(node_limit=1)
+    snap = solver.snapshot()
+    assert snap.lower_bound <= snap.upper_bound + 1e-9
+    if snap.status == "node_limit":
+        assert snap.gap >= 0
+        assert snap.best_tree is not None
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason="greedy does not emit Started yet"))
+                                  if n == "greedy" else n for n in sorted(SOLVERS)])
+def test_events_start_and_finish(name, monk2):
+    solver = _build(name, monk2)
+    events = list(solver.steps())
+    assert isinstance(events[0], Started)
+    assert isinstance(events[-1], Finished)
