@@ -41,3 +41,18 @@ def test_json_with_valid_indices_loads():
 def test_json_with_out_of_range_indices_is_refused(feature, prediction):
     with pytest.raises(ValueError, match="outside"):
         Tree.from_dict(tree_dict(feature, prediction))
+
+
+@pytest.mark.parametrize("param", [{"omega": 2.0}, {"theta": 0.2}])
+def test_objective_parameters_the_objective_ignores_are_refused(param):
+    from treeopt import OptimalTreeClassifier
+    X = np.array([[0, 1], [1, 0], [1, 1], [0, 0]])
+    with pytest.raises(ValueError, match="takes no"):
+        OptimalTreeClassifier(regularization=0.1, objective="accuracy", **param).fit(X, [0, 1, 1, 0])
+
+
+def test_objective_parameters_the_objective_uses_are_accepted():
+    from treeopt import OptimalTreeClassifier
+    X = np.array([[0, 1], [1, 0], [1, 1], [0, 0]])
+    clf = OptimalTreeClassifier(regularization=0.1, objective="weighted_accuracy", omega=2.0).fit(X, [0, 1, 1, 0])
+    assert clf.predict(X).tolist() == [0, 1, 1, 0]
