@@ -273,7 +273,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         frame = _as_frame(X, missing=self.missing)
         self.feature_names_in_ = np.asarray([str(c) for c in frame.columns], dtype=object)
         self.n_features_in_ = frame.shape[1]
-        self.column_dtypes_ = [(str(frame.iloc[:, i].dtype), pd.api.types.is_numeric_dtype(frame.iloc[:, i].dtype))
+        self.column_dtypes_ = [(str(frame.iloc[:, i].dtype), _holds_numbers(frame.iloc[:, i]))
                                for i in range(frame.shape[1])]
         categorical = self._categorical_columns(frame)
         features: list[BinaryFeature] = []
@@ -374,6 +374,20 @@ class Binarizer(TransformerMixin, BaseEstimator):
         return table_input_tags(super().__sklearn_tags__(), getattr(self, "missing", "error"))
 
 
+def _holds_numbers(column: pd.Series) -> bool | None:
+    """True for a numeric column, or an object column whose present values are all numbers.
+
+    None (unknown) for an object column with no value present.
+    """
+    if pd.api.types.is_numeric_dtype(column.dtype):
+        return True
+    present = column.dropna()
+    if len(present) == 0:
+        return None
+    return all(isinstance(v, (int, float, np.number)) and not isinstance(v, bool)
+                                    for v in present)
+
+
 def _refuse_changed_column_kinds(frame: pd.DataFrame, fitted_dtypes) -> None:
     """Raise when a column was numeric at fit and is not now, or the reverse.
 
@@ -384,7 +398,8 @@ def _refuse_changed_column_kinds(frame: pd.DataFrame, fitted_dtypes) -> None:
         return
     for i, (fitted, was_numeric) in enumerate(fitted_dtypes):
         now = frame.iloc[:, i].dtype
-        if was_numeric != pd.api.types.is_numeric_dtype(now):
+        holds_numbers = _holds_numbers(frame.iloc[:, i])
+        if None not in (was_numeric, holds_numbers) and was_numeric != holds_numbers:
             raise ValueError(f"column {frame.columns[i]!r} was {fitted} when fitted but is {now} now; "
                              "convert it to the dtype used for fitting (numbers and strings never compare equal).")
 
