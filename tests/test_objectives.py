@@ -219,8 +219,10 @@ def test_registry_and_flags():
     assert additive == {"accuracy", "balanced_accuracy", "weighted_accuracy"}
     assert not Accuracy.binary_only and not BalancedAccuracy.binary_only
     assert all(OBJECTIVES[n].binary_only for n in ("weighted_accuracy", "f1", "auc", "partial_auc"))
-    assert get_objective("f1", omega=2.0, theta=0.3).omega == 2.0
-    assert get_objective("partial_auc", omega=3.0, theta=0.3).theta == 0.3
+    assert get_objective("f1", omega=2.0).omega == 2.0
+    assert get_objective("partial_auc", theta=0.3).theta == 0.3
+    with pytest.raises(ValueError, match="takes no theta"):
+        get_objective("f1", omega=2.0, theta=0.3)
     assert get_objective("auc", omega=None, theta=None).name == "auc"
 
 

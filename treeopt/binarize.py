@@ -273,6 +273,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
         frame = _as_frame(X, missing=self.missing)
         self.feature_names_in_ = np.asarray([str(c) for c in frame.columns], dtype=object)
         self.n_features_in_ = frame.shape[1]
+        self.column_dtypes_ = [(str(frame.iloc[:, i].dtype), _holds_numbers(frame.iloc[:, i]))
+                               for i in range(frame.shape[1])]
         categorical = self._categorical_columns(frame)
         features: list[BinaryFeature] = []
         for index, column in enumerate(frame.columns):
@@ -356,6 +358,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         if frame.shape[1] != self.n_features_in_:
             raise ValueError(
                 f"X has {frame.shape[1]} columns but the binarizer was fitted on {self.n_features_in_}.")
+        _refuse_changed_column_kinds(frame, getattr(self, "column_dtypes_", None))
         out = np.zeros((len(frame), len(self.features_)), dtype=bool)
         columns = [frame.iloc[:, i].to_numpy() for i in range(frame.shape[1])]
         for j, feature in enumerate(self.features_):
@@ -369,6 +372,36 @@ class Binarizer(TransformerMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         return table_input_tags(super().__sklearn_tags__(), getattr(self, "missing", "error"))
+
+
+def _holds_numbers(column: pd.Series) -> bool | None:
+    """True for a numeric column, or an object column whose present values are all numbers.
+
+    None (unknown) for an object column with no value present.
+    """
+    if pd.api.types.is_numeric_dtype(column.dtype):
+        return True
+    present = column.dropna()
+    if len(present) == 0:
+        return None
+    return all(isinstance(v, (int, float, np.number)) and not isinstance(v, bool)
+                                    for v in present)
+
+
+def _refuse_changed_column_kinds(frame: pd.DataFrame, fitted_dtypes) -> None:
+    """Raise when a column was numeric at fit and is not now, or the reverse.
+
+    '1' (a string) never equals 1 (a number), so such a column would send
+    every row the same way, silently. The message names the column and both dtypes.
+    """
+    if fitted_dtypes is None:
+        return
+    for i, (fitted, was_numeric) in enumerate(fitted_dtypes):
+        now = frame.iloc[:, i].dtype
+        holds_numbers = _holds_numbers(frame.iloc[:, i])
+        if None not in (was_numeric, holds_numbers) and was_numeric != holds_numbers:
+            raise ValueError(f"column {frame.columns[i]!r} was {fitted} when fitted but is {now} now; "
+                             "convert it to the dtype used for fitting (numbers and strings never compare equal).")
 
 
 def table_input_tags(tags, missing: str = "error"):

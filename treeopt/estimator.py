@@ -237,6 +237,10 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         """Validate ``(X, y)`` as scikit-learn does, then build the solver with :func:`treeopt.make_solver`."""
         self._validate_params()
         frame = X if isinstance(X, pd.DataFrame) else None
+        if frame is not None and frame.columns.duplicated().any():
+            repeated = sorted({str(c) for c in frame.columns[frame.columns.duplicated()]})
+            raise ValueError(f"X has duplicate column names {repeated}; rename or drop the repeated columns "
+                             "(a tree names its splits by column).")
         X_checked, y = validate_data(self, X, y, dtype=None, ensure_all_finite=False, y_numeric=False)
         y = np.asarray(y)
         check_labels(y)

@@ -455,8 +455,8 @@ OBJECTIVES = {
 def get_objective(objective="accuracy", **params) -> Objective:
     """Return an :class:`Objective` from a name or an instance.
 
-    Parameters the objective does not take (``theta`` for ``"f1"``) and
-    ``None`` values are ignored.
+    ``None`` values are ignored; a value for a parameter the objective does
+    not take (``omega`` with ``"accuracy"``) raises, since it would change nothing.
 
     Examples
     --------
@@ -472,5 +472,10 @@ def get_objective(objective="accuracy", **params) -> Objective:
     except (KeyError, TypeError):
         raise ValueError(f"unknown objective {objective!r}; choose one of {sorted(OBJECTIVES)}.") from None
     taken = inspect.signature(cls).parameters
+    ignored = sorted(k for k, v in params.items() if v is not None and k not in taken)
+    if ignored:
+        raise ValueError(f"objective {objective!r} takes no {', '.join(ignored)}; it would be ignored. "
+                         f"Drop it, or choose an objective that uses it (e.g. 'weighted_accuracy' for omega, "
+                         f"'partial_auc' for theta).")
     accepted = {k: v for k, v in params.items() if v is not None and k in taken}
     return cls(**accepted)

@@ -359,13 +359,23 @@ class Tree:
     @classmethod
     def from_dict(cls, data: dict, binarizer=None) -> "Tree":
         """Rebuild a tree from :meth:`to_dict` output."""
+        n_classes, n_features = len(data["classes"]), len(data["features"])
+
+        def index(d, key, bound):
+            value = int(d[key])
+            if not 0 <= value < bound:
+                raise ValueError(f"tree JSON: {key} {value} is outside 0..{bound - 1}; "
+                                 "the file is corrupt or was edited by hand.")
+            return value
+
         def node(d):
             if "prediction" in d:
+                index(d, "prediction", n_classes)
                 return Leaf(int(d["prediction"]), tuple(d.get("counts", ())), float(d.get("loss", 0.0)))
             if "children" in d:
                 return MultiwaySplit(d["column"], int(d["column_index"]), list(d["values"]),
                                      [node(child) for child in d["children"]])
-            return Split(int(d["feature"]), node(d["left"]), node(d["right"]))
+            return Split(index(d, "feature", n_features), node(d["left"]), node(d["right"]))
 
         features = [BinaryFeature(f["column"], f["column_index"], f["kind"], f["value"], f["name"],
                                   bool(f.get("has_missing", False))) for f in data["features"]]

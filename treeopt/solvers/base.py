@@ -260,6 +260,10 @@ class Solver:
         if unknown:
             raise ValueError(f"unknown bound(s) {sorted(unknown)} for {self.name}; "
                              f"known: {sorted(self.BOUNDS)}.")
+        not_switches = {k: v for k, v in (bounds or {}).items() if not isinstance(v, (bool, np.bool_))}
+        if not_switches:
+            raise ValueError(f"bounds switches must be True or False, got {not_switches!r} "
+                             "(a string such as 'false' would be read as on).")
         self.dataset = dataset
         self.regularization = float(regularization)
         self.objective = get_objective(objective)
