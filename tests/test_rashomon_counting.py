@@ -51,3 +51,28 @@ def test_count_equals_brute_force(seed, regularization, epsilon):
 def test_no_regularization_is_refused():
     with pytest.raises(ValueError, match="regularization"):
         rashomon_count([[0], [1]], [0, 1], 0.0, 1.0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_unranking_lists_every_tree_once_in_objective_order(seed):
+    from treeopt.rashomon import rashomon_table
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, size=(10, 3))
+    y = rng.integers(0, 2, size=10)
+    regularization = 0.03
+    objectives = _brute_force_objectives(X, y, regularization)
+    bound = 1.4 * min(objectives)
+    count = rashomon_count(X, y, regularization, bound)
+    trees = rashomon_table(X, y, regularization, bound, unrank=range(count))
+    assert len(set(trees)) == count
+
+    def objective(t, rows):
+        if t[0] == "leaf":
+            return np.sum(y[rows] != t[1]) / len(y) + regularization
+        return (objective(t[2], rows[X[rows, t[1]] == 0]) + objective(t[3], rows[X[rows, t[1]] == 1]))
+
+    values = [objective(t, np.arange(len(y))) for t in trees]
+    assert all(v <= bound + 1e-12 for v in values)
+    assert values == sorted(values) or np.all(np.diff(values) > -1e-12)
+    with pytest.raises(IndexError):
+        rashomon_table(X, y, regularization, bound, unrank=[count])

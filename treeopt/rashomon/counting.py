@@ -21,7 +21,7 @@ from functools import lru_cache
 import numpy as np
 
 
-def rashomon_table(X, y, regularization: float, bound: float) -> dict:
+def rashomon_table(X, y, regularization: float, bound: float, unrank=None):
     """``(mistakes, leaves) -> count`` of all trees with objective ≤ ``bound``.
 
     Parameters
@@ -32,6 +32,10 @@ def rashomon_table(X, y, regularization: float, bound: float) -> dict:
         λ, the cost of one leaf (> 0).
     bound : float
         The largest objective kept.
+
+    unrank : sequence of int, optional
+        When given, return instead the trees at these positions of the
+        objective order, as ``("leaf", label)`` / ``("split", j, left, right)``.
 
     Returns
     -------
@@ -86,7 +90,52 @@ def rashomon_table(X, y, regularization: float, bound: float) -> dict:
                 out[(mll + mrr, 2)] -= 1          # the trivial extension
         return tuple((k, v) for k, v in out.items() if v)
 
-    return dict(table(full))
+    if unrank is None:
+        return dict(table(full))
+    return _unrank_all(table, leaf, columns, full, n, regularization, classes, unrank)
+
+
+def _unrank_all(table, leaf, columns, full, n, regularization, classes, indices) -> list:
+    """Trees at the given positions of the objective order (ties: by table cell, then split order)."""
+    cells = sorted(dict(table(full)).items(), key=lambda kv: (kv[0][0] / n + regularization * kv[0][1], kv[0]))
+
+    def build(mask: int, cell: tuple, rank: int) -> tuple:
+        mistakes, label = leaf(mask)
+        if cell == (mistakes, 1):
+            if rank == 0:
+                return ("leaf", classes[label].item() if hasattr(classes[label], "item") else classes[label])
+            rank -= 1
+        for j, col in enumerate(columns):
+            left, right = mask & ~col, mask & col
+            if not left or not right:
+                continue
+            (mll, lab_l), (mrr, lab_r) = leaf(left), leaf(right)
+            trivial = lab_l == lab_r
+            for lcell, cl in sorted(dict(table(left)).items()):
+                rcell = (cell[0] - lcell[0], cell[1] - lcell[1])
+                cr = dict(table(right)).get(rcell, 0)
+                if not cr:
+                    continue
+                skip = trivial and lcell == (mll, 1) and rcell == (mrr, 1)
+                block = cl * cr - skip
+                if rank >= block:
+                    rank -= block
+                    continue
+                rank += skip                      # the trivial pair is position 0 of this block
+                return ("split", j, build(left, lcell, rank // cr), build(right, rcell, rank % cr))
+        raise IndexError("rank beyond the cell")  # cannot happen when the tables are consistent
+
+    out = []
+    for index in indices:
+        rank = index
+        for cell, count in cells:
+            if rank < count:
+                out.append(build(full, cell, rank))
+                break
+            rank -= count
+        else:
+            raise IndexError(f"index {index} out of range for a set of {sum(c for _, c in cells)} trees")
+    return out
 
 
 def rashomon_count(X, y, regularization: float, bound: float) -> int:
