@@ -76,3 +76,20 @@ def test_unranking_lists_every_tree_once_in_objective_order(seed):
     assert values == sorted(values) or np.all(np.diff(values) > -1e-12)
     with pytest.raises(IndexError):
         rashomon_table(X, y, regularization, bound, unrank=[count])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_rashomon_set_optimum_length_and_sample(seed):
+    from treeopt.rashomon import rashomon_set
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, size=(10, 3))
+    y = rng.integers(0, 2, size=10)
+    objectives = _brute_force_objectives(X, y, 0.04)
+    rs = rashomon_set(X, y, regularization=0.04, epsilon=0.25)
+    assert rs.optimum == pytest.approx(min(objectives))
+    assert len(rs) == sum(v <= 1.25 * min(objectives) + 1e-12 for v in objectives)
+    picked = rs.sample(5, random_state=0)
+    assert len(set(picked)) == min(5, len(rs))
+    assert rs[-1] == rs[len(rs) - 1]
+    with pytest.raises(ValueError, match="exactly one"):
+        rashomon_set(X, y, regularization=0.04)
