@@ -28,10 +28,6 @@ SETTINGS = {
     "top_k": 1, "reference": None, "random_state": None, "penalty": "leaf", "missing": "error",
 }
 
-#: A solver option's value when it is not asked for (so it is not passed on).
-_OPTION_UNSET = {"schedule": None, "warm_start": None, "top_k": 1}
-
-
 def make_solver(X, y, *, solver: str = "gosdt", sample_weight=None, y_ref=None, classes=None,
                 **settings) -> Solver:
     """Build a (not yet started) solver on ``(X, y)``.
@@ -90,12 +86,12 @@ def make_solver(X, y, *, solver: str = "gosdt", sample_weight=None, y_ref=None, 
         able = solvers_that(lambda cls: s["penalty"] in cls.CAPABILITIES.penalties)
         raise ValueError(f"penalty={s['penalty']!r} needs solver={able[0]!r}; solver={solver!r} charges "
                          f"λ per {capabilities.penalties[0]} (penalty={capabilities.penalties[0]!r}).")
+    warm_start = {True: "cart", False: None}.get(s["warm_start"]) if isinstance(s["warm_start"], bool) \
+        else s["warm_start"]
+    asked = {"schedule": s["schedule"], "warm_start": warm_start, "top_k": None if s["top_k"] == 1 else s["top_k"]}
     options = {}
-    for name, unset in _OPTION_UNSET.items():
-        value = "cart" if (name == "warm_start" and s[name] is True) else s[name]
-        if name == "warm_start" and value is False:
-            value = None
-        if value is unset or (not isinstance(value, bool) and isinstance(value, (int, str)) and value == unset):
+    for name, value in asked.items():
+        if value is None:                                         # not asked for: the solver's default
             continue
         if name not in capabilities.options:
             able = solvers_that(lambda cls, n=name: n in cls.CAPABILITIES.options)

@@ -37,6 +37,7 @@ import inspect
 import numpy as np
 
 from .data import Dataset, SubsetSum
+from .roc import check_theta
 
 __all__ = ["Objective", "ClassCostObjective", "Accuracy", "BalancedAccuracy", "WeightedAccuracy",
            "FScore", "AUC", "PartialAUC", "LossModel", "get_objective", "OBJECTIVES"]
@@ -383,8 +384,7 @@ class PartialAUC(AUC):
         self.theta = theta
 
     def validate(self, dataset: Dataset) -> None:
-        from .roc import _check_theta
-        _check_theta(self.theta)
+        check_theta(self.theta)
         super().validate(dataset)
 
     def tree_loss(self, leaf_counts, predictions=None) -> float:

@@ -40,7 +40,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["RocHull", "roc_hull", "hull_auc", "partial_hull_auc", "leaf_class_counts", "estimator_hull"]
+__all__ = ["RocHull", "roc_hull", "hull_auc", "partial_hull_auc", "leaf_class_counts", "estimator_hull",
+           "check_theta"]
 
 
 def _binary_table(leaf_counts) -> np.ndarray:
@@ -104,7 +105,7 @@ class RocHull:
 
     def partial_auc(self, theta: float) -> float:
         """Area under the hull for ``FPR <= theta``, divided by ``theta`` (GOSDT appendix C.5), in [0, 1]."""
-        theta = _check_theta(theta)
+        theta = check_theta(theta)
         inside = self.fpr < theta
         xs = np.concatenate([self.fpr[inside], [theta]])
         ys = np.concatenate([self.tpr[inside], self.tpr_at(theta)])
@@ -123,7 +124,14 @@ class RocHull:
         return pd.DataFrame({"fpr": self.fpr, "tpr": self.tpr})
 
 
-def _check_theta(theta) -> float:
+def check_theta(theta) -> float:
+    """``theta`` (the largest false-positive rate of the partial AUC) as a float, checked to be in (0, 1].
+
+    Examples
+    --------
+    >>> check_theta(0.1)
+    0.1
+    """
     if isinstance(theta, bool) or not isinstance(theta, (int, float, np.integer, np.floating)) \
             or not np.isfinite(theta) or not 0 < theta <= 1:
         raise ValueError(f"theta (the largest false-positive rate of the partial AUC) must be a number "
