@@ -54,6 +54,12 @@ def make_binarizer(thresholds: str, max_thresholds, random_state, table, y, samp
                              "reference model refuses missing values. Use thresholds='all' or 'quantile', "
                              "or impute X first.")
         return ThresholdGuessBinarizer(random_state=random_state).fit(table, y, sample_weight=sample_weight)
+    if sample_weight is not None:
+        # Rows of zero weight do not exist for the model, so they do not place thresholds either
+        # (else a zero weight and a removed row would give different candidate splits).
+        keep = np.asarray(sample_weight) > 0
+        if 0 < keep.sum() < len(keep):
+            table = table.iloc[keep] if hasattr(table, "iloc") else np.asarray(table)[keep]
     return Binarizer(thresholds=thresholds, max_thresholds=max_thresholds, missing=missing).fit(table)
 
 
