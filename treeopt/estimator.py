@@ -16,6 +16,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .binarize import Binarizer, _as_frame, table_input_tags
 from .building import SETTINGS, check_labels, make_solver
 from .guessing.fitting import guarantee_report
+from .guessing.thresholds import ThresholdGuessBinarizer
 from .objectives import OBJECTIVES, get_objective
 from .progress import ProgressLine
 from .tree import Tree
@@ -62,12 +63,17 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         and warns with ``ConvergenceWarning``.
     bounds : dict, optional
         Switch bounds off by name, e.g. ``{"lookahead": False}``.
-    thresholds : {"all", "quantile", "guess"}, default="all"
+    thresholds : {"auto", "all", "quantile", "guess"}, default="auto"
         How numeric columns are binarized (see :class:`~treeopt.Binarizer`);
         ``"guess"``: the thresholds a boosted reference model needs, by column
         elimination (:class:`~treeopt.guessing.ThresholdGuessBinarizer`,
         McTavish et al. 2022 section 4.1); ``guarantee_["thresholds"]`` reports
-        Theorem 4.1.
+        Theorem 4.1. ``"auto"``: ``"all"``, unless the numeric columns give more
+        than 256 thresholds (``treeopt.guessing.fitting.AUTO_MAX_THRESHOLDS``; for
+        example 30 measured columns), then ``"guess"``: the certificate then
+        covers trees over the guessed thresholds, and ``guarantee_`` says how far
+        that can be from trees over all of them. ``thresholds_`` tells which was
+        used; ``thresholds="all"`` searches every threshold.
     max_thresholds : int, optional
         Cap on threshold features per numeric column.
     reference : {"gbdt"}, optional
@@ -148,6 +154,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     top_trees_ : list of (float, Tree)
         The ``top_k`` best distinct trees with their objectives, best first
         (certified when ``optimal_``); ``[(objective_, tree_)]`` with ``top_k=1``.
+    thresholds_ : str
+        The binarization used: ``"all"``, ``"quantile"`` or ``"guess"`` (what ``"auto"`` chose).
     guarantee_ : dict
         What the guesses guarantee (empty without guesses): ``"thresholds"``
         (Theorem 4.1: reference loss, objective bound) and ``"lower_bound"``
@@ -190,7 +198,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         "node_limit": [Interval(Integral, 0, None, closed="left"), None],
         "cache_limit": [Interval(Integral, 1, None, closed="left"), None],
         "bounds": [dict, None],
-        "thresholds": [StrOptions({"all", "quantile", "guess"})],
+        "thresholds": [StrOptions({"auto", "all", "quantile", "guess"})],
         "reference": [StrOptions({"gbdt"}), None],
         "random_state": ["random_state"],
         "penalty": [StrOptions({"leaf", "split"})],
@@ -206,7 +214,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     def __init__(self, *, regularization: float = 0.05, solver: str = "gosdt", objective: str = "accuracy",
                  omega: float | None = None, theta: float | None = None, depth_budget: int | None = None,
                  time_limit: float | None = None, cache_limit: int | None = None,
-                 node_limit: int | None = None, bounds: dict | None = None, thresholds: str = "all",
+                 node_limit: int | None = None, bounds: dict | None = None, thresholds: str = "auto",
                  max_thresholds: int | None = None, schedule: str | None = None, warm_start=None,
                  reference: str | None = None, random_state=None, penalty: str = "leaf", missing: str = "error",
                  proba_smoothing: float = 0.0, top_k: int = 1, verbose: int = 0):
@@ -250,6 +258,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         solver = make_solver(table, y, solver=self.solver, sample_weight=sample_weight, y_ref=y_ref,
                              classes=self.classes_, **{name: getattr(self, name) for name in SETTINGS})
         self.binarizer_ = solver.dataset.binarizer
+        self.thresholds_ = "guess" if isinstance(self.binarizer_, ThresholdGuessBinarizer) else \
+            getattr(self.binarizer_, "thresholds", self.thresholds)
         self._y_ref = solver.reference_predictions
         self._fit_table, self._fit_y, self._fit_weight = table, y, sample_weight
         return solver

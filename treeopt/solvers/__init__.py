@@ -7,9 +7,10 @@
 from .base import QueueEntry, SearchResult, Snapshot, Solver, TracePoint
 from .branches import Branches
 from .capabilities import Capabilities
+from .deepening import DepthDeepening
 from .gosdt import GOSDT
 from .osdt.search import OSDT
 from .registry import SOLVERS, solvers_that
 
-__all__ = ["Solver", "Snapshot", "QueueEntry", "SearchResult", "TracePoint", "Capabilities", "GOSDT", "OSDT",
+__all__ = ["Solver", "Snapshot", "QueueEntry", "SearchResult", "TracePoint", "Capabilities", "GOSDT", "DepthDeepening", "OSDT",
            "Branches", "SOLVERS", "solvers_that"]

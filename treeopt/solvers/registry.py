@@ -8,7 +8,7 @@ writing its class (a :class:`~treeopt.solvers.base.Solver` with ``BOUNDS`` and
 Examples
 --------
 >>> sorted(SOLVERS)
-['branches', 'gosdt', 'greedy', 'osdt']
+['branches', 'deepening', 'gosdt', 'greedy', 'osdt']
 >>> solvers_that(lambda cls: cls.CAPABILITIES.objectives == "any")
 ['osdt']
 """
@@ -19,6 +19,7 @@ from typing import Callable
 
 from ..greedy.solver import GreedyInduction
 from .branches import Branches
+from .deepening import DepthDeepening
 from .gosdt import GOSDT
 from .osdt.search import OSDT
 
@@ -29,6 +30,7 @@ SOLVERS = {
     "osdt": OSDT,
     "branches": Branches,
     "greedy": GreedyInduction,
+    "deepening": DepthDeepening,
 }
 
 
