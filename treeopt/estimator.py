@@ -115,6 +115,12 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         time. Not available with ``thresholds="guess"`` or
         ``reference="gbdt"`` (scikit-learn's ``GradientBoostingClassifier``
         refuses NaN).
+    keep_search : bool, default=False
+        Keep the whole search graph in ``solver_`` after ``fit`` (to continue or inspect
+        the search, e.g. its queue in the widgets). By default ``fit`` releases it
+        (:meth:`~treeopt.solvers.base.Solver.release`): a fitted estimator then holds its
+        tree, certificate, trace and counters, a few MB, instead of every subproblem
+        the search created (gigabytes on wide data).
     verbose : int, default=0
         0: quiet. 1 or more: a progress line on ``sys.stderr`` about once a second (time,
         expansions, lower and upper bounds, queue and cache sizes), rewritten in place, which
@@ -161,7 +167,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         (Theorem 4.1: reference loss, objective bound) and ``"lower_bound"``
         (Theorem 4.3); see :mod:`treeopt.guessing.guarantees`.
     solver_ : Solver
-        The solver object, paused at the end (inspect it with ``snapshot()``).
+        The solver object, paused at the end (inspect it with ``snapshot()``); its search
+        graph is released unless ``keep_search=True``.
         Not pickled with the estimator (it holds the live search, which
         can be large); a pickled estimator keeps the tree and certificate.
 
@@ -209,6 +216,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         "proba_smoothing": [Interval(Real, 0, None, closed="left")],
         "top_k": [Interval(Integral, 1, None, closed="left")],
         "verbose": ["verbose"],
+        "keep_search": ["boolean"],
     }
 
     def __init__(self, *, regularization: float = 0.05, solver: str = "gosdt", objective: str = "accuracy",
@@ -217,7 +225,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                  node_limit: int | None = None, bounds: dict | None = None, thresholds: str = "auto",
                  max_thresholds: int | None = None, schedule: str | None = None, warm_start=None,
                  reference: str | None = None, random_state=None, penalty: str = "leaf", missing: str = "error",
-                 proba_smoothing: float = 0.0, top_k: int = 1, verbose: int = 0):
+                 proba_smoothing: float = 0.0, top_k: int = 1, verbose: int = 0, keep_search: bool = False):
         self.regularization = regularization
         self.solver = solver
         self.objective = objective
@@ -238,6 +246,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.missing = missing
         self.proba_smoothing = proba_smoothing
         self.top_k = top_k
+        self.keep_search = keep_search
         self.verbose = verbose
 
     # -- fitting ------------------------------------------------------------------
@@ -317,6 +326,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         if not result.optimal and result.status != "guessed":   # stopped early (a completed guessed
             # search is reported by guarantee_, not warned about)
             warnings.warn(self._stopped_message(result), ConvergenceWarning, stacklevel=3)
+        if not self.keep_search:
+            solver.release()
 
     def _stopped_message(self, result) -> str:
         """The ConvergenceWarning of a stopped search, honest about a guessed lower bound."""

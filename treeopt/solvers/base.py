@@ -280,6 +280,7 @@ class Solver:
         self._events: list | None = None
         self._finished = False
         self._broken = False          # an interrupt closed the generator mid-step: cannot resume
+        self._released_tree = None    # set by release(): the search graph is gone, this tree is kept
 
     # -- construction as data -------------------------------------------------
     @classmethod
@@ -438,6 +439,8 @@ class Solver:
     @property
     def best_tree(self) -> Tree:
         """The best tree found so far (always valid, even before the search starts)."""
+        if self._released_tree is not None:
+            return self._released_tree
         self._ensure_started()
         return self._incumbent()
 
@@ -455,7 +458,7 @@ class Solver:
 
     def _advance(self) -> bool:
         """Do one unit of work; False once the search is finished (or cannot resume)."""
-        if self._finished or self._broken:
+        if self._finished or self._broken or self._released_tree is not None:
             return False
         self._clock_start = time.perf_counter()
         try:
@@ -612,6 +615,39 @@ class Solver:
                             prune_counts=dict(self.prune_counts), trace=list(self.trace),
                             cache_size=self.cache_size,
                             lower_bound_guessed=self.lower_bound_guessed, top_trees=self._top_trees())
+
+    def release(self) -> None:
+        """Free the search graph, keeping the tree, the bounds, the counters and the trace.
+
+        A search holds every subproblem it created (gigabytes on wide data);
+        after ``release()`` it holds only its result: ``best_tree``, ``lower_bound``,
+        ``upper_bound``, ``status``, ``trace`` and :meth:`result` still answer, the
+        queue is empty and ``cache_size`` is 0. The search cannot continue (``step``
+        returns False); :meth:`rebuild` starts it again. The estimator calls this after
+        ``fit`` unless ``keep_search=True``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from treeopt.data import Dataset
+        >>> from treeopt.solvers import GOSDT
+        >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]] * 5)
+        >>> solver = GOSDT(Dataset.from_binary(X, X[:, 0]), regularization=0.1)
+        >>> result = solver.run()
+        >>> solver.release()
+        >>> solver.cache_size, solver.best_tree.n_leaves, solver.step(), solver.result().optimal
+        (0, 2, False, True)
+        """
+        if self._released_tree is not None:
+            return
+        self._ensure_started()
+        self._released_tree = self._incumbent()
+        if self._generator is not None:
+            self._generator.close()
+        self._drop_search()
+
+    def _drop_search(self) -> None:
+        """Free what the search holds (the memo, the queue); :meth:`release` calls it once."""
 
     def snapshot(self, top_k: int = 10) -> Snapshot:
         """The state of the search now (cheap enough to call between steps)."""

@@ -182,5 +182,10 @@ class DepthDeepening(Solver):
     def _queue_entries(self, k: int) -> list:
         return [] if self._search_at_depth is None else self._search_at_depth._queue_entries(k)
 
+    def _drop_search(self) -> None:
+        if self._search_at_depth is not None:
+            self._search_at_depth.release()
+            self._search_at_depth = None
+
     def _snapshot_extra(self) -> dict:
         return {"depth": self.depth, "depth_results": list(self.depth_results)}
