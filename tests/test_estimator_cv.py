@@ -121,3 +121,31 @@ def test_parameters_are_validated_in_fit(monk):
         OptimalTreeClassifierCV(objective="f1").fit(X, y)
     clf = OptimalTreeClassifierCV(cv=3, max_leaves=2)
     assert clone(clf).get_params() == clf.get_params()
+def _dask_case():
+    require_datasets()
+    X, y = read_binary("monk1")
+    return X.iloc[:, :6], y
+
+
+@pytest.mark.slow      # about 5-10 s: starting two worker processes dominates
+def test_a_dask_cluster_gives_the_same_cv_results_as_one_process():
+    distributed = pytest.importorskip("distributed", reason="dask[distributed] is not installed "
+                                      "(pip install 'treeopt[test]'): the Dask backend cannot be tested")
+    import joblib
+    X, y = _dask_case()
+    clf = OptimalTreeClassifierCV(cv=KFold(3, shuffle=True, random_state=0), max_leaves=6)
+    local = clone(clf).set_params(n_jobs=1).fit(X, y)
+    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None) \
+            as cluster, distributed.Client(cluster) as client:
+        with joblib.parallel_config(backend="dask"):
+            remote = clone(clf).fit(X, y)
+        workers = client.run(lambda: __import__("os").getpid())
+    assert len(set(workers.values())) == 2
+    assert remote.cv_results_.keys() == local.cv_results_.keys()
+    for key, value in local.cv_results_.items():
+        if key == "params":
+            assert remote.cv_results_[key] == value
+        else:
+            np.testing.assert_array_equal(np.asarray(remote.cv_results_[key]), np.asarray(value), err_msg=key)
+    assert remote.regularization_ == local.regularization_
+    assert remote.tree_ == local.tree_
