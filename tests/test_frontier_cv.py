@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import pickle
 import warnings
 
@@ -126,10 +127,23 @@ def test_a_budget_past_the_cap_is_flagged_max_leaves():
     assert len(low) and "max_leaves" in set(low[[f"split{i}_status" for i in range(3)]].to_numpy().ravel())
 
 
+def test_a_lambda_below_min_regularization_is_flagged(monk):
+    X, y = monk
+    cvf = cross_validate_frontier(X, y, cv=splits(X, y, 3), max_leaves=8, min_regularization=0.05)
+    table = cvf.table
+    low = table["regularization"] < 0.05
+    assert low.any() and not table.loc[low, "certified"].any()
+    assert (table.loc[low, "split0_status"] == "min_regularization").all()
+    assert table.loc[~low, "certified"].all() and cvf.best_regularization >= 0.05
+
+
 def test_parallel_folds_give_the_same_results_and_send_back_only_trees_and_numbers(monk, cvf):
     X, y = monk
     parallel = cross_validate_frontier(X, y, cv=splits(X, y), max_leaves=8, n_jobs=2)
     assert parallel.table.equals(cvf.table) and parallel.by_leaves.equals(cvf.by_leaves)
+    assert {f.worker for f in cvf.folds} == {os.getpid()}                 # n_jobs=1: in this process
+    assert os.getpid() not in {f.worker for f in parallel.folds}           # n_jobs=2: in worker processes
+    assert all(f.cpu_seconds > 0 for f in parallel.folds)
     for fold in parallel.folds + [parallel.full]:
         assert isinstance(fold, FoldResult)
         assert len(pickle.dumps(fold)) < 100_000          # a table and a few trees, no search graph

@@ -78,7 +78,7 @@ class OptimalTreeClassifierCV(ClassifierMixin, BaseEstimator):
         ``certified``, ``split<i>_test_score``, ``split<i>_leaves``,
         ``split<i>_status`` (``"optimal"``, or why fold ``i``'s tree is not
         certified for this λ: ``"time_limit"``, ``"cache_limit"``,
-        ``"max_leaves"``).
+        ``"max_leaves"``, ``"min_regularization"``).
     best_index_ : int
         Index of the chosen entry of ``cv_results_``.
     best_score_ : float

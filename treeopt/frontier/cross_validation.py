@@ -31,6 +31,7 @@ generator) stays in the worker.
 from __future__ import annotations
 
 import math
+import os
 import time
 import warnings
 from dataclasses import dataclass, field
@@ -77,7 +78,12 @@ class FoldResult:
     trees : list of Tree
         The tree of each row of :attr:`table`.
     elapsed : float
-        Seconds the job took (search and scoring).
+        Seconds the job took (search and scoring, wall clock).
+    cpu_seconds : float
+        CPU seconds of the job's process during the job (steadier than
+        :attr:`elapsed` on a loaded machine).
+    worker : int
+        Process id of the worker that ran the job.
     expansions : int
         Units of work of the search.
     n_train, n_test : int
@@ -96,6 +102,8 @@ class FoldResult:
     n_train: int = 0
     n_test: int = 0
     min_regularization: float | None = None
+    cpu_seconds: float = 0.0
+    worker: int = 0
 
     def row_for(self, regularization: float) -> tuple[int, bool]:
         """(row, certified): the certified tree minimising ``loss + λ × leaves`` (fewest leaves on ties).
@@ -169,7 +177,7 @@ def _scorer(scoring):
 def _run_fold(fold, X_train, y_train, w_train, X_test, y_test, w_test, settings: dict, scorer,
               smoothing: float) -> FoldResult:
     """One job: the frontier of one fold, scored on its held-out rows. Runs in a worker."""
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     front = frontier(X_train, y_train, sample_weight=w_train, **settings)
     table = front.table[_FOLD_COLUMNS].copy()
     trees = [front.tree(i) for i in range(len(table))]
@@ -191,7 +199,8 @@ def _run_fold(fold, X_train, y_train, w_train, X_test, y_test, w_test, settings:
                       table=table, trees=trees, elapsed=time.perf_counter() - start,
                       expansions=int(search.expansions), n_train=len(y_train),
                       n_test=0 if y_test is None else len(y_test),
-                      min_regularization=settings.get("min_regularization"))
+                      min_regularization=settings.get("min_regularization"),
+                      cpu_seconds=time.process_time() - cpu, worker=os.getpid())
 
 
 def _representative(lo: float, hi: float) -> float:
@@ -203,11 +212,15 @@ def _representative(lo: float, hi: float) -> float:
     return math.sqrt(lo * hi) if lo > 0 else hi / 2
 
 
-def _fold_status(fold: FoldResult, certified: bool) -> str:
+def _fold_status(fold: FoldResult, certified: bool, regularization: float | None = None) -> str:
     """``optimal`` when the fold's tree is certified here; otherwise why not."""
     if certified:
         return "optimal"
-    return fold.status if fold.status != "optimal" else "max_leaves"
+    if fold.status != "optimal":
+        return fold.status
+    if regularization is not None and fold.min_regularization and regularization < fold.min_regularization:
+        return "min_regularization"
+    return "max_leaves"
 
 
 class CVFrontier:
@@ -232,7 +245,8 @@ class CVFrontier:
         ``split<i>_leaves``, ``split<i>_status`` (``"optimal"``;
         ``"time_limit"`` or ``"cache_limit"`` when the fold's search stopped
         before certifying this λ; ``"max_leaves"`` when it finished but λ is
-        below what ``max_leaves`` certifies).
+        below what ``max_leaves`` certifies; ``"min_regularization"`` when
+        λ is below the ``min_regularization`` the searches were asked for).
     by_leaves : DataFrame
         One row per leaf budget ``k = 1..max_leaves``: each fold's least-loss
         tree with at most ``k`` leaves, with the same score and status columns
@@ -305,7 +319,7 @@ class CVFrontier:
             else:
                 full_certified = True
             picks = [fold.row_for(lam) for fold in self.folds]
-            rows.append(self._row(row, picks, full_certified))
+            rows.append(self._row(row, picks, full_certified, lam))
         return pd.DataFrame(rows)
 
     def _by_budget(self) -> pd.DataFrame:
@@ -320,7 +334,7 @@ class CVFrontier:
             rows.append(self._row(row, picks, full_certified))
         return pd.DataFrame(rows)
 
-    def _row(self, row: dict, picks: list, full_certified: bool) -> dict:
+    def _row(self, row: dict, picks: list, full_certified: bool, regularization: float | None = None) -> dict:
         scores = np.array([fold.table["test_score"].iat[r] for fold, (r, _) in zip(self.folds, picks)], dtype=float)
         leaves = [int(fold.table["leaves"].iat[r]) for fold, (r, _) in zip(self.folds, picks)]
         certified = [c for _, c in picks]
@@ -336,7 +350,7 @@ class CVFrontier:
         for i, (fold, score, k, c) in enumerate(zip(self.folds, scores, leaves, certified)):
             row[f"split{i}_test_score"] = float(score)
             row[f"split{i}_leaves"] = k
-            row[f"split{i}_status"] = _fold_status(fold, c)
+            row[f"split{i}_status"] = _fold_status(fold, c, regularization)
         return row
 
     # -- choices -----------------------------------------------------------------------
