@@ -135,7 +135,8 @@ def main(argv=None) -> int:
         "copies; `speedup (wall)` is the ratio of the wall-clock medians, on this shared machine under the "
         "load recorded above. "
         "The `n_jobs=2` tables were checked equal to the `n_jobs=1` ones. With six jobs on two workers the "
-        "ideal speedup is below 2 (the largest job, on all the data, is about 1.25 folds).",
+        "ideal speedup is below 2 unless the jobs are equal (the search on all the data, the largest, is the "
+        "top of the `job CPU s` range).",
         "",
     ]
     lines = ["| " + " | ".join(table.columns) + " |", "| " + " | ".join("---" for _ in table.columns) + " |"]
