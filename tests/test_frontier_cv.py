@@ -201,3 +201,18 @@ def test_bad_input(monk):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         cross_validate_frontier(X, y, cv=2, max_leaves=2)      # a complete search does not warn
+
+
+def test_probability_scorers_see_the_smoothed_leaf_frequencies(monk):
+    from sklearn.metrics import roc_auc_score
+    X, y = monk
+    cvf = cross_validate_frontier(X, y, cv=splits(X, y, 3), max_leaves=4, scoring="roc_auc", proba_smoothing=1.0,
+                                  refit=False)
+    for i, (train, test) in enumerate(splits(X, y, 3)):
+        front = frontier(X.iloc[train], y[train], max_leaves=4)
+        for _, row in cvf.table.iterrows():
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UserWarning)
+                tree = front.tree_for(regularization=row["regularization"])
+            expected = roc_auc_score(y[test], tree.predict_proba(X.iloc[test], smoothing=1.0)[:, 1])
+            assert row[f"split{i}_test_score"] == pytest.approx(expected)
