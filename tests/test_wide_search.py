@@ -188,3 +188,15 @@ def test_release_after_a_time_limit_keeps_the_honest_gap():
     assert (solver.lower_bound, solver.upper_bound, solver.best_tree.n_leaves) == before
     result = solver.result()
     assert not result.optimal and result.gap == pytest.approx(before[1] - before[0])
+
+
+@pytest.mark.parametrize("switch", [None, "dives", "depth_two"])
+@settings(max_examples=20, deadline=None)
+@given(data=problems() | problems(weights="float") | problems(n_classes=3), lam=lambdas,
+       depth=st.sampled_from([None, None, 2, 3]))
+def test_portfolio_matches_the_oracle(switch, data, lam, depth):
+    from treeopt.solvers import Portfolio
+    X, y, w = data
+    solver = check(Portfolio, X, y, w, lam, bounds=None if switch is None else {switch: False}, depth=depth)
+    assert solver.closed_by in ("gosdt", "deepening", "both")
+    assert solver.lower_bound == pytest.approx(solver.upper_bound, abs=1e-9)

@@ -8,7 +8,7 @@ writing its class (a :class:`~treeopt.solvers.base.Solver` with ``BOUNDS`` and
 Examples
 --------
 >>> sorted(SOLVERS)
-['branches', 'deepening', 'gosdt', 'greedy', 'osdt']
+['branches', 'deepening', 'gosdt', 'greedy', 'osdt', 'portfolio']
 >>> solvers_that(lambda cls: cls.CAPABILITIES.objectives == "any")
 ['osdt']
 """
@@ -22,6 +22,7 @@ from .branches import Branches
 from .deepening import DepthDeepening
 from .gosdt import GOSDT
 from .osdt.search import OSDT
+from .portfolio import Portfolio
 
 __all__ = ["SOLVERS", "solvers_that"]
 
@@ -31,6 +32,7 @@ SOLVERS = {
     "branches": Branches,
     "greedy": GreedyInduction,
     "deepening": DepthDeepening,
+    "portfolio": Portfolio,
 }
 
 
