@@ -89,6 +89,7 @@ class DepthDeepening(Solver):
         self._lb = 0.0                            # weight units
         self._done_expansions = 0
         self._done_problems = 0
+        self._done_counts = {name: 0 for name in self.BOUNDS}
 
     # -- the search --------------------------------------------------------------------------
     def _depth_search(self, depth: int) -> GOSDT:
@@ -125,6 +126,8 @@ class DepthDeepening(Solver):
                 for event in passed:
                     self._emit(event)
                 self.expansions = self._done_expansions + search.expansions
+                for name in self.prune_counts:
+                    self.prune_counts[name] = self._done_counts[name] + search.prune_counts[name]
                 self._absorb(search, deeper)
                 if not alive:
                     break
@@ -132,7 +135,8 @@ class DepthDeepening(Solver):
             self._done_expansions += search.expansions
             self._done_problems += len(search.problems)
             for name in self.prune_counts:
-                self.prune_counts[name] += search.prune_counts[name]
+                self._done_counts[name] += search.prune_counts[name]
+                self.prune_counts[name] = self._done_counts[name]
             self.depth_results.append({"depth": depth, "objective": search.upper_bound,
                                        "leaves": search.best_tree.n_leaves, "expansions": search.expansions,
                                        "lower_bound": self.lower_bound})

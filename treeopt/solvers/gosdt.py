@@ -353,24 +353,32 @@ class GOSDT(Solver):
         pause = HeapFreeze(self.freeze_heap)
         dives = self.bounds["dives"]
         while not root.solved and self._queue:
+            counts = dict(self.prune_counts) if self._events is not None else None
             with pause:
                 if dives and self._dive():
                     self.expansions += 1
-                    yield
-                    continue
-                problem = heapq.heappop(self._queue)[-1]
-                problem.queued = False
-                if problem.solved or not self._needed(problem):
-                    continue
-                if problem.expanded:
-                    self._explore(problem)                        # a new parent raised its scope
-                    continue
-                self._expand(problem)
-                self.expansions += 1
+                else:
+                    problem = heapq.heappop(self._queue)[-1]
+                    problem.queued = False
+                    if problem.solved or not self._needed(problem):
+                        continue
+                    if problem.expanded:
+                        self._explore(problem)                    # a new parent raised its scope
+                        continue
+                    self._expand(problem)
+                    self.expansions += 1
+            if counts is not None:
+                self._emit_prunes(counts)
             yield
         # The queue can only run dry once the root is solved; close any float residue.
         if not root.solved:  # pragma: no cover - defensive
             raise RuntimeError("GOSDT queue emptied before the root was solved; please report this bug.")
+
+    def _emit_prunes(self, before: dict) -> None:
+        """One ``Pruned`` event per bound whose counter moved during this unit of work."""
+        for bound, n in self.prune_counts.items():
+            if n > before[bound] and bound != "dives":          # dives order the search; they prune nothing
+                self._emit(Pruned(self.expansions, bound, n - before[bound]))
 
     def _dive(self) -> bool:
         """``dives``: expand one unexpanded problem of the incumbent tree; False if there is none."""
@@ -528,10 +536,6 @@ class GOSDT(Solver):
         if emit:
             self._emit(Expanded(self.expansions, self.rule(problem), self._obj(problem.lb), self._obj(problem.ub),
                                 len(problem.splits)))
-            if b7:
-                self._emit(Pruned(self.expansions, "incremental_lower_bound", b7))
-            if pruned:
-                self._emit(Pruned(self.expansions, "hierarchical", pruned))
         if problem.lb != old_lb or problem.ub != old_ub:
             self._propagate(problem)
         if not problem.solved:
