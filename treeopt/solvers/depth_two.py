@@ -132,13 +132,10 @@ class DepthTwoSolver:
         return cells.sum(axis=0) - cells.max(axis=0)
 
     # -- solving -----------------------------------------------------------------------
-    #: Products below this many multiply-adds run without the one-thread context (BLAS
-    #: stays on one thread for small products anyway, and switching costs ~0.1 ms).
-    small_product = 1_000_000
-
     def depth_one(self, support: int) -> tuple[float, int]:
         """(objective, feature) of the best tree of depth at most one (feature -1: the leaf)."""
-        return self._depth_one(support)
+        with _one_blas_thread():
+            return self._depth_one(support)
 
     def _depth_one(self, support: int) -> tuple[float, int]:
         mask = self.rows(support)
@@ -154,10 +151,7 @@ class DepthTwoSolver:
 
     def solve(self, support: int) -> DepthTwoResult:
         """The best subtrees of depth at most one below every split, and of depth at most two."""
-        rows = support.bit_count()
-        if rows * self.n_features * self.n_features < self.small_product:
-            return self._solve(support)
-        with _one_blas_thread():
+        with _one_blas_thread():                 # about 20 µs; without it BLAS threads spin (CPU > wall)
             return self._solve(support)
 
     def _solve(self, support: int) -> DepthTwoResult:
