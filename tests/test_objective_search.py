@@ -168,7 +168,10 @@ def test_auc_optimal_tree_hull_dominates_cart_at_the_same_number_of_leaves():
 def test_estimator_objective_parameters_and_errors():
     X, y = four_class_style(n=60)
     with pytest.raises(ValueError, match="solver='osdt'"):
-        OptimalTreeClassifier(objective="f1").fit(X, y)
+        OptimalTreeClassifier(objective="f1", solver="gosdt").fit(X, y)
+    # solver="auto" (the default) picks OSDT for an objective that is not a sum over leaves.
+    auto = OptimalTreeClassifier(objective="f1", thresholds="quantile", max_thresholds=2).fit(X, y)
+    assert auto.solver_.name == "osdt" and auto.optimal_
     with pytest.raises(ValueError, match="theta"):
         OptimalTreeClassifier(objective="partial_auc", solver="osdt", theta=0.0).fit(X, y)
     with pytest.raises(ValueError, match="two classes"):
@@ -200,6 +203,6 @@ def test_cli_fit_with_objective_parameters(tmp_path, capsys):
     assert "partial_auc" in out and "TPR / FPR" in out and "certified optimal" in out
     assert "leaves         1 " not in out
     with pytest.raises(SystemExit, match="solver='osdt'"):
-        main(["fit", str(path), "--target", "label", "--objective", "auc"])
+        main(["fit", str(path), "--target", "label", "--objective", "auc", "--solver", "gosdt"])
     with pytest.raises(SystemExit, match="takes no omega"):              # ignored options are refused
         main(["fit", str(path), "--target", "label", "--objective", "auc", "--omega", "2"])

@@ -200,3 +200,20 @@ def test_portfolio_matches_the_oracle(switch, data, lam, depth):
     solver = check(Portfolio, X, y, w, lam, bounds=None if switch is None else {switch: False}, depth=depth)
     assert solver.closed_by in ("gosdt", "deepening", "both")
     assert solver.lower_bound == pytest.approx(solver.upper_bound, abs=1e-9)
+
+
+def test_auto_solver_picks_by_width_objective_and_options():
+    from treeopt import make_solver
+    rng = np.random.default_rng(1)
+    narrow = rng.integers(0, 2, size=(60, 6))
+    wide = rng.integers(0, 2, size=(60, 30))
+    y = narrow[:, 0] ^ narrow[:, 1]
+    assert make_solver(narrow, y, regularization=0.05).name == "gosdt"
+    assert make_solver(wide, y, regularization=0.05).name == "portfolio"
+    assert make_solver(wide, y, regularization=0.05, objective="f1").name == "osdt"
+    assert make_solver(wide, y, regularization=0.05, top_k=2).name == "osdt"
+    assert make_solver(wide, y, regularization=0.05, solver="gosdt").name == "gosdt"
+    clf = OptimalTreeClassifier(regularization=0.05).fit(wide, y)
+    assert clf.solver_.name == "portfolio" and clf.optimal_
+    expected = brute_force(wide[:, :6], y, 0.05).objective     # y only depends on the first columns
+    assert clf.objective_ <= expected + 1e-9

@@ -28,7 +28,13 @@ SETTINGS = {
     "top_k": 1, "reference": None, "random_state": None, "penalty": "leaf", "missing": "error",
 }
 
-def make_solver(X, y, *, solver: str = "gosdt", sample_weight=None, y_ref=None, classes=None,
+#: From this many binary features on, ``solver="auto"`` runs the portfolio (GOSDT and iterative
+#: deepening interleaved): on wide data neither dominates (``benchmarks/results_wide.md``), while on
+#: narrow data GOSDT alone certifies about twice as fast as sharing the time.
+AUTO_WIDE_FEATURES = 24
+
+
+def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, classes=None,
                 **settings) -> Solver:
     """Build a (not yet started) solver on ``(X, y)``.
 
@@ -37,8 +43,11 @@ def make_solver(X, y, *, solver: str = "gosdt", sample_weight=None, y_ref=None, 
     X : DataFrame or array_like of shape (n_rows, n_columns)
         Any table: 0/1, numeric and categorical columns (binarized as the solver needs).
     y : array_like of shape (n_rows,)
-    solver : str, default="gosdt"
-        A name of ``treeopt.SOLVERS``.
+    solver : str, default="auto"
+        A name of ``treeopt.SOLVERS``, or ``"auto"``: ``"osdt"`` for objectives that are not a sum
+        over leaves (F-score, AUC) and for OSDT's options (``schedule``, ``warm_start``,
+        ``top_k``); else ``"portfolio"`` on data with at least 24 binary features
+        (:data:`AUTO_WIDE_FEATURES`) and ``"gosdt"`` below or with lower-bound guessing.
     sample_weight : array_like, optional
     y_ref : array_like, optional
         A reference model's predictions: lower-bound guessing (McTavish et al., *Fast sparse
@@ -71,6 +80,12 @@ def make_solver(X, y, *, solver: str = "gosdt", sample_weight=None, y_ref=None, 
     if unknown:
         raise TypeError(f"make_solver() got unknown setting(s) {unknown}; the settings are {sorted(SETTINGS)}.")
     s = {**SETTINGS, **settings}
+    auto = solver == "auto"
+    if auto:
+        additive = s["objective"] in OBJECTIVES and get_objective(s["objective"], omega=s["omega"],
+                                                                   theta=s["theta"]).additive
+        osdt_only = s["schedule"] is not None or s["warm_start"] not in (None, False) or s["top_k"] != 1
+        solver = "osdt" if osdt_only or (s["objective"] in OBJECTIVES and not additive) else "gosdt"
     if solver not in SOLVERS:
         raise ValueError(f"unknown solver {solver!r}; choose one of {sorted(SOLVERS)}.")
     solver_cls = SOLVERS[solver]
@@ -127,6 +142,9 @@ def make_solver(X, y, *, solver: str = "gosdt", sample_weight=None, y_ref=None, 
                                    missing=s["missing"])
         dataset = Dataset.from_arrays(X, y, sample_weight=sample_weight, binarizer=binarizer, classes=classes)
     objective.validate(dataset)
+    if auto and solver == "gosdt" and dataset.n_features >= AUTO_WIDE_FEATURES and not options \
+            and y_ref is None and s["reference"] is None:
+        solver, solver_cls = "portfolio", SOLVERS["portfolio"]
     guess, predictions = reference_kwargs(solver_cls, solver, s["reference"], y_ref, dataset, X, y, sample_weight,
                                           dataset.binarizer, s["random_state"])
     if len(capabilities.penalties) > 1:

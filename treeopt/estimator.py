@@ -32,8 +32,13 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         λ, the cost of one leaf in objective units: a leaf must save a
         fraction λ of the (weighted) rows to be worth adding. Never changed
         by ``fit``, however small.
-    solver : str, default="gosdt"
-        A name of ``treeopt.SOLVERS``: ``"gosdt"`` (dynamic programming, additive objectives),
+    solver : str, default="auto"
+        ``"auto"``: ``"gosdt"``, or ``"portfolio"`` on 24 or more binary features, or ``"osdt"``
+        for objectives that are not sums over leaves and OSDT's options (see
+        :func:`treeopt.make_solver`); ``solver_.name`` tells which ran.
+        Or a name of ``treeopt.SOLVERS``: ``"gosdt"`` (dynamic programming, additive objectives),
+        ``"portfolio"`` (GOSDT and iterative deepening on depth interleaved, for wide data),
+        ``"deepening"`` (depth budgets 1, 2, ... certified by the leaf-count bound),
         ``"osdt"`` (leaf-set branch-and-bound, every objective), ``"greedy"`` (CART-style
         greedy growth: fast, not certified).
         ``"branches"``: Branches, with multiway splits on the categorical
@@ -219,7 +224,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         "keep_search": ["boolean"],
     }
 
-    def __init__(self, *, regularization: float = 0.05, solver: str = "gosdt", objective: str = "accuracy",
+    def __init__(self, *, regularization: float = 0.05, solver: str = "auto", objective: str = "accuracy",
                  omega: float | None = None, theta: float | None = None, depth_budget: int | None = None,
                  time_limit: float | None = None, cache_limit: int | None = None,
                  node_limit: int | None = None, bounds: dict | None = None, thresholds: str = "auto",

@@ -79,7 +79,7 @@ def _fit_args(parser):
     parser.add_argument("csv", help="CSV file with a header row")
     parser.add_argument("--target", required=True, help="name of the label column")
     parser.add_argument("--regularization", type=float, default=0.05, help="λ (default 0.05)")
-    parser.add_argument("--solver", default="gosdt")
+    parser.add_argument("--solver", default="auto")
     parser.add_argument("--objective", default="accuracy",
                         help="accuracy, balanced_accuracy, weighted_accuracy, f1, auc or partial_auc "
                              "(f1/auc/partial_auc need --solver osdt)")
