@@ -128,8 +128,8 @@ def test_dives_find_a_better_tree_early_on_wide_data():
     require_datasets()
     frame = pd.read_csv(_derived("tic-tac-toe__onehot.csv"))
     dataset = Dataset.from_binary(frame.iloc[:, :-1], frame.iloc[:, -1])
-    with_dives = GOSDT(dataset, regularization=0.005)
-    without = GOSDT(dataset, regularization=0.005, bounds={"dives": False, "completions": False})
+    with_dives = GOSDT(dataset, regularization=0.005, bounds={"cart_start": False})
+    without = GOSDT(dataset, regularization=0.005, bounds={"dives": False, "completions": False, "cart_start": False})
     with_dives.step(300)
     without.step(300)
     assert with_dives.prune_counts["dives"] > 0 and with_dives.prune_counts["completions"] > 0
@@ -217,3 +217,24 @@ def test_auto_solver_picks_by_width_objective_and_options():
     assert clf.solver_.name == "portfolio" and clf.optimal_
     expected = brute_force(wide[:, :6], y, 0.05).objective     # y only depends on the first columns
     assert clf.objective_ <= expected + 1e-9
+
+
+def test_cart_start_makes_the_first_incumbent_at_least_as_good_as_pruned_cart():
+    """Before any expansion the incumbent is CART pruned at λ (cost-complexity), exactly recomputed."""
+    require_datasets()
+    from sklearn.tree import DecisionTreeClassifier
+    frame = pd.read_csv(_derived("tic-tac-toe__onehot.csv"))
+    X, y = frame.iloc[:, :-1], frame.iloc[:, -1]
+    lam = 0.01
+    path = DecisionTreeClassifier(random_state=0).cost_complexity_pruning_path(X, y)
+    cart = min(1 - DecisionTreeClassifier(random_state=0, ccp_alpha=a).fit(X, y).score(X, y)
+               + lam * DecisionTreeClassifier(random_state=0, ccp_alpha=a).fit(X, y).get_n_leaves()
+               for a in path.ccp_alphas[::10])
+    solver = GOSDT(Dataset.from_binary(X, y), regularization=lam)
+    solver.step(1)
+    assert solver.prune_counts["cart_start"] == 1
+    assert solver.upper_bound <= cart + 1e-9
+    assert solver.best_tree.objective(X, y, lam, binarized=True) == pytest.approx(solver.upper_bound, abs=1e-9)
+    off = GOSDT(Dataset.from_binary(X, y), regularization=lam, bounds={"cart_start": False, "dives": False})
+    off.step(1)
+    assert off.upper_bound > solver.upper_bound

@@ -97,6 +97,11 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     first, so with ``completions`` the incumbent grows as a depth-two-lookahead
     greedy tree within the first expansions, and is refined again whenever the
     exact search changes it. Counts dive expansions.
+``cart_start``
+    A first incumbent, not a bound: CART pruned at λ (cost-complexity pruning,
+    ``treeopt/solvers/cart_start.py``) becomes the root's upper bound before the
+    first expansion, so the incumbent is never worse than CART's tree. Counts 1
+    when it was better than the single leaf.
 ``reference_lower_bound``
     McTavish et al. 2022, section 4.3 (Steps 1-2), only with ``reference_errors``: a
     *guess*, not a proof. Each problem's lower bound starts at the reference model's
@@ -120,6 +125,7 @@ from ..events import Expanded, Pruned, Started
 from ..tree import Leaf, Split, Tree
 from .base import EPS, QueueEntry, Solver
 from .capabilities import Capabilities
+from .cart_start import cart_incumbent
 from .depth_two import LEAF, DepthTwoSolver
 from .gc_pause import HeapFreeze
 
@@ -222,6 +228,7 @@ class GOSDT(Solver):
                      "can be optimal (GOSDT Theorems B.4, B.9) or two levels of depth budget remain",
         "completions": "MurTree section 4.3 pair counts as upper bounds: each child's best depth-one subtree",
         "dives": "search order (SPLIT/LicketySPLIT's idea): expand the incumbent's unexpanded leaves first",
+        "cart_start": "first incumbent (not a bound): CART pruned at λ (Breiman et al. 1984, cost-complexity)",
         "reference_lower_bound": "McTavish et al. 2022, section 4.3 (lower-bound guess from a reference model)",
     }
     #: Above this many features the pair counts (features² numbers per class) are not built.
@@ -344,6 +351,13 @@ class GOSDT(Solver):
         ds = self.dataset
         self.root = self._find_or_create(ds.all_points, self.depth_budget, None)
         self.root.scope = math.inf                                # the root's target is its own upper bound
+        if self.bounds["cart_start"] and not self.root.solved:
+            start = cart_incumbent(ds, self.model, self.penalty, ds.all_points, self.depth_budget)
+            if start is not None and start[0] < self.root.ub - self.eps:
+                self.root.ub, self.root.completion = start[0], start
+                if self.root.lb >= self.root.ub - self.eps:
+                    self.root.lb = self.root.ub
+                self.prune_counts["cart_start"] += 1
         self._push(self.root)
         self._emit(Started(0, self.lower_bound, self.upper_bound))
         self._record()
@@ -377,7 +391,7 @@ class GOSDT(Solver):
     def _emit_prunes(self, before: dict) -> None:
         """One ``Pruned`` event per bound whose counter moved during this unit of work."""
         for bound, n in self.prune_counts.items():
-            if n > before[bound] and bound != "dives":          # dives order the search; they prune nothing
+            if n > before[bound] and bound not in ("dives", "cart_start"):   # search order and start: no pruning
                 self._emit(Pruned(self.expansions, bound, n - before[bound]))
 
     def _dive(self) -> bool:
@@ -794,7 +808,9 @@ class GOSDT(Solver):
         if problem.leaf_obj <= others + self.eps:
             return Leaf(problem.prediction, problem.counts, self._obj(problem.leaf_loss))
         if completion is not None and (best is None or completion[0] <= best[0] + self.eps):
-            return self._small_tree(problem.support, *completion[1])
+            if isinstance(completion[1], tuple):                  # (root, left, right) of a small tree
+                return self._small_tree(problem.support, *completion[1])
+            return completion[1]                                  # a ready tree (cart_start)
         _, (j, left, right) = best
         return Split(j, self._extract(left), self._extract(right))
 
