@@ -78,7 +78,7 @@ class BoundsView(PlayerView):
 
     @property
     def figure(self):
-        """The plotly ``FigureWidget`` currently shown."""
+        """The plotly ``FigureWidget`` (created once, updated in place)."""
         return self._live.figure
 
     def _traces(self) -> list:

@@ -113,7 +113,7 @@ class RocView(PlayerView):
 
     @property
     def figure(self):
-        """The plotly ``FigureWidget`` currently shown."""
+        """The plotly ``FigureWidget`` (created once, updated in place)."""
         return self._live.figure
 
     def _traces(self, max_fpr) -> list:

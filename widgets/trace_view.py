@@ -7,9 +7,12 @@ The x axis is expansions or seconds of search. With lower-bound guessing
 (McTavish et al. 2022, section 4.3) the lower bound is a guess and the
 legend and title say "lower bound (guessed)".
 
-Plotly pitfall: the traces are passed to the
-``FigureWidget`` constructor and every update assigns whole ``x``/``y``
-arrays, so a view that connected late (Voila) is repaired by the next update.
+The figure is created once and updated in place
+(:class:`~widgets.live_figure.LiveFigure`); every update assigns whole
+``x``/``y`` arrays, so a view that connected late (Voila) is repaired by the
+next update. A long trace is thinned to at most ``max_points`` points (every
+improvement of the incumbent and the last point are kept), so an update stays
+a few kilobytes however long the search runs.
 """
 
 from __future__ import annotations
@@ -21,7 +24,26 @@ from .live_figure import LiveFigure
 from .static_charts import line_chart_svg
 from .view import PlayerView
 
-__all__ = ["TraceView"]
+__all__ = ["TraceView", "thin_points"]
+
+
+def thin_points(points: list, max_points: int) -> list:
+    """At most about ``max_points`` of ``points``, evenly spaced, keeping the first, the last and every
+    point where the upper bound (index 3) drops.
+
+    Examples
+    --------
+    >>> pts = [(i, i, 0.0, 1.0 if i < 50 else 0.5) for i in range(1000)]
+    >>> kept = thin_points(pts, 10)
+    >>> kept[0][1], kept[-1][1], (50, 50, 0.0, 0.5) in kept, len(kept) <= 12
+    (0, 999, True, True)
+    """
+    n = len(points)
+    if n <= max_points:
+        return list(points)
+    every = -(-n // max_points)
+    return [p for i, p in enumerate(points)
+            if i % every == 0 or i == n - 1 or (i and p[3] < points[i - 1][3])]
 
 
 class TraceView(PlayerView):
@@ -31,6 +53,8 @@ class TraceView(PlayerView):
     ----------
     player : SolverPlayer or Solver
     x : {"expansions", "time"}, default="expansions"
+    max_points : int, default=500
+        Longer traces are thinned to about this many points (see :func:`thin_points`).
 
     Attributes
     ----------
@@ -55,10 +79,13 @@ class TraceView(PlayerView):
 
     title = "trace"
 
-    def __init__(self, player, *, x: str = "expansions", **kwargs):
+    def __init__(self, player, *, x: str = "expansions", max_points: int = 500, **kwargs):
         if x not in ("expansions", "time"):
             raise ValueError(f"x must be 'expansions' or 'time', got {x!r}.")
+        if isinstance(max_points, bool) or not isinstance(max_points, int) or max_points < 2:
+            raise ValueError(f"max_points must be an integer of at least 2, got {max_points!r}.")
         self._x = x
+        self._max_points = max_points
         super().__init__(player, **kwargs)
 
     def _build(self) -> None:
@@ -74,7 +101,7 @@ class TraceView(PlayerView):
 
     @property
     def figure(self):
-        """The plotly ``FigureWidget`` currently shown."""
+        """The plotly ``FigureWidget`` (created once, updated in place)."""
         return self._live.figure
 
     def _traces(self) -> list:
@@ -107,7 +134,7 @@ class TraceView(PlayerView):
 
     def update(self, frame) -> None:
         self.frame = frame
-        points = frame.points
+        points = thin_points(frame.points, self._max_points)
         column = 1 if self._x == "expansions" else 0
         xs = [p[column] for p in points]
         lower = [p[2] for p in points]

@@ -60,7 +60,7 @@ class PlayerView(widgets.VBox):
 
     @property
     def _throttle(self) -> bool:
-        """Whether figure rebuilds should be rate-limited (while the player runs)."""
+        """Whether figure updates should be rate-limited (while the player runs)."""
         return bool(self.player.running)
 
     def _on_running(self, change) -> None:
