@@ -2,11 +2,16 @@
 
 The player drives a solver through the stepwise protocol of
 :mod:`treeopt.solvers.base` (``step(n)``, the fast path of ``steps()``) in
-small *slices* on the notebook's asyncio event loop: it does ``speed`` units
-of work, gives the loop a turn (so a click on Pause is handled at once and
-the kernel stays responsive), and repeats. Redraws are throttled: the views
-are refreshed at most every ``refresh_interval`` seconds, so playing at full
-speed is not dominated by drawing.
+small *slices* on the notebook's asyncio event loop: it works for at most
+``slice_seconds`` (and at most ``speed`` units of work), gives the loop a turn
+(so a click on Pause is handled at once and the kernel stays responsive), and
+repeats. A slice is bounded by time, not by a count of steps, because steps
+differ in cost by 1000x (an OSDT step on AUC costs about 30 ms, a GOSDT step
+on monk a fraction of a millisecond): within a slice the player calls
+``step(k)`` with ``k`` sized from the measured cost of the previous units.
+Redraws are throttled: the views are refreshed at most every
+``refresh_interval`` seconds, so playing at full speed is not dominated by
+drawing.
 
 Every refresh records a :class:`~widgets.recording.Frame`; the replay slider
 scrubs back through them and every view shows the search as it was then.
@@ -49,7 +54,10 @@ class SolverPlayer(widgets.VBox):
         counts and, for AUC objectives, the ROC hull. A list of view classes
         (each called with the player) or ``None`` for controls only.
     speed : int, default=200
-        Units of work per slice.
+        At most this many units of work per slice.
+    slice_seconds : float, default=0.05
+        At most about this many seconds of work per slice (a slice always does
+        at least one unit, so one unit costing more than this is a slice).
     delay : float, default=0
         Seconds to wait between slices while playing (to watch slowly).
     time_limit : float, optional
@@ -58,7 +66,7 @@ class SolverPlayer(widgets.VBox):
         Stop playing (status ``cache_limit``) once the search holds more than
         this many cache entries (the solver's ``cache_size``): a memory cap,
         checked after each slice like ``time_limit``.
-    refresh_interval : float, default=0.25
+    refresh_interval : float, default=0.2
         Minimum seconds between redraws while playing.
     top_k : int, default=10
         Queue entries recorded per frame.
@@ -125,7 +133,8 @@ class SolverPlayer(widgets.VBox):
     delay = Float(0.0)
     time_limit = Float(None, allow_none=True)
     cache_limit = Int(None, allow_none=True)
-    refresh_interval = Float(0.25)
+    refresh_interval = Float(0.2)
+    slice_seconds = Float(0.05)
     position = Int(0)
     live = Bool(True)
     frame = Any(None)
@@ -151,6 +160,12 @@ class SolverPlayer(widgets.VBox):
         except ValueError as error:
             raise TraitError(str(error)) from None
 
+    @validate("slice_seconds")
+    def _valid_slice_seconds(self, proposal):
+        if not proposal["value"] > 0:
+            raise TraitError(f"slice_seconds must be positive seconds, got {proposal['value']!r}.")
+        return proposal["value"]
+
     @validate("delay", "refresh_interval")
     def _valid_seconds(self, proposal):
         if proposal["value"] < 0:
@@ -158,9 +173,9 @@ class SolverPlayer(widgets.VBox):
         return proposal["value"]
 
     def __init__(self, solver, *, views="default", speed: int = 200, delay: float = 0.0,
-                 time_limit: float | None = None, refresh_interval: float = 0.25, top_k: int = 10,
+                 time_limit: float | None = None, refresh_interval: float = 0.2, top_k: int = 10,
                  max_frames: int = 400, solver_factory: Callable | None = None, cache_limit: int | None = None,
-                 **kwargs):
+                 slice_seconds: float = 0.05, **kwargs):
         missing = [name for name in ("step", "snapshot", "lower_bound", "upper_bound", "expansions")
                    if not hasattr(solver, name)]
         if missing:
@@ -177,12 +192,15 @@ class SolverPlayer(widgets.VBox):
         for name, value in (("delay", delay), ("refresh_interval", refresh_interval)):
             if not isinstance(value, (int, float)) or value < 0:
                 raise ValueError(f"{name} must be non-negative seconds, got {value!r}.")
+        if isinstance(slice_seconds, bool) or not isinstance(slice_seconds, (int, float)) or not slice_seconds > 0:
+            raise ValueError(f"slice_seconds must be positive seconds, got {slice_seconds!r}.")
         if solver_factory is not None and not callable(solver_factory):
             raise TypeError(f"solver_factory must be callable as solver_factory(bounds), got {solver_factory!r}.")
         super().__init__(**kwargs)
         self.speed, self.delay, self.time_limit = speed, delay, time_limit
         self.cache_limit = cache_limit
         self.refresh_interval = refresh_interval
+        self.slice_seconds = slice_seconds
         self.top_k = top_k
         self.solver = solver
         self.solver_factory = solver_factory or (lambda bounds: self.solver.rebuild(bounds=bounds))
@@ -193,6 +211,8 @@ class SolverPlayer(widgets.VBox):
         self._generation = 0
         self._task = None
         self._last_refresh = 0.0
+        self._clock = time.perf_counter              # replaceable in tests (a fake clock)
+        self._unit_cost = None                       # measured seconds per unit of work
         self._improved = False
         self._step_callbacks = widgets.CallbackDispatcher()
         self._improve_callbacks = widgets.CallbackDispatcher()
@@ -240,11 +260,12 @@ class SolverPlayer(widgets.VBox):
         self._stopped = ""
         self.running = True
         self.status = "running"
+        self._show_status()                          # "running" on screen before the first slice
         self._task = loop.create_task(self._play_loop(self._generation))
         return self._task
 
     def pause(self) -> None:
-        """Stop playing after the current slice (at most ``speed`` units of work)."""
+        """Stop playing after the current slice (at most about ``slice_seconds`` of work)."""
         if self.running:
             self._generation += 1
             self.running = False
@@ -302,10 +323,11 @@ class SolverPlayer(widgets.VBox):
         return self.frame
 
     # -- the work ----------------------------------------------------------------
-    def _slice(self, n: int) -> bool:
+    def _slice(self, n: int, seconds: float | None = None) -> bool:
+        """Do ``n`` units of work (with ``seconds``: stop earlier once that much time is used)."""
         solver = self.solver
         before = solver.upper_bound
-        alive = solver.step(n)
+        alive = self._work(n) if seconds is None else self._timed_work(n, seconds)
         improved = solver.upper_bound < before
         if improved:
             self._improved = True
@@ -319,10 +341,39 @@ class SolverPlayer(widgets.VBox):
             self._finish_callbacks(self)
         return alive
 
+    def _work(self, n: int) -> bool:
+        clock = self._clock
+        start = clock()
+        alive = self.solver.step(n)
+        self._learn_cost(clock() - start, n)
+        return alive
+
+    def _learn_cost(self, seconds: float, units: int) -> None:
+        cost = max(seconds, 0.0) / units
+        self._unit_cost = cost if self._unit_cost is None else 0.5 * self._unit_cost + 0.5 * cost
+
+    def _timed_work(self, n: int, seconds: float) -> bool:
+        """Up to ``n`` units, in chunks sized from the measured cost, until ``seconds`` have passed."""
+        clock = self._clock
+        start = clock()
+        done, alive = 0, True
+        while alive and done < n:
+            used = clock() - start
+            if done and used >= seconds:
+                break
+            if self._unit_cost is None:
+                chunk = 1                                 # nothing measured yet: one unit
+            else:                                         # a quarter of what is left, so a chunk overshoots little
+                chunk = int(0.25 * (seconds - used) / max(self._unit_cost, 1e-9))
+            chunk = max(1, min(chunk, n - done))
+            alive = self._work(chunk)
+            done += chunk
+        return alive
+
     async def _play_loop(self, generation: int) -> None:
         try:
             while self.running and generation == self._generation:
-                if not self._slice(self.speed):
+                if not self._slice(self.speed, self.slice_seconds):
                     break
                 if self.time_limit is not None and self.solver.elapsed >= self.time_limit:
                     self._stopped = "time_limit"
@@ -424,7 +475,7 @@ class SolverPlayer(widgets.VBox):
         self._reset_button = button("Reset", "start the search again", self.reset, "danger")
         speeds = sorted(set(SPEEDS) | {self.speed})
         self._speed_slider = widgets.SelectionSlider(options=speeds, value=self.speed, description="speed",
-                                                     tooltip="units of work per slice",
+                                                     tooltip="at most this many units of work per slice (and at most slice_seconds of work)",
                                                      layout=widgets.Layout(width="260px"))
         self._speed_slider.observe(lambda c: setattr(self, "speed", int(c["new"])), names="value")
         self._limit_box = widgets.FloatText(value=self.time_limit or 0.0, description="time limit (s)",
@@ -476,8 +527,11 @@ class SolverPlayer(widgets.VBox):
         self._show_replay_label()
 
     def _go_live(self) -> None:
-        self.live = True
-        self._set_position(len(self.recording) - 1)
+        if not self.recording.frames:
+            return
+        if self.frame is not self.recording[-1] or not self.live:
+            self.live = True
+            self._set_position(len(self.recording) - 1)
 
     def _show_status(self) -> None:
         self._steps_label.value = f"<b>steps</b> <span class='treeopt-steps-value'>{self.n_steps}</span>"
