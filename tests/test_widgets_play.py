@@ -1,4 +1,4 @@
-"""Playing: slices bounded by time and "running" at once (issue 14).
+"""Playing: slices bounded by time, "running" at once, Play from a replayed frame goes live (issue 14).
 
 Time is faked: the solver's ``step`` advances a fake clock by a fixed cost per
 unit of work and the player reads that clock, so the tests check where a
@@ -14,7 +14,7 @@ import pytest
 pytest.importorskip("ipywidgets")
 
 from treeopt.datasets import load_monk  # noqa: E402
-from treeopt.widgets import explore  # noqa: E402
+from treeopt.widgets import TraceView, TreeView, explore  # noqa: E402
 
 
 class FakeClock:
@@ -101,3 +101,32 @@ def test_a_slow_slice_is_split_by_time_whatever_the_speed(monk2):
     # 1 ms per unit: about 50 units per slice (at most a quarter slice over), never the 5000 asked for.
     assert all(0 < b - a <= 63 for a, b in zip([0] + seen, seen)), seen
     assert clock.now <= 4 * 0.05 * 1.25 + 1e-9
+
+
+def test_play_from_a_replayed_frame_returns_every_view_to_live(monk2):
+    X, y = monk2
+    player = explore(X, y, regularization=0.005, views=[TraceView, TreeView])
+    trace, tree = player.views
+    for _ in range(4):
+        player.step(200)
+    player.show(1)
+    assert not player.live and trace.data["x"][-1] == 200
+
+    async def play_a_little():
+        task = player.play()
+        assert player.live and player.frame is player.recording[-1]   # live at once, before any new work
+        await asyncio.sleep(0)
+        player.pause()
+        await task
+
+    asyncio.run(play_a_little())
+    assert player.live and player.frame is player.recording[-1]
+    assert trace.data["x"][-1] == player.n_steps > 800
+    assert tree.tree is player.frame.snapshot.best_tree
+    # A finished search scrubbed back: Play has no work left but still shows the live (final) state.
+    while player.step(10**5):
+        pass
+    player.show(0)
+    assert trace.data["x"][-1] == 0
+    assert asyncio.run(player.play_until_done()) == "optimal"
+    assert player.live and trace.data["x"][-1] == player.n_steps and player.frame.snapshot.status == "optimal"

@@ -246,14 +246,18 @@ class SolverPlayer(widgets.VBox):
 
         In Jupyter the kernel's event loop is always running. Elsewhere call
         it from a coroutine, e.g. ``asyncio.run(player.play_until_done())``.
+        Playing (or pressing Play on a finished search) while a replayed frame
+        is shown returns every view to the live state.
         """
         if self._finished:
+            self._go_live()
             return None
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             raise RuntimeError("play() needs a running asyncio event loop (Jupyter provides one). In a script, "
                                "use player.step(n) or asyncio.run(player.play_until_done()).") from None
+        self._go_live()
         if self.running:
             return self._task
         self._generation += 1
