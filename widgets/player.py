@@ -32,7 +32,7 @@ from traitlets import Any, Bool, Float, Int, TraitError, Unicode, validate
 
 from treeopt.solvers.base import check_cache_limit
 
-from .labels import gap_label, lower_bound_label, status_text
+from .labels import gap_label, lower_bound_label, queue_text, status_text
 from .recording import Frame, Recording
 
 __all__ = ["SolverPlayer", "as_player"]
@@ -543,7 +543,8 @@ class SolverPlayer(widgets.VBox):
         guessed = self.lower_bound_guessed
         self._status_label.value = (
             f"<b>{escape(status_text(self.status, guessed))}</b> · {lower_bound_label(guessed)} "
-            f"{self.lower_bound:.6g} · objective {self.upper_bound:.6g} · {gap_label(guessed)} {self.gap:.3g} · queue {getattr(self.solver, 'queue_size', 0)} · "
+            f"{self.lower_bound:.6g} · objective {self.upper_bound:.6g} · {gap_label(guessed)} {self.gap:.3g} · "
+            f"{escape(queue_text(getattr(self.solver, 'queue_size', 0), self.status, guessed))} · "
             f"cache {self.cache_size} · "
             f"{getattr(self.solver, 'elapsed', 0.0):.2f} s{error}")
 

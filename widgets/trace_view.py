@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import ipywidgets as widgets
 
-from .labels import is_guessed, lower_bound_label
+from .labels import WAITING, is_guessed, lower_bound_label, waiting_annotation
 from .live_figure import LiveFigure
 from .static_charts import line_chart_svg
 from .view import PlayerView
@@ -104,22 +104,36 @@ class TraceView(PlayerView):
         """The plotly ``FigureWidget`` (created once, updated in place)."""
         return self._live.figure
 
+    @property
+    def waiting(self) -> bool:
+        """Whether the search shown has done no work yet (the plot then says "press Play")."""
+        return self.frame is None or self.frame.snapshot.expansions == 0
+
     def _traces(self) -> list:
         d = self.data
+        mode = "lines+markers" if self.waiting else "lines"        # one point: the root's bounds
         return [
-            dict(type="scatter", x=d["x"], y=d["lower_bound"], name=self.lower_bound_name, mode="lines",
+            dict(type="scatter", x=d["x"], y=d["lower_bound"], name=self.lower_bound_name, mode=mode,
                  line_shape="hv", line=dict(color="#1f77b4")),
-            dict(type="scatter", x=d["x"], y=d["upper_bound"], name="objective (incumbent)", mode="lines",
+            dict(type="scatter", x=d["x"], y=d["upper_bound"], name="objective (incumbent)", mode=mode,
                  line_shape="hv", fill="tonexty", fillcolor="rgba(31,119,180,0.15)", line=dict(color="#d62728")),
             dict(type="scatter", x=[m[0] for m in d["improvements"]], y=[m[1] for m in d["improvements"]],
                  name="improvement", mode="markers", marker=dict(color="#d62728", size=8, symbol="circle")),
         ]
 
     def _figure_layout(self) -> dict:
+        waiting = self.waiting
+        # Before any work: the root's bounds at x = 0 on a 0..1 axis and "press Play" (not an empty -1..1 plot).
+        xaxis = dict(title=dict(text=self._x_title()), range=[-0.05, 1], autorange=False) if waiting else \
+            dict(title=dict(text=self._x_title()), autorange=True)
         return dict(height=320, width=520, margin=dict(l=50, r=10, t=30, b=40),
                     title=dict(text=self._title(), font=dict(size=13)),
-                    xaxis=dict(title=dict(text=self._x_title())), yaxis=dict(title=dict(text="objective")),
-                    legend=dict(orientation="h", y=-0.25))
+                    xaxis=xaxis, yaxis=dict(title=dict(text="objective")),
+                    legend=dict(orientation="h", y=-0.25),
+                    annotations=[waiting_annotation(f"{WAITING}<br>(root: {self.lower_bound_name} "
+                                                    f"{self.data['lower_bound'][0]:.4g}, objective "
+                                                    f"{self.data['upper_bound'][0]:.4g})")]
+                    if waiting and self.data["x"] else [])
 
     def _title(self) -> str:
         return f"objective and {self.lower_bound_name}"

@@ -8,23 +8,103 @@ their class counts; subtrees below a chosen depth collapse into one box; the
 path of one training row can be highlighted. When the solver keeps its k best
 trees (``OSDT(top_k=k)``, ``explore(..., solver="osdt", top_k=k)``), a
 dropdown flips through them: "tree 2 of 3: objective ...".
+
+A legend under the caption says what a leaf box shows. With an AUC-type
+objective a tree ranks rows by the share of positives in their leaf (GOSDT
+paper, section 5), and its leaves' class predictions mean nothing (they all
+read the first class), so each leaf shows its positive rate instead,
+``P(yes) = 0.29``.
 """
 
 from __future__ import annotations
 
 from html import escape
 
+import re
+
 import ipywidgets as widgets
 import numpy as np
 
+from treeopt.nodes import Leaf, children_in_display_order
 from treeopt.render import tree_svg
 
 from .view import PlayerView
 
-__all__ = ["TreeView", "render_tree_svg"]
+__all__ = ["TreeView", "render_tree_svg", "positive_rate_labels", "leaf_legend"]
 
 
-def render_tree_svg(tree, *, highlight_path=None, max_depth=None, backend: str = "auto") -> tuple[str, str]:
+def _leaves_by_id(tree) -> dict:
+    """Leaves by pre-order node id (the numbering of ``Tree.to_dot`` and ``treeopt.render``)."""
+    out, stack, counter = {}, [tree.root], 0
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Leaf):
+            out[counter] = node
+        counter += 1
+        stack.extend(reversed(children_in_display_order(node)))
+    return out
+
+
+def positive_rate_labels(tree) -> dict:
+    """First line of each leaf's box for a ranking (AUC) tree: its positive rate, by node id.
+
+    Examples
+    --------
+    >>> from treeopt.binarize import BinaryFeature
+    >>> from treeopt.tree import Leaf, Split, Tree
+    >>> t = Tree(Split(0, Leaf(0, (4, 1)), Leaf(0, (1, 3))), [BinaryFeature("a", 0, "binary", 1, "a")], ["no", "yes"])
+    >>> positive_rate_labels(t)
+    {1: 'P(yes) = 0.75', 2: 'P(yes) = 0.2'}
+    """
+    positive = tree.classes[-1]
+    labels = {}
+    for node_id, leaf in _leaves_by_id(tree).items():
+        counts = tuple(leaf.counts)
+        total = float(sum(counts)) if counts else 0.0
+        labels[node_id] = f"P({positive}) = {counts[-1] / total:.2g}" if total > 0 else f"P({positive}) = n/a"
+    return labels
+
+
+def leaf_legend(tree, ranking: bool = False) -> str:
+    """What a leaf box shows, in words (the legend under the tree).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> leaf_legend(SimpleNamespace(classes=["no", "yes"]))
+    'leaves: predicted class; [no / yes] = training rows of each class reaching the leaf'
+    >>> leaf_legend(SimpleNamespace(classes=[0, 1]), ranking=True)
+    'leaves: P(1) = share of class 1 in the leaf (the score that ranks rows); [0 / 1] = training rows of each class reaching the leaf'
+    """
+    counts = " / ".join(str(c) for c in tree.classes)
+    first = (f"P({tree.classes[-1]}) = share of class {tree.classes[-1]} in the leaf (the score that ranks rows)"
+             if ranking else "predicted class")
+    return f"leaves: {first}; [{counts}] = training rows of each class reaching the leaf"
+
+
+def _relabel_dot(dot: str, labels: dict) -> str:
+    def sub(match):
+        node_id = int(match.group(2))
+        if node_id not in labels or "\\n[" not in match.group(3):
+            return match.group(0)
+        rest = match.group(3)[match.group(3).index("\\n["):]
+        return f'{match.group(1)}{labels[node_id].replace(chr(34), "")}{rest}"'
+    return re.sub(r'^(\s*n(\d+) \[label=")((?:[^"\\]|\\.)*)"', sub, dot, flags=re.M)
+
+
+def _relabel_svg(svg: str, labels: dict) -> str:
+    from html import escape as esc
+
+    def sub(match):
+        node_id = int(match.group(2))
+        if node_id not in labels:
+            return match.group(0)
+        return f"{match.group(1)}{esc(labels[node_id])}{match.group(4)}"
+    return re.sub(r'(<g class="node" id="node(\d+)">\s*<rect[^>]*/>\s*<text[^>]*>)([^<]*)(</text>)', sub, svg)
+
+
+def render_tree_svg(tree, *, highlight_path=None, max_depth=None, backend: str = "auto",
+                    leaf_labels: dict | None = None) -> tuple[str, str]:
     """SVG of a tree and the backend that drew it.
 
     Parameters
@@ -36,6 +116,9 @@ def render_tree_svg(tree, *, highlight_path=None, max_depth=None, backend: str =
         Collapse subtrees below this depth.
     backend : {"auto", "graphviz", "python"}, default="auto"
         ``auto``: graphviz when its ``dot`` binary runs, else pure Python.
+    leaf_labels : dict of int to str, optional
+        A first line for leaf boxes by node id, in place of the predicted class
+        (e.g. :func:`positive_rate_labels`).
 
     Returns
     -------
@@ -62,6 +145,8 @@ def render_tree_svg(tree, *, highlight_path=None, max_depth=None, backend: str =
                 raise ImportError("the graphviz backend needs the graphviz package: pip install graphviz") from None
         if graphviz is not None:
             dot = tree.to_dot(highlight_path=highlight_path, max_depth=max_depth)
+            if leaf_labels:
+                dot = _relabel_dot(dot, leaf_labels)
             try:
                 svg = graphviz.Source(dot).pipe(format="svg", encoding="utf-8")
             except (graphviz.ExecutableNotFound, graphviz.CalledProcessError):
@@ -69,7 +154,8 @@ def render_tree_svg(tree, *, highlight_path=None, max_depth=None, backend: str =
                     raise
             else:
                 return svg[svg.find("<svg"):], "graphviz"
-    return tree_svg(tree, highlight_path=highlight_path, max_depth=max_depth), "python"
+    svg = tree_svg(tree, highlight_path=highlight_path, max_depth=max_depth)
+    return (_relabel_svg(svg, leaf_labels) if leaf_labels else svg), "python"
 
 
 class TreeView(PlayerView):
@@ -237,12 +323,14 @@ class TreeView(PlayerView):
         if tree is None:
             return
         path = self._path()
-        key = (tree.to_dot(highlight_path=path, max_depth=self._max_depth), self._backend)
+        ranking = self.ranking
+        labels = positive_rate_labels(tree) if ranking else None
+        key = (tree.to_dot(highlight_path=path, max_depth=self._max_depth), self._backend, ranking)
         if key not in self._cache:
             if len(self._cache) > 64:
                 self._cache.clear()
             self._cache[key] = render_tree_svg(tree, highlight_path=path, max_depth=self._max_depth,
-                                               backend=self._backend)
+                                               backend=self._backend, leaf_labels=labels)
         self.svg, self.backend_used = self._cache[key]
         s = self.frame.snapshot
         note = "" if self.backend_used == "graphviz" else " · drawn without graphviz (install it for nicer layout)"
@@ -254,8 +342,17 @@ class TreeView(PlayerView):
         else:
             which, objective = "<b>incumbent</b>", s.upper_bound
         self._caption.value = (f"{which}: {tree.n_leaves} leaves, depth {tree.depth}, objective "
-                               f"{objective:.6g}{row}{escape(note)}")
+                               f"{objective:.6g}{row}{escape(note)}<br><span class='treeopt-leaf-legend' "
+                               f"style='color:#555'>{escape(leaf_legend(tree, ranking))}</span>")
         self._picture.value = self.svg
+
+    @property
+    def ranking(self) -> bool:
+        """Whether the tree ranks rows (an AUC-type objective on two classes): leaves then show positive rates."""
+        from .roc_view import is_auc_objective
+        tree = self.tree
+        return (tree is not None and len(tree.classes) == 2 and self.frame is not None
+                and is_auc_objective(self.frame.objective))
 
     def to_svg(self) -> str:
         return self.svg
