@@ -130,3 +130,19 @@ def test_play_from_a_replayed_frame_returns_every_view_to_live(monk2):
     assert trace.data["x"][-1] == 0
     assert asyncio.run(player.play_until_done()) == "optimal"
     assert player.live and trace.data["x"][-1] == player.n_steps and player.frame.snapshot.status == "optimal"
+
+
+def test_slow_motion_plays_single_steps_and_draws_each(monk2):
+    X, y = monk2
+    player = explore(X, y, regularization=0.001, views=[TraceView], rate=20.0)
+    assert player._rate_box.value == 20.0
+    player.rate = 50.0                               # the trait and the control agree
+    assert player._rate_box.value == 50.0
+    player._rate_box.value = 5.0
+    assert player.rate == 5.0
+    trace = player.views[0]
+    _, seen = first_slices(player, 3)
+    assert seen == [1, 2, 3]                         # at 5 steps/s a slice is one step...
+    assert trace.data["x"][-1] == 3 and len(player.recording) == 4   # ...and every step is drawn
+    with pytest.raises(ValueError, match="rate"):
+        explore(X, y, regularization=0.001, views=None, rate=0)

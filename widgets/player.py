@@ -40,6 +40,9 @@ __all__ = ["SolverPlayer", "as_player"]
 #: Choices of the speed slider (units of work per slice).
 SPEEDS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000]
 
+#: Choices of the slow-motion control (units of work per second; "max" = as fast as possible).
+RATES = [1, 2, 5, 10, 20, 50, 100]
+
 
 class SolverPlayer(widgets.VBox):
     """Watch, pause, step and replay a solver's search.
@@ -58,6 +61,10 @@ class SolverPlayer(widgets.VBox):
     slice_seconds : float, default=0.05
         At most about this many seconds of work per slice (a slice always does
         at least one unit, so one unit costing more than this is a slice).
+    rate : float, optional
+        Slow motion: at most this many units of work per second while
+        playing (e.g. 1 to follow single expansions; every step is drawn at
+        rates up to ``1 / refresh_interval``). None: as fast as possible.
     delay : float, default=0
         Seconds to wait between slices while playing (to watch slowly).
     time_limit : float, optional
@@ -135,6 +142,7 @@ class SolverPlayer(widgets.VBox):
     cache_limit = Int(None, allow_none=True)
     refresh_interval = Float(0.2)
     slice_seconds = Float(0.05)
+    rate = Float(None, allow_none=True)
     position = Int(0)
     live = Bool(True)
     frame = Any(None)
@@ -160,6 +168,13 @@ class SolverPlayer(widgets.VBox):
         except ValueError as error:
             raise TraitError(str(error)) from None
 
+    @validate("rate")
+    def _valid_rate(self, proposal):
+        value = proposal["value"]
+        if value is not None and not value > 0:
+            raise TraitError(f"rate must be positive units of work per second or None, got {value!r}.")
+        return value
+
     @validate("slice_seconds")
     def _valid_slice_seconds(self, proposal):
         if not proposal["value"] > 0:
@@ -175,7 +190,7 @@ class SolverPlayer(widgets.VBox):
     def __init__(self, solver, *, views="default", speed: int = 200, delay: float = 0.0,
                  time_limit: float | None = None, refresh_interval: float = 0.2, top_k: int = 10,
                  max_frames: int = 400, solver_factory: Callable | None = None, cache_limit: int | None = None,
-                 slice_seconds: float = 0.05, **kwargs):
+                 slice_seconds: float = 0.05, rate: float | None = None, **kwargs):
         missing = [name for name in ("step", "snapshot", "lower_bound", "upper_bound", "expansions")
                    if not hasattr(solver, name)]
         if missing:
@@ -194,6 +209,8 @@ class SolverPlayer(widgets.VBox):
                 raise ValueError(f"{name} must be non-negative seconds, got {value!r}.")
         if isinstance(slice_seconds, bool) or not isinstance(slice_seconds, (int, float)) or not slice_seconds > 0:
             raise ValueError(f"slice_seconds must be positive seconds, got {slice_seconds!r}.")
+        if rate is not None and (isinstance(rate, bool) or not isinstance(rate, (int, float)) or not rate > 0):
+            raise ValueError(f"rate must be positive units of work per second or None, got {rate!r}.")
         if solver_factory is not None and not callable(solver_factory):
             raise TypeError(f"solver_factory must be callable as solver_factory(bounds), got {solver_factory!r}.")
         super().__init__(**kwargs)
@@ -201,6 +218,7 @@ class SolverPlayer(widgets.VBox):
         self.cache_limit = cache_limit
         self.refresh_interval = refresh_interval
         self.slice_seconds = slice_seconds
+        self.rate = rate
         self.top_k = top_k
         self.solver = solver
         self.solver_factory = solver_factory or (lambda bounds: self.solver.rebuild(bounds=bounds))
@@ -377,7 +395,11 @@ class SolverPlayer(widgets.VBox):
     async def _play_loop(self, generation: int) -> None:
         try:
             while self.running and generation == self._generation:
-                if not self._slice(self.speed, self.slice_seconds):
+                rate, clock = self.rate, self._clock
+                started, before = clock(), self.n_steps
+                # Slow motion: a tenth of a second's worth of units, then a pause to keep `rate` units/s.
+                units = self.speed if rate is None else max(1, min(self.speed, int(rate * 0.1)))
+                if not self._slice(units, self.slice_seconds):
                     break
                 if self.time_limit is not None and self.solver.elapsed >= self.time_limit:
                     self._stopped = "time_limit"
@@ -391,8 +413,13 @@ class SolverPlayer(widgets.VBox):
                     self._sync()
                     self._finish_callbacks(self)
                     break
-                self._refresh()
-                await asyncio.sleep(self.delay)
+                if rate is None:
+                    self._refresh()
+                    await asyncio.sleep(self.delay)
+                else:                                   # slow enough to see every slice: draw each one
+                    self._refresh(force=rate * self.refresh_interval <= 1)
+                    done = self.n_steps - before
+                    await asyncio.sleep(self.delay + max(0.0, done / rate - (clock() - started)))
         except Exception as error:                      # shown in the status line, kept for inspection
             self.error = error
             self._stopped = "error"
@@ -482,6 +509,14 @@ class SolverPlayer(widgets.VBox):
                                                      tooltip="at most this many units of work per slice (and at most slice_seconds of work)",
                                                      layout=widgets.Layout(width="260px"))
         self._speed_slider.observe(lambda c: setattr(self, "speed", int(c["new"])), names="value")
+        rates = [("max", None)] + [(f"{r:g}", float(r)) for r in RATES]
+        if self.rate is not None and self.rate not in RATES:
+            rates.append((f"{self.rate:g}", float(self.rate)))
+        self._rate_box = widgets.Dropdown(options=rates, value=self.rate, description="steps/s",
+                                          tooltip="slow motion: units of work per second while playing",
+                                          style={"description_width": "initial"},
+                                          layout=widgets.Layout(width="130px"))
+        self._rate_box.observe(lambda c: setattr(self, "rate", c["new"]), names="value")
         self._limit_box = widgets.FloatText(value=self.time_limit or 0.0, description="time limit (s)",
                                             tooltip="0 = none", layout=widgets.Layout(width="190px"),
                                             style={"description_width": "initial"})
@@ -497,6 +532,7 @@ class SolverPlayer(widgets.VBox):
         self._replay_label = widgets.HTML()
         self._internal_move = False
         self.observe(self._on_speed_trait, names="speed")
+        self.observe(self._on_rate_trait, names="rate")
         self.observe(self._on_position, names="position")
 
     def _on_play(self) -> None:
@@ -504,6 +540,12 @@ class SolverPlayer(widgets.VBox):
 
     def _on_limit_box(self, change) -> None:
         self.time_limit = float(change["new"]) if change["new"] and change["new"] > 0 else None
+
+    def _on_rate_trait(self, change) -> None:
+        box = self._rate_box
+        if change["new"] not in [value for _, value in box.options]:
+            box.options = list(box.options) + [(f"{change['new']:g}", change["new"])]
+        box.value = change["new"]
 
     def _on_speed_trait(self, change) -> None:
         slider = self._speed_slider
@@ -572,7 +614,8 @@ class SolverPlayer(widgets.VBox):
 
     def _arrange(self) -> None:
         controls = widgets.HBox([self._play_button, self._pause_button, self._step_button, self._step_n_button,
-                                 self._n_box, self._reset_button, self._speed_slider, self._limit_box])
+                                 self._n_box, self._reset_button, self._speed_slider, self._rate_box,
+                                 self._limit_box])
         replay = widgets.HBox([self._replay, self._live_button, self._replay_label])
         status = widgets.HBox([self._steps_label, widgets.HTML("&nbsp;·&nbsp;"), self._status_label])
         rows, pair = [], []
