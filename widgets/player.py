@@ -613,20 +613,19 @@ class SolverPlayer(widgets.VBox):
         return made
 
     def _arrange(self) -> None:
+        wrap = widgets.Layout(flex_flow="row wrap")
         controls = widgets.HBox([self._play_button, self._pause_button, self._step_button, self._step_n_button,
                                  self._n_box, self._reset_button, self._speed_slider, self._rate_box,
-                                 self._limit_box])
-        replay = widgets.HBox([self._replay, self._live_button, self._replay_label])
-        status = widgets.HBox([self._steps_label, widgets.HTML("&nbsp;·&nbsp;"), self._status_label])
-        rows, pair = [], []
-        for view in self.views:
-            pair.append(view)
-            if len(pair) == 2:
-                rows.append(widgets.HBox(pair, layout=widgets.Layout(flex_flow="row wrap")))
-                pair = []
-        if pair:
-            rows.append(widgets.HBox(pair))
-        self.children = [controls, replay, status, *rows]
+                                 self._limit_box], layout=wrap)
+        replay = widgets.HBox([self._replay, self._live_button, self._replay_label],
+                              layout=widgets.Layout(flex_flow="row wrap"))
+        status = widgets.HBox([self._steps_label, widgets.HTML("&nbsp;·&nbsp;"), self._status_label],
+                              layout=widgets.Layout(flex_flow="row wrap"))
+        # One wrapping row: views sit side by side while they fit (trace and tree from about 1000 px)
+        # and wrap onto the next line instead of being clipped.
+        views = [widgets.HBox(self.views, layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))] \
+            if self.views else []
+        self.children = [controls, replay, status, *views]
         self._show_status()
 
     # -- static output -----------------------------------------------------------

@@ -126,7 +126,7 @@ class TraceView(PlayerView):
         # Before any work: the root's bounds at x = 0 on a 0..1 axis and "press Play" (not an empty -1..1 plot).
         xaxis = dict(title=dict(text=self._x_title()), range=[-0.05, 1], autorange=False) if waiting else \
             dict(title=dict(text=self._x_title()), autorange=True)
-        return dict(height=320, width=520, margin=dict(l=50, r=10, t=30, b=40),
+        return dict(height=320, width=470, margin=dict(l=50, r=10, t=30, b=40),
                     title=dict(text=self._title(), font=dict(size=13)),
                     xaxis=xaxis, yaxis=dict(title=dict(text="objective")),
                     legend=dict(orientation="h", y=-0.25),

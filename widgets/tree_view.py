@@ -32,6 +32,11 @@ from .view import PlayerView
 
 __all__ = ["TreeView", "render_tree_svg", "positive_rate_labels", "leaf_legend"]
 
+# "fit width": a large tree's SVG (graphviz's and ours both have a viewBox) shrinks to the view's width.
+_STYLE = """<style>
+.treeopt-tree-svg.treeopt-fit svg { max-width: 100%; height: auto; }
+</style>"""
+
 
 def _leaves_by_id(tree) -> dict:
     """Leaves by pre-order node id (the numbering of ``Tree.to_dot`` and ``treeopt.render``)."""
@@ -220,12 +225,17 @@ class TreeView(PlayerView):
         self.highlight_row: int | None = None
         self._cache: dict = {}
         self._depth_box = widgets.BoundedIntText(value=self._max_depth or 0, min=0, max=64,
-                                                 description="collapse below depth (0 = none)",
+                                                 description="collapse below depth",
+                                                 tooltip="draw subtrees below this depth as one box (0 = none)",
                                                  style={"description_width": "initial"},
-                                                 layout=widgets.Layout(width="300px"))
+                                                 layout=widgets.Layout(width="200px"))
         self._depth_box.observe(self._on_depth, names="value")
-        self._row_box = widgets.IntText(value=-1, description="highlight row (-1 = none)",
-                                        style={"description_width": "initial"}, layout=widgets.Layout(width="260px"))
+        self._row_box = widgets.IntText(value=-1, description="highlight row", tooltip="-1 = none",
+                                        style={"description_width": "initial"}, layout=widgets.Layout(width="170px"))
+        self._fit = widgets.ToggleButton(value=True, description="fit width",
+                                         tooltip="shrink a large tree to the view's width (off: actual size, scroll)",
+                                         layout=widgets.Layout(width="auto"))
+        self._fit.observe(self._on_fit, names="value")
         self._row_box.observe(self._on_row, names="value")
         self.tree_index = 0
         self.trees: list = []
@@ -237,10 +247,18 @@ class TreeView(PlayerView):
         self._caption = widgets.HTML()
         self._picture = widgets.HTML()
         self._picture.add_class("treeopt-tree-svg")
+        self._picture.add_class("treeopt-fit")
         self._picture.layout = widgets.Layout(overflow="auto", max_height="520px")
         self.add_class("treeopt-treeview")
-        self.children = [widgets.HBox([self._depth_box, self._row_box]), self._tree_choice, self._caption,
-                         self._picture]
+        controls = widgets.HBox([self._depth_box, self._row_box, self._fit],
+                                layout=widgets.Layout(flex_flow="row wrap"))
+        self.children = [widgets.HTML(_STYLE), controls, self._tree_choice, self._caption, self._picture]
+
+    def _on_fit(self, change) -> None:
+        if change["new"]:
+            self._picture.add_class("treeopt-fit")
+        else:
+            self._picture.remove_class("treeopt-fit")
 
     def _on_depth(self, change) -> None:
         self._max_depth = change["new"] or None
