@@ -11,9 +11,9 @@ dropdown flips through them: "tree 2 of 3: objective ...".
 
 A legend under the caption says what a leaf box shows. With an AUC-type
 objective a tree ranks rows by the share of positives in their leaf (GOSDT
-paper, section 5), and its leaves' class predictions mean nothing (they all
-read the first class), so each leaf shows its positive rate instead,
-``P(yes) = 0.29``.
+paper, section 5); its leaves' labels (majority classes) say little about
+that ranking (with a rare positive class they can all read negative), so
+each leaf shows its positive rate instead, ``P(yes) = 0.29``.
 """
 
 from __future__ import annotations
