@@ -82,3 +82,13 @@ def test_a_finished_search_says_why_its_queue_is_not_empty():
     assert player.status == "optimal" and size > 0       # branches stops with entries left
     assert f"queue {size} (left unexpanded: lower bound = objective" in player._status_label.value
     assert "none can give a better tree" in player.views[0]._summary.value
+
+
+def test_large_mode_for_projectors_toggles_a_class_on_the_player():
+    X, y = load_monk(1)
+    player = explore(X, y, regularization=0.05, views=None)
+    assert "treeopt-large" not in player._dom_classes
+    player._large.value = True
+    assert "treeopt-large" in player._dom_classes
+    player._large.value = False
+    assert "treeopt-large" not in player._dom_classes
