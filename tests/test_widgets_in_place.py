@@ -72,3 +72,15 @@ def test_live_figure_adds_removes_and_retypes_traces_on_the_same_figure():
     assert live.figure is fig and [t.type for t in fig.data] == ["bar"] and fig.layout.title.text == "two"
     assert live.draw([dict(type="bar", x=["u"], y=[5])], dict(title=dict(text="two"))) is False
     assert live.updates == 2
+
+
+def test_a_new_view_creates_its_figure_from_its_first_frame(monk2):
+    # A page that connects late (Voila runs every cell first) draws the data a figure was *created*
+    # with, so a view's figure is created from the frame it first shows, not updated into it.
+    X, y = monk2
+    player = explore(X, y, regularization=0.005, views=None)
+    player.step(40)
+    for view in (TraceView(player), BoundsView(player), RocView(player)):
+        assert view._live.updates == 0
+    trace = TraceView(player)
+    assert list(trace.figure.data[0].x) == trace.data["x"] and trace.data["x"][-1] == 40

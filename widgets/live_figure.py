@@ -11,10 +11,13 @@ values changed (a few KB: the new ``x``/``y`` arrays, a new title).
 When the number or kind of traces changes, existing traces are updated,
 surplus ones removed and new ones added, on the same figure.
 
-A view that connects late (in Voila every cell runs before the page opens)
-starts from the data the figure was created with; the next redraw assigns
-whole ``x``/``y`` arrays again and so repairs it (see /work/shared/JUPYTER.md,
-"plotly"). While the player runs, redraws are throttled to one per
+A browser view that connects late (in Voila every cell runs before the page
+opens) starts from the data the figure was *created* with, not from later
+in-place changes. So the figure is created lazily, from the data of the
+first :meth:`~LiveFigure.draw` (a view draws its first frame when it is
+built), or when :attr:`~LiveFigure.figure` is first read; after that, the
+next redraw assigns whole ``x``/``y`` arrays again and so repairs a late view
+(see /work/shared/JUPYTER.md, "plotly"). While the player runs, redraws are throttled to one per
 ``min_interval`` seconds; the latest data are drawn when it stops.
 """
 
@@ -62,16 +65,20 @@ class LiveFigure:
     Attributes
     ----------
     box : ipywidgets.Box
-        Put this in a layout; its child is :attr:`figure`.
+        Put this in a layout; its child is :attr:`figure` once created.
     figure : FigureWidget
-        The figure, created once: its ``data`` are what the browser draws.
+        The figure, created once (on the first draw or read): its ``data`` are what the browser draws.
     updates : int
         How many times the figure was changed after it was created.
 
     Examples
     --------
     >>> live = LiveFigure([dict(type="scatter", x=[0], y=[0])], dict(height=200))
+    >>> live.draw([dict(type="scatter", x=[0, 1], y=[1, 1])])      # creates the figure with these data
+    True
     >>> first = live.figure
+    >>> live.updates
+    0
     >>> live.draw([dict(type="scatter", x=[0, 1], y=[2, 3]), dict(type="bar", x=["a"], y=[1])])
     True
     >>> live.figure is first, list(live.figure.data[0].y), [t.type for t in live.figure.data]
@@ -83,11 +90,21 @@ class LiveFigure:
     def __init__(self, data: list, layout: dict, min_interval: float = 0.2):
         self.min_interval = min_interval
         self._data, self._layout = data, layout
-        self._drawn = _fingerprint((data, layout))
+        self._drawn = None
         self._last = 0.0
         self.updates = 0
-        self.figure = figure_widget(data=data, layout=layout)
-        self.box = widgets.Box([self.figure])
+        self._figure = None
+        self.box = widgets.Box([])
+
+    @property
+    def figure(self):
+        """The FigureWidget (created from the newest data the first time it is needed)."""
+        if self._figure is None:
+            self._figure = figure_widget(data=self._data, layout=self._layout)
+            self._drawn = _fingerprint((self._data, self._layout))
+            self._last = time.perf_counter()
+            self.box.children = [self._figure]
+        return self._figure
 
     def draw(self, data: list | None = None, layout: dict | None = None, *, throttle: bool = False) -> bool:
         """Show new data (and layout); returns whether the figure changed now.
@@ -105,6 +122,9 @@ class LiveFigure:
 
     def flush(self) -> bool:
         """Update the figure in place if the data or layout changed since the last update."""
+        if self._figure is None:
+            self.figure                                # created with the data as they are now
+            return True
         state = _fingerprint((self._data, self._layout))
         if state == self._drawn:
             return False
