@@ -146,3 +146,13 @@ def test_slow_motion_plays_single_steps_and_draws_each(monk2):
     assert trace.data["x"][-1] == 3 and len(player.recording) == 4   # ...and every step is drawn
     with pytest.raises(ValueError, match="rate"):
         explore(X, y, regularization=0.001, views=None, rate=0)
+
+
+def test_the_rate_control_shows_max_when_unlimited(monk2):
+    X, y = monk2
+    player = explore(X, y, regularization=0.001, views=None)
+    assert player.rate is None and player._rate_box.label == "max"
+    player.rate = 2.0
+    assert player._rate_box.label == "2"
+    player._rate_box.value = 0.0
+    assert player.rate is None

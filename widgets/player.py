@@ -512,14 +512,15 @@ class SolverPlayer(widgets.VBox):
                                                      tooltip="at most this many units of work per slice (and at most slice_seconds of work)",
                                                      layout=widgets.Layout(width="260px"))
         self._speed_slider.observe(lambda c: setattr(self, "speed", int(c["new"])), names="value")
-        rates = [("max", None)] + [(f"{r:g}", float(r)) for r in RATES]
+        # 0 stands for "max" (no limit): a Dropdown whose value is None shows an empty box.
+        rates = [("max", 0.0)] + [(f"{r:g}", float(r)) for r in RATES]
         if self.rate is not None and self.rate not in RATES:
             rates.append((f"{self.rate:g}", float(self.rate)))
-        self._rate_box = widgets.Dropdown(options=rates, value=self.rate, description="steps/s",
+        self._rate_box = widgets.Dropdown(options=rates, value=self.rate or 0.0, description="steps/s",
                                           tooltip="slow motion: units of work per second while playing",
                                           style={"description_width": "initial"},
                                           layout=widgets.Layout(width="130px"))
-        self._rate_box.observe(lambda c: setattr(self, "rate", c["new"]), names="value")
+        self._rate_box.observe(lambda c: setattr(self, "rate", c["new"] or None), names="value")
         self._limit_box = widgets.FloatText(value=self.time_limit or 0.0, description="time limit (s)",
                                             tooltip="0 = none", layout=widgets.Layout(width="190px"),
                                             style={"description_width": "initial"})
@@ -554,10 +555,10 @@ class SolverPlayer(widgets.VBox):
         self.time_limit = float(change["new"]) if change["new"] and change["new"] > 0 else None
 
     def _on_rate_trait(self, change) -> None:
-        box = self._rate_box
-        if change["new"] not in [value for _, value in box.options]:
-            box.options = list(box.options) + [(f"{change['new']:g}", change["new"])]
-        box.value = change["new"]
+        box, value = self._rate_box, change["new"] or 0.0
+        if value not in [v for _, v in box.options]:
+            box.options = list(box.options) + [(f"{value:g}", value)]
+        box.value = value
 
     def _on_speed_trait(self, change) -> None:
         slider = self._speed_slider
