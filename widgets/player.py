@@ -317,6 +317,7 @@ class SolverPlayer(widgets.VBox):
         if bounds is not None:
             current.update(bounds)
         self.solver = self.solver_factory(current)
+        self._unit_cost = None                          # another search: measure its steps afresh
         self._finished = False
         self._stopped = ""
         self.error = None
