@@ -84,3 +84,28 @@ def test_a_new_view_creates_its_figure_from_its_first_frame(monk2):
         assert view._live.updates == 0
     trace = TraceView(player)
     assert list(trace.figure.data[0].x) == trace.data["x"] and trace.data["x"][-1] == 40
+
+
+def test_the_tree_is_redrawn_at_most_once_a_second_while_playing_and_when_it_stops(monk2):
+    import asyncio
+
+    from treeopt.widgets import TreeView
+
+    X, y = monk2
+    player = explore(X, y, regularization=0.005, views=[TreeView], refresh_interval=0.0, speed=20)
+    view = player.views[0]
+    view.min_interval = 3600.0                         # nothing but the first redraw while playing
+    pictures = []
+    view._picture.observe(lambda change: pictures.append(change["new"]), names="value")
+
+    async def play_some():
+        task = player.play()
+        while player.n_steps < 400:
+            await asyncio.sleep(0)
+        player.pause()
+        await task
+
+    asyncio.run(play_some())
+    assert len(player.recording) > 3                   # many frames were shown...
+    assert len(pictures) <= 2                          # ...but the tree sent at most once, plus at Pause
+    assert view.tree is player.frame.snapshot.best_tree and view.svg == pictures[-1]

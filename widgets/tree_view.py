@@ -21,6 +21,7 @@ from __future__ import annotations
 from html import escape
 
 import re
+import time
 
 import ipywidgets as widgets
 import numpy as np
@@ -209,6 +210,10 @@ class TreeView(PlayerView):
 
     title = "incumbent tree"
 
+    #: While the player runs, the tree (an SVG of tens of KB, sent whole) is redrawn at most this often
+    #: (seconds); the newest tree is drawn when the player stops.
+    min_interval = 1.0
+
     def __init__(self, player, *, max_depth: int | None = None, backend: str = "auto", **kwargs):
         if backend not in ("auto", "graphviz", "python"):
             raise ValueError(f"backend must be 'auto', 'graphviz' or 'python', got {backend!r}.")
@@ -224,6 +229,7 @@ class TreeView(PlayerView):
         self.tree = None
         self.highlight_row: int | None = None
         self._cache: dict = {}
+        self._drawn_at, self._pending = 0.0, False
         self._depth_box = widgets.BoundedIntText(value=self._max_depth or 0, min=0, max=64,
                                                  description="collapse below depth",
                                                  tooltip="draw subtrees below this depth as one box (0 = none)",
@@ -334,9 +340,18 @@ class TreeView(PlayerView):
             self.tree_index = 0
         self.tree = self.trees[self.tree_index][1] if self.trees else frame.snapshot.best_tree
         self._sync_choice()
+        if self._throttle and time.perf_counter() - self._drawn_at < self.min_interval:
+            self._pending = True
+            return
         self._redraw()
 
+    def _on_running(self, change) -> None:
+        super()._on_running(change)
+        if not change["new"] and self._pending:
+            self._redraw()
+
     def _redraw(self) -> None:
+        self._drawn_at, self._pending = time.perf_counter(), False
         tree = self.tree
         if tree is None:
             return
