@@ -113,7 +113,8 @@ def test_hook_can_be_removed(monk1):
 
 def test_play_runs_in_slices_and_pause_stops_at_once(monk2):
     X, y = monk2
-    player = explore(X, y, regularization=0.001, views=None, speed=5, delay=0.001)
+    # A generous time budget per slice, so that slices end on their count (`speed`) here.
+    player = explore(X, y, regularization=0.001, views=None, speed=5, delay=0.001, slice_seconds=10.0)
 
     async def scenario():
         task = player.play()

@@ -14,7 +14,7 @@ from html import escape
 
 import ipywidgets as widgets
 
-from .labels import is_guessed, status_text
+from .labels import WAITING, is_guessed, status_text, waiting_annotation
 from .static_charts import bar_chart_svg
 from .live_figure import LiveFigure
 from .view import PlayerView
@@ -78,7 +78,7 @@ class BoundsView(PlayerView):
 
     @property
     def figure(self):
-        """The plotly ``FigureWidget`` currently shown."""
+        """The plotly ``FigureWidget`` (created once, updated in place)."""
         return self._live.figure
 
     def _traces(self) -> list:
@@ -87,8 +87,15 @@ class BoundsView(PlayerView):
                      hovertext=[self._references.get(n, n) for n in names], marker=dict(color="#1f77b4"))]
 
     def _figure_layout(self) -> dict:
-        return dict(height=60 + 26 * max(1, len(self._references)), width=460, margin=dict(l=170, r=10, t=30, b=30),
-                    title=dict(text="prunes per bound", font=dict(size=13)), yaxis=dict(autorange="reversed"))
+        # No prune yet: a 0..1 axis and a word on why the bars are empty (not a bare -1..1 axis).
+        empty = not any(self.counts.values())
+        started = self.frame is not None and self.frame.snapshot.expansions > 0
+        note = "no prunes yet" if started else WAITING
+        return dict(height=max(160, 60 + 26 * max(1, len(self._references))), width=460,
+                    margin=dict(l=170, r=10, t=30, b=30),
+                    title=dict(text="prunes per bound", font=dict(size=13)), yaxis=dict(autorange="reversed"),
+                    xaxis=dict(range=[0, 1], autorange=False) if empty else dict(autorange=True),
+                    annotations=[waiting_annotation(note)] if empty else [])
 
     def _make_switches(self, bounds: dict) -> None:
         self.switches = {}
@@ -110,7 +117,7 @@ class BoundsView(PlayerView):
         counts = frame.snapshot.prune_counts
         names = list(self._references) or list(counts)
         self.counts = {name: counts.get(name, 0) for name in names}
-        self._live.draw(self._traces(), throttle=self._throttle)
+        self._live.draw(self._traces(), self._figure_layout(), throttle=self._throttle)
 
     def rerun(self, play: bool = True) -> None:
         """Restart the search with the bounds as switched; start playing if ``play`` (needs an event loop)."""

@@ -10,7 +10,8 @@ __all__ = ["explore"]
 
 
 def explore(X, y, *, sample_weight=None, views="default", speed: int = 200, delay: float = 0.0,
-            refresh_interval: float = 0.25, **estimator_params):
+            refresh_interval: float = 0.2, slice_seconds: float = 0.05, rate: float | None = None,
+            **estimator_params):
     """A :class:`SolverPlayer` with all views, ready to play, on ``(X, y)``.
 
     The data are validated and binarized exactly as
@@ -25,11 +26,15 @@ def explore(X, y, *, sample_weight=None, views="default", speed: int = 200, dela
     views : "default", list or None, default="default"
         See :class:`SolverPlayer`.
     speed : int, default=200
-        Units of work per slice.
+        At most this many units of work per slice.
     delay : float, default=0
         Seconds between slices while playing.
-    refresh_interval : float, default=0.25
+    refresh_interval : float, default=0.2
         Minimum seconds between redraws while playing.
+    slice_seconds : float, default=0.05
+        At most about this many seconds of work per slice (so Pause answers quickly).
+    rate : float, optional
+        Slow motion: at most this many units of work per second (None: as fast as possible).
     **estimator_params
         Any parameter of :class:`~treeopt.OptimalTreeClassifier`
         (``regularization``, ``solver``, ``objective``, ``depth_budget``,
@@ -58,4 +63,5 @@ def explore(X, y, *, sample_weight=None, views="default", speed: int = 200, dela
     solver = make_solver(X, y, sample_weight=sample_weight, **settings)
 
     return SolverPlayer(solver, views=views, speed=speed, delay=delay, time_limit=limits["time_limit"],
-                        refresh_interval=refresh_interval, cache_limit=limits["cache_limit"])
+                        refresh_interval=refresh_interval, cache_limit=limits["cache_limit"],
+                        slice_seconds=slice_seconds, rate=rate)

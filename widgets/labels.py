@@ -8,7 +8,11 @@ bound", and a search that closed the guessed gap is not called optimal.
 
 from __future__ import annotations
 
-__all__ = ["is_guessed", "lower_bound_label", "gap_label", "status_text"]
+__all__ = ["is_guessed", "lower_bound_label", "gap_label", "status_text", "queue_text", "waiting_annotation",
+           "WAITING"]
+
+#: What a plot shows before the search has done any work.
+WAITING = "press Play (or Step) to start the search"
 
 
 def is_guessed(source) -> bool:
@@ -61,3 +65,38 @@ def status_text(status: str, guessed: bool) -> str:
     ('optimal', 'guessed bound reached (not certified)', 'paused')
     """
     return "guessed bound reached (not certified)" if guessed and status == "guessed" else status
+
+
+def queue_text(size: int, status: str, guessed: bool = False) -> str:
+    """The queue's size, with why a finished search leaves entries in it.
+
+    A search ends when its lower bound reaches the objective of its best
+    tree: the entries still queued then cannot lead to a better tree, which
+    is why they are left unexpanded.
+
+    Examples
+    --------
+    >>> queue_text(27, "optimal")
+    'queue 27 (left unexpanded: lower bound = objective, so none can give a better tree)'
+    >>> queue_text(27, "paused"), queue_text(0, "optimal")
+    ('queue 27', 'queue 0')
+    >>> queue_text(3, "guessed", True)
+    'queue 3 (left unexpanded: the guessed lower bound was reached)'
+    """
+    if size and status == "optimal" and not guessed:
+        return f"queue {size} (left unexpanded: lower bound = objective, so none can give a better tree)"
+    if size and status == "guessed":
+        return f"queue {size} (left unexpanded: the guessed lower bound was reached)"
+    return f"queue {size}"
+
+
+def waiting_annotation(text: str = WAITING) -> dict:
+    """A plotly annotation in the middle of an empty plot (e.g. "press Play ...").
+
+    Examples
+    --------
+    >>> waiting_annotation()["text"]
+    'press Play (or Step) to start the search'
+    """
+    return dict(text=text, xref="paper", yref="paper", x=0.5, y=0.5, showarrow=False,
+                font=dict(size=14, color="#666666"), bgcolor="rgba(255,255,255,0.8)")

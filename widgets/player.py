@@ -2,11 +2,16 @@
 
 The player drives a solver through the stepwise protocol of
 :mod:`treeopt.solvers.base` (``step(n)``, the fast path of ``steps()``) in
-small *slices* on the notebook's asyncio event loop: it does ``speed`` units
-of work, gives the loop a turn (so a click on Pause is handled at once and
-the kernel stays responsive), and repeats. Redraws are throttled: the views
-are refreshed at most every ``refresh_interval`` seconds, so playing at full
-speed is not dominated by drawing.
+small *slices* on the notebook's asyncio event loop: it works for at most
+``slice_seconds`` (and at most ``speed`` units of work), gives the loop a turn
+(so a click on Pause is handled at once and the kernel stays responsive), and
+repeats. A slice is bounded by time, not by a count of steps, because steps
+differ in cost by 1000x (an OSDT step on AUC costs about 30 ms, a GOSDT step
+on monk a fraction of a millisecond): within a slice the player calls
+``step(k)`` with ``k`` sized from the measured cost of the previous units.
+Redraws are throttled: the views are refreshed at most every
+``refresh_interval`` seconds, so playing at full speed is not dominated by
+drawing.
 
 Every refresh records a :class:`~widgets.recording.Frame`; the replay slider
 scrubs back through them and every view shows the search as it was then.
@@ -27,13 +32,19 @@ from traitlets import Any, Bool, Float, Int, TraitError, Unicode, validate
 
 from treeopt.solvers.base import check_cache_limit
 
-from .labels import gap_label, lower_bound_label, status_text
+from .labels import gap_label, lower_bound_label, queue_text, status_text
 from .recording import Frame, Recording
 
 __all__ = ["SolverPlayer", "as_player"]
 
 #: Choices of the speed slider (units of work per slice).
 SPEEDS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000]
+
+# The "large" toggle (for a projector): the whole player, plots included, drawn 1.3 times larger.
+_STYLE = "<style>.treeopt-large { zoom: 1.3; }</style>"
+
+#: Choices of the slow-motion control (units of work per second; "max" = as fast as possible).
+RATES = [1, 2, 5, 10, 20, 50, 100]
 
 
 class SolverPlayer(widgets.VBox):
@@ -49,7 +60,14 @@ class SolverPlayer(widgets.VBox):
         counts and, for AUC objectives, the ROC hull. A list of view classes
         (each called with the player) or ``None`` for controls only.
     speed : int, default=200
-        Units of work per slice.
+        At most this many units of work per slice.
+    slice_seconds : float, default=0.05
+        At most about this many seconds of work per slice (a slice always does
+        at least one unit, so one unit costing more than this is a slice).
+    rate : float, optional
+        Slow motion: at most this many units of work per second while
+        playing (e.g. 1 to follow single expansions; every step is drawn at
+        rates up to ``1 / refresh_interval``). None: as fast as possible.
     delay : float, default=0
         Seconds to wait between slices while playing (to watch slowly).
     time_limit : float, optional
@@ -58,7 +76,7 @@ class SolverPlayer(widgets.VBox):
         Stop playing (status ``cache_limit``) once the search holds more than
         this many cache entries (the solver's ``cache_size``): a memory cap,
         checked after each slice like ``time_limit``.
-    refresh_interval : float, default=0.25
+    refresh_interval : float, default=0.2
         Minimum seconds between redraws while playing.
     top_k : int, default=10
         Queue entries recorded per frame.
@@ -125,7 +143,9 @@ class SolverPlayer(widgets.VBox):
     delay = Float(0.0)
     time_limit = Float(None, allow_none=True)
     cache_limit = Int(None, allow_none=True)
-    refresh_interval = Float(0.25)
+    refresh_interval = Float(0.2)
+    slice_seconds = Float(0.05)
+    rate = Float(None, allow_none=True)
     position = Int(0)
     live = Bool(True)
     frame = Any(None)
@@ -151,6 +171,19 @@ class SolverPlayer(widgets.VBox):
         except ValueError as error:
             raise TraitError(str(error)) from None
 
+    @validate("rate")
+    def _valid_rate(self, proposal):
+        value = proposal["value"]
+        if value is not None and not value > 0:
+            raise TraitError(f"rate must be positive units of work per second or None, got {value!r}.")
+        return value
+
+    @validate("slice_seconds")
+    def _valid_slice_seconds(self, proposal):
+        if not proposal["value"] > 0:
+            raise TraitError(f"slice_seconds must be positive seconds, got {proposal['value']!r}.")
+        return proposal["value"]
+
     @validate("delay", "refresh_interval")
     def _valid_seconds(self, proposal):
         if proposal["value"] < 0:
@@ -158,9 +191,9 @@ class SolverPlayer(widgets.VBox):
         return proposal["value"]
 
     def __init__(self, solver, *, views="default", speed: int = 200, delay: float = 0.0,
-                 time_limit: float | None = None, refresh_interval: float = 0.25, top_k: int = 10,
+                 time_limit: float | None = None, refresh_interval: float = 0.2, top_k: int = 10,
                  max_frames: int = 400, solver_factory: Callable | None = None, cache_limit: int | None = None,
-                 **kwargs):
+                 slice_seconds: float = 0.05, rate: float | None = None, **kwargs):
         missing = [name for name in ("step", "snapshot", "lower_bound", "upper_bound", "expansions")
                    if not hasattr(solver, name)]
         if missing:
@@ -177,12 +210,18 @@ class SolverPlayer(widgets.VBox):
         for name, value in (("delay", delay), ("refresh_interval", refresh_interval)):
             if not isinstance(value, (int, float)) or value < 0:
                 raise ValueError(f"{name} must be non-negative seconds, got {value!r}.")
+        if isinstance(slice_seconds, bool) or not isinstance(slice_seconds, (int, float)) or not slice_seconds > 0:
+            raise ValueError(f"slice_seconds must be positive seconds, got {slice_seconds!r}.")
+        if rate is not None and (isinstance(rate, bool) or not isinstance(rate, (int, float)) or not rate > 0):
+            raise ValueError(f"rate must be positive units of work per second or None, got {rate!r}.")
         if solver_factory is not None and not callable(solver_factory):
             raise TypeError(f"solver_factory must be callable as solver_factory(bounds), got {solver_factory!r}.")
         super().__init__(**kwargs)
         self.speed, self.delay, self.time_limit = speed, delay, time_limit
         self.cache_limit = cache_limit
         self.refresh_interval = refresh_interval
+        self.slice_seconds = slice_seconds
+        self.rate = rate
         self.top_k = top_k
         self.solver = solver
         self.solver_factory = solver_factory or (lambda bounds: self.solver.rebuild(bounds=bounds))
@@ -193,6 +232,8 @@ class SolverPlayer(widgets.VBox):
         self._generation = 0
         self._task = None
         self._last_refresh = 0.0
+        self._clock = time.perf_counter              # replaceable in tests (a fake clock)
+        self._unit_cost = None                       # measured seconds per unit of work
         self._improved = False
         self._step_callbacks = widgets.CallbackDispatcher()
         self._improve_callbacks = widgets.CallbackDispatcher()
@@ -226,25 +267,30 @@ class SolverPlayer(widgets.VBox):
 
         In Jupyter the kernel's event loop is always running. Elsewhere call
         it from a coroutine, e.g. ``asyncio.run(player.play_until_done())``.
+        Playing (or pressing Play on a finished search) while a replayed frame
+        is shown returns every view to the live state.
         """
         if self._finished:
+            self._go_live()
             return None
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             raise RuntimeError("play() needs a running asyncio event loop (Jupyter provides one). In a script, "
                                "use player.step(n) or asyncio.run(player.play_until_done()).") from None
+        self._go_live()
         if self.running:
             return self._task
         self._generation += 1
         self._stopped = ""
         self.running = True
         self.status = "running"
+        self._show_status()                          # "running" on screen before the first slice
         self._task = loop.create_task(self._play_loop(self._generation))
         return self._task
 
     def pause(self) -> None:
-        """Stop playing after the current slice (at most ``speed`` units of work)."""
+        """Stop playing after the current slice (at most about ``slice_seconds`` of work)."""
         if self.running:
             self._generation += 1
             self.running = False
@@ -271,6 +317,7 @@ class SolverPlayer(widgets.VBox):
         if bounds is not None:
             current.update(bounds)
         self.solver = self.solver_factory(current)
+        self._unit_cost = None                          # another search: measure its steps afresh
         self._finished = False
         self._stopped = ""
         self.error = None
@@ -302,10 +349,11 @@ class SolverPlayer(widgets.VBox):
         return self.frame
 
     # -- the work ----------------------------------------------------------------
-    def _slice(self, n: int) -> bool:
+    def _slice(self, n: int, seconds: float | None = None) -> bool:
+        """Do ``n`` units of work (with ``seconds``: stop earlier once that much time is used)."""
         solver = self.solver
         before = solver.upper_bound
-        alive = solver.step(n)
+        alive = self._work(n) if seconds is None else self._timed_work(n, seconds)
         improved = solver.upper_bound < before
         if improved:
             self._improved = True
@@ -319,10 +367,43 @@ class SolverPlayer(widgets.VBox):
             self._finish_callbacks(self)
         return alive
 
+    def _work(self, n: int) -> bool:
+        clock = self._clock
+        start = clock()
+        alive = self.solver.step(n)
+        self._learn_cost(clock() - start, n)
+        return alive
+
+    def _learn_cost(self, seconds: float, units: int) -> None:
+        cost = max(seconds, 0.0) / units
+        self._unit_cost = cost if self._unit_cost is None else 0.5 * self._unit_cost + 0.5 * cost
+
+    def _timed_work(self, n: int, seconds: float) -> bool:
+        """Up to ``n`` units, in chunks sized from the measured cost, until ``seconds`` have passed."""
+        clock = self._clock
+        start = clock()
+        done, alive = 0, True
+        while alive and done < n:
+            used = clock() - start
+            if done and used >= seconds:
+                break
+            if self._unit_cost is None:
+                chunk = 1                                 # nothing measured yet: one unit
+            else:                                         # a quarter of what is left, so a chunk overshoots little
+                chunk = int(0.25 * (seconds - used) / max(self._unit_cost, 1e-9))
+            chunk = max(1, min(chunk, n - done))
+            alive = self._work(chunk)
+            done += chunk
+        return alive
+
     async def _play_loop(self, generation: int) -> None:
         try:
             while self.running and generation == self._generation:
-                if not self._slice(self.speed):
+                rate, clock = self.rate, self._clock
+                started, before = clock(), self.n_steps
+                # Slow motion: a tenth of a second's worth of units, then a pause to keep `rate` units/s.
+                units = self.speed if rate is None else max(1, min(self.speed, int(rate * 0.1)))
+                if not self._slice(units, self.slice_seconds):
                     break
                 if self.time_limit is not None and self.solver.elapsed >= self.time_limit:
                     self._stopped = "time_limit"
@@ -336,8 +417,13 @@ class SolverPlayer(widgets.VBox):
                     self._sync()
                     self._finish_callbacks(self)
                     break
-                self._refresh()
-                await asyncio.sleep(self.delay)
+                if rate is None:
+                    self._refresh()
+                    await asyncio.sleep(self.delay)
+                else:                                   # slow enough to see every slice: draw each one
+                    self._refresh(force=rate * self.refresh_interval <= 1)
+                    done = self.n_steps - before
+                    await asyncio.sleep(self.delay + max(0.0, done / rate - (clock() - started)))
         except Exception as error:                      # shown in the status line, kept for inspection
             self.error = error
             self._stopped = "error"
@@ -424,9 +510,18 @@ class SolverPlayer(widgets.VBox):
         self._reset_button = button("Reset", "start the search again", self.reset, "danger")
         speeds = sorted(set(SPEEDS) | {self.speed})
         self._speed_slider = widgets.SelectionSlider(options=speeds, value=self.speed, description="speed",
-                                                     tooltip="units of work per slice",
+                                                     tooltip="at most this many units of work per slice (and at most slice_seconds of work)",
                                                      layout=widgets.Layout(width="260px"))
         self._speed_slider.observe(lambda c: setattr(self, "speed", int(c["new"])), names="value")
+        # 0 stands for "max" (no limit): a Dropdown whose value is None shows an empty box.
+        rates = [("max", 0.0)] + [(f"{r:g}", float(r)) for r in RATES]
+        if self.rate is not None and self.rate not in RATES:
+            rates.append((f"{self.rate:g}", float(self.rate)))
+        self._rate_box = widgets.Dropdown(options=rates, value=self.rate or 0.0, description="steps/s",
+                                          tooltip="slow motion: units of work per second while playing",
+                                          style={"description_width": "initial"},
+                                          layout=widgets.Layout(width="130px"))
+        self._rate_box.observe(lambda c: setattr(self, "rate", c["new"] or None), names="value")
         self._limit_box = widgets.FloatText(value=self.time_limit or 0.0, description="time limit (s)",
                                             tooltip="0 = none", layout=widgets.Layout(width="190px"),
                                             style={"description_width": "initial"})
@@ -440,15 +535,31 @@ class SolverPlayer(widgets.VBox):
         self._replay.observe(self._on_replay, names="value")
         self._live_button = button("Live", "follow the newest state", self._go_live)
         self._replay_label = widgets.HTML()
+        self._large = widgets.ToggleButton(value=False, description="large", tooltip="larger text and plots, "
+                                           "for a projector", layout=widgets.Layout(width="auto"))
+        self._large.observe(self._on_large, names="value")
         self._internal_move = False
         self.observe(self._on_speed_trait, names="speed")
+        self.observe(self._on_rate_trait, names="rate")
         self.observe(self._on_position, names="position")
+
+    def _on_large(self, change) -> None:
+        if change["new"]:
+            self.add_class("treeopt-large")
+        else:
+            self.remove_class("treeopt-large")
 
     def _on_play(self) -> None:
         self.play()
 
     def _on_limit_box(self, change) -> None:
         self.time_limit = float(change["new"]) if change["new"] and change["new"] > 0 else None
+
+    def _on_rate_trait(self, change) -> None:
+        box, value = self._rate_box, change["new"] or 0.0
+        if value not in [v for _, v in box.options]:
+            box.options = list(box.options) + [(f"{value:g}", value)]
+        box.value = value
 
     def _on_speed_trait(self, change) -> None:
         slider = self._speed_slider
@@ -476,8 +587,11 @@ class SolverPlayer(widgets.VBox):
         self._show_replay_label()
 
     def _go_live(self) -> None:
-        self.live = True
-        self._set_position(len(self.recording) - 1)
+        if not self.recording.frames:
+            return
+        if self.frame is not self.recording[-1] or not self.live:
+            self.live = True
+            self._set_position(len(self.recording) - 1)
 
     def _show_status(self) -> None:
         self._steps_label.value = f"<b>steps</b> <span class='treeopt-steps-value'>{self.n_steps}</span>"
@@ -485,7 +599,8 @@ class SolverPlayer(widgets.VBox):
         guessed = self.lower_bound_guessed
         self._status_label.value = (
             f"<b>{escape(status_text(self.status, guessed))}</b> · {lower_bound_label(guessed)} "
-            f"{self.lower_bound:.6g} · objective {self.upper_bound:.6g} · {gap_label(guessed)} {self.gap:.3g} · queue {getattr(self.solver, 'queue_size', 0)} · "
+            f"{self.lower_bound:.6g} · objective {self.upper_bound:.6g} · {gap_label(guessed)} {self.gap:.3g} · "
+            f"{escape(queue_text(getattr(self.solver, 'queue_size', 0), self.status, guessed))} · "
             f"cache {self.cache_size} · "
             f"{getattr(self.solver, 'elapsed', 0.0):.2f} s{error}")
 
@@ -512,19 +627,20 @@ class SolverPlayer(widgets.VBox):
         return made
 
     def _arrange(self) -> None:
+        wrap = widgets.Layout(flex_flow="row wrap")
         controls = widgets.HBox([self._play_button, self._pause_button, self._step_button, self._step_n_button,
-                                 self._n_box, self._reset_button, self._speed_slider, self._limit_box])
-        replay = widgets.HBox([self._replay, self._live_button, self._replay_label])
-        status = widgets.HBox([self._steps_label, widgets.HTML("&nbsp;·&nbsp;"), self._status_label])
-        rows, pair = [], []
-        for view in self.views:
-            pair.append(view)
-            if len(pair) == 2:
-                rows.append(widgets.HBox(pair, layout=widgets.Layout(flex_flow="row wrap")))
-                pair = []
-        if pair:
-            rows.append(widgets.HBox(pair))
-        self.children = [controls, replay, status, *rows]
+                                 self._n_box, self._reset_button, self._speed_slider, self._rate_box,
+                                 self._limit_box], layout=wrap)
+        replay = widgets.HBox([self._replay, self._live_button, self._replay_label, widgets.HTML(_STYLE),
+                               self._large],
+                              layout=widgets.Layout(flex_flow="row wrap"))
+        status = widgets.HBox([self._steps_label, widgets.HTML("&nbsp;·&nbsp;"), self._status_label],
+                              layout=widgets.Layout(flex_flow="row wrap"))
+        # One wrapping row: views sit side by side while they fit (trace and tree from about 1000 px)
+        # and wrap onto the next line instead of being clipped.
+        views = [widgets.HBox(self.views, layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))] \
+            if self.views else []
+        self.children = [controls, replay, status, *views]
         self._show_status()
 
     # -- static output -----------------------------------------------------------

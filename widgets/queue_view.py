@@ -13,7 +13,7 @@ from html import escape
 
 import ipywidgets as widgets
 
-from .labels import gap_label, is_guessed, lower_bound_label
+from .labels import gap_label, is_guessed, lower_bound_label, queue_text
 from .view import PlayerView
 
 __all__ = ["QueueView"]
@@ -107,8 +107,10 @@ class QueueView(PlayerView):
                       "lower_bound": float(e.lower_bound), "upper_bound": float(e.upper_bound),
                       "priority": tuple(e.priority)} for i, e in enumerate(self._entries)]
         guessed = " · lower bounds guessed (not proofs)" if is_guessed(frame) else ""
+        why = queue_text(snapshot.queue_size, snapshot.status, is_guessed(frame))
+        why = why[why.index("(") - 1:] if "(" in why else ""
         self._summary.value = (f"<b>queue</b>: {snapshot.queue_size} entries, top {len(self.rows)} shown "
-                               f"(after {snapshot.expansions} expansions){guessed}")
+                               f"(after {snapshot.expansions} expansions){guessed}{escape(why)}")
         self._header.value = f"{'#':>3}  {'lower':>9}  {'upper':>9}  {'support':>8}  rule"
         options = [(self._format(r), i) for i, r in enumerate(self.rows)]
         self._select.unobserve(self._on_select, names="value")
@@ -154,5 +156,7 @@ class QueueView(PlayerView):
             f"<td>{r['support']:g}</td><td>{escape(r['rule'])}</td><td>{escape(_short(r['priority']))}</td></tr>"
             for r in self.rows)
         size = self.frame.snapshot.queue_size if self.frame is not None else 0
-        return (f"<div class='treeopt-static'><b>queue</b>: {size} entries<table class='treeopt-queue-table'>"
+        why = queue_text(size, self.frame.snapshot.status, is_guessed(self.frame)) if self.frame is not None else ""
+        why = escape(why[why.index("(") - 1:]) if "(" in why else ""
+        return (f"<div class='treeopt-static'><b>queue</b>: {size} entries{why}<table class='treeopt-queue-table'>"
                 f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")

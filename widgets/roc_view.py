@@ -17,6 +17,7 @@ import numpy as np
 
 from treeopt.roc import roc_hull
 
+from .labels import WAITING, waiting_annotation
 from .static_charts import line_chart_svg
 from .live_figure import LiveFigure
 from .view import PlayerView
@@ -113,7 +114,7 @@ class RocView(PlayerView):
 
     @property
     def figure(self):
-        """The plotly ``FigureWidget`` currently shown."""
+        """The plotly ``FigureWidget`` (created once, updated in place)."""
         return self._live.figure
 
     def _traces(self, max_fpr) -> list:
@@ -129,14 +130,15 @@ class RocView(PlayerView):
                  name=f"incumbent ({label} {self.auc:.4f})", mode="lines+markers", line=dict(color="#d62728")),
         ]
 
-    def _figure_layout(self, max_fpr, title: str = "ROC convex hull") -> dict:
+    def _figure_layout(self, max_fpr, title: str = "ROC convex hull", note: str | None = None) -> dict:
         shapes = [dict(type="rect", x0=0, x1=max_fpr, y0=0, y1=1, fillcolor="#bcbd22", opacity=0.15,
                        line=dict(width=0), layer="below")] if max_fpr else []
         return dict(height=340, width=380, margin=dict(l=50, r=10, t=30, b=40),
                     title=dict(text=title, font=dict(size=13)),
                     xaxis=dict(title=dict(text="false positive rate"), range=[0, 1]),
                     yaxis=dict(title=dict(text="true positive rate"), range=[0, 1.02]),
-                    legend=dict(orientation="h", y=-0.25), shapes=shapes)
+                    legend=dict(orientation="h", y=-0.25), shapes=shapes,
+                    annotations=[waiting_annotation(note)] if note else [])
 
     def _max(self, frame) -> float | None:
         return self._max_fpr if self._max_fpr is not None else _objective_max_fpr(frame.objective)
@@ -144,7 +146,11 @@ class RocView(PlayerView):
     def update(self, frame) -> None:
         self.frame = frame
         tree = frame.snapshot.best_tree
-        if tree is None or len(tree.classes) != 2:
+        if tree is None:
+            self.hull, self.auc = [], float("nan")
+            self._live.draw(self._traces(None), self._figure_layout(None, note=WAITING))
+            return
+        if len(tree.classes) != 2:
             self.hull, self.auc = [], float("nan")
             self._live.draw(self._traces(None), self._figure_layout(None, "ROC convex hull (needs two classes)"))
             return

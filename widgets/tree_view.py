@@ -8,23 +8,109 @@ their class counts; subtrees below a chosen depth collapse into one box; the
 path of one training row can be highlighted. When the solver keeps its k best
 trees (``OSDT(top_k=k)``, ``explore(..., solver="osdt", top_k=k)``), a
 dropdown flips through them: "tree 2 of 3: objective ...".
+
+A legend under the caption says what a leaf box shows. With an AUC-type
+objective a tree ranks rows by the share of positives in their leaf (GOSDT
+paper, section 5); its leaves' labels (majority classes) say little about
+that ranking (with a rare positive class they can all read negative), so
+each leaf shows its positive rate instead, ``P(yes) = 0.29``.
 """
 
 from __future__ import annotations
 
 from html import escape
 
+import re
+import time
+
 import ipywidgets as widgets
 import numpy as np
 
+from treeopt.nodes import Leaf, children_in_display_order
 from treeopt.render import tree_svg
 
 from .view import PlayerView
 
-__all__ = ["TreeView", "render_tree_svg"]
+__all__ = ["TreeView", "render_tree_svg", "positive_rate_labels", "leaf_legend"]
+
+# "fit width": a large tree's SVG (graphviz's and ours both have a viewBox) shrinks to the view's width.
+_STYLE = """<style>
+.treeopt-tree-svg.treeopt-fit svg { max-width: 100%; height: auto; }
+</style>"""
 
 
-def render_tree_svg(tree, *, highlight_path=None, max_depth=None, backend: str = "auto") -> tuple[str, str]:
+def _leaves_by_id(tree) -> dict:
+    """Leaves by pre-order node id (the numbering of ``Tree.to_dot`` and ``treeopt.render``)."""
+    out, stack, counter = {}, [tree.root], 0
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Leaf):
+            out[counter] = node
+        counter += 1
+        stack.extend(reversed(children_in_display_order(node)))
+    return out
+
+
+def positive_rate_labels(tree) -> dict:
+    """First line of each leaf's box for a ranking (AUC) tree: its positive rate, by node id.
+
+    Examples
+    --------
+    >>> from treeopt.binarize import BinaryFeature
+    >>> from treeopt.tree import Leaf, Split, Tree
+    >>> t = Tree(Split(0, Leaf(0, (4, 1)), Leaf(0, (1, 3))), [BinaryFeature("a", 0, "binary", 1, "a")], ["no", "yes"])
+    >>> positive_rate_labels(t)
+    {1: 'P(yes) = 0.75', 2: 'P(yes) = 0.2'}
+    """
+    positive = tree.classes[-1]
+    labels = {}
+    for node_id, leaf in _leaves_by_id(tree).items():
+        counts = tuple(leaf.counts)
+        total = float(sum(counts)) if counts else 0.0
+        labels[node_id] = f"P({positive}) = {counts[-1] / total:.2g}" if total > 0 else f"P({positive}) = n/a"
+    return labels
+
+
+def leaf_legend(tree, ranking: bool = False) -> str:
+    """What a leaf box shows, in words (the legend under the tree).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> leaf_legend(SimpleNamespace(classes=["no", "yes"]))
+    'leaves: predicted class; [no / yes] = training rows of each class reaching the leaf'
+    >>> leaf_legend(SimpleNamespace(classes=[0, 1]), ranking=True)
+    'leaves: P(1) = share of class 1 in the leaf (the score that ranks rows); [0 / 1] = training rows of each class reaching the leaf'
+    """
+    counts = " / ".join(str(c) for c in tree.classes)
+    first = (f"P({tree.classes[-1]}) = share of class {tree.classes[-1]} in the leaf (the score that ranks rows)"
+             if ranking else "predicted class")
+    return f"leaves: {first}; [{counts}] = training rows of each class reaching the leaf"
+
+
+def _relabel_dot(dot: str, labels: dict) -> str:
+    def sub(match):
+        node_id = int(match.group(2))
+        if node_id not in labels or "\\n[" not in match.group(3):
+            return match.group(0)
+        rest = match.group(3)[match.group(3).index("\\n["):]
+        return f'{match.group(1)}{labels[node_id].replace(chr(34), "")}{rest}"'
+    return re.sub(r'^(\s*n(\d+) \[label=")((?:[^"\\]|\\.)*)"', sub, dot, flags=re.M)
+
+
+def _relabel_svg(svg: str, labels: dict) -> str:
+    from html import escape as esc
+
+    def sub(match):
+        node_id = int(match.group(2))
+        if node_id not in labels:
+            return match.group(0)
+        return f"{match.group(1)}{esc(labels[node_id])}{match.group(4)}"
+    return re.sub(r'(<g class="node" id="node(\d+)">\s*<rect[^>]*/>\s*<text[^>]*>)([^<]*)(</text>)', sub, svg)
+
+
+def render_tree_svg(tree, *, highlight_path=None, max_depth=None, backend: str = "auto",
+                    leaf_labels: dict | None = None) -> tuple[str, str]:
     """SVG of a tree and the backend that drew it.
 
     Parameters
@@ -36,6 +122,9 @@ def render_tree_svg(tree, *, highlight_path=None, max_depth=None, backend: str =
         Collapse subtrees below this depth.
     backend : {"auto", "graphviz", "python"}, default="auto"
         ``auto``: graphviz when its ``dot`` binary runs, else pure Python.
+    leaf_labels : dict of int to str, optional
+        A first line for leaf boxes by node id, in place of the predicted class
+        (e.g. :func:`positive_rate_labels`).
 
     Returns
     -------
@@ -62,6 +151,8 @@ def render_tree_svg(tree, *, highlight_path=None, max_depth=None, backend: str =
                 raise ImportError("the graphviz backend needs the graphviz package: pip install graphviz") from None
         if graphviz is not None:
             dot = tree.to_dot(highlight_path=highlight_path, max_depth=max_depth)
+            if leaf_labels:
+                dot = _relabel_dot(dot, leaf_labels)
             try:
                 svg = graphviz.Source(dot).pipe(format="svg", encoding="utf-8")
             except (graphviz.ExecutableNotFound, graphviz.CalledProcessError):
@@ -69,7 +160,8 @@ def render_tree_svg(tree, *, highlight_path=None, max_depth=None, backend: str =
                     raise
             else:
                 return svg[svg.find("<svg"):], "graphviz"
-    return tree_svg(tree, highlight_path=highlight_path, max_depth=max_depth), "python"
+    svg = tree_svg(tree, highlight_path=highlight_path, max_depth=max_depth)
+    return (_relabel_svg(svg, leaf_labels) if leaf_labels else svg), "python"
 
 
 class TreeView(PlayerView):
@@ -118,6 +210,10 @@ class TreeView(PlayerView):
 
     title = "incumbent tree"
 
+    #: While the player runs, the tree (an SVG of tens of KB, sent whole) is redrawn at most this often
+    #: (seconds); the newest tree is drawn when the player stops.
+    min_interval = 1.0
+
     def __init__(self, player, *, max_depth: int | None = None, backend: str = "auto", **kwargs):
         if backend not in ("auto", "graphviz", "python"):
             raise ValueError(f"backend must be 'auto', 'graphviz' or 'python', got {backend!r}.")
@@ -133,13 +229,19 @@ class TreeView(PlayerView):
         self.tree = None
         self.highlight_row: int | None = None
         self._cache: dict = {}
+        self._drawn_at, self._pending = 0.0, False
         self._depth_box = widgets.BoundedIntText(value=self._max_depth or 0, min=0, max=64,
-                                                 description="collapse below depth (0 = none)",
+                                                 description="collapse below depth",
+                                                 tooltip="draw subtrees below this depth as one box (0 = none)",
                                                  style={"description_width": "initial"},
-                                                 layout=widgets.Layout(width="300px"))
+                                                 layout=widgets.Layout(width="200px"))
         self._depth_box.observe(self._on_depth, names="value")
-        self._row_box = widgets.IntText(value=-1, description="highlight row (-1 = none)",
-                                        style={"description_width": "initial"}, layout=widgets.Layout(width="260px"))
+        self._row_box = widgets.IntText(value=-1, description="highlight row", tooltip="-1 = none",
+                                        style={"description_width": "initial"}, layout=widgets.Layout(width="170px"))
+        self._fit = widgets.ToggleButton(value=True, description="fit width",
+                                         tooltip="shrink a large tree to the view's width (off: actual size, scroll)",
+                                         layout=widgets.Layout(width="auto"))
+        self._fit.observe(self._on_fit, names="value")
         self._row_box.observe(self._on_row, names="value")
         self.tree_index = 0
         self.trees: list = []
@@ -151,10 +253,18 @@ class TreeView(PlayerView):
         self._caption = widgets.HTML()
         self._picture = widgets.HTML()
         self._picture.add_class("treeopt-tree-svg")
+        self._picture.add_class("treeopt-fit")
         self._picture.layout = widgets.Layout(overflow="auto", max_height="520px")
         self.add_class("treeopt-treeview")
-        self.children = [widgets.HBox([self._depth_box, self._row_box]), self._tree_choice, self._caption,
-                         self._picture]
+        controls = widgets.HBox([self._depth_box, self._row_box, self._fit],
+                                layout=widgets.Layout(flex_flow="row wrap"))
+        self.children = [widgets.HTML(_STYLE), controls, self._tree_choice, self._caption, self._picture]
+
+    def _on_fit(self, change) -> None:
+        if change["new"]:
+            self._picture.add_class("treeopt-fit")
+        else:
+            self._picture.remove_class("treeopt-fit")
 
     def _on_depth(self, change) -> None:
         self._max_depth = change["new"] or None
@@ -230,19 +340,30 @@ class TreeView(PlayerView):
             self.tree_index = 0
         self.tree = self.trees[self.tree_index][1] if self.trees else frame.snapshot.best_tree
         self._sync_choice()
+        if self._throttle and time.perf_counter() - self._drawn_at < self.min_interval:
+            self._pending = True
+            return
         self._redraw()
 
+    def _on_running(self, change) -> None:
+        super()._on_running(change)
+        if not change["new"] and self._pending:
+            self._redraw()
+
     def _redraw(self) -> None:
+        self._drawn_at, self._pending = time.perf_counter(), False
         tree = self.tree
         if tree is None:
             return
         path = self._path()
-        key = (tree.to_dot(highlight_path=path, max_depth=self._max_depth), self._backend)
+        ranking = self.ranking
+        labels = positive_rate_labels(tree) if ranking else None
+        key = (tree.to_dot(highlight_path=path, max_depth=self._max_depth), self._backend, ranking)
         if key not in self._cache:
             if len(self._cache) > 64:
                 self._cache.clear()
             self._cache[key] = render_tree_svg(tree, highlight_path=path, max_depth=self._max_depth,
-                                               backend=self._backend)
+                                               backend=self._backend, leaf_labels=labels)
         self.svg, self.backend_used = self._cache[key]
         s = self.frame.snapshot
         note = "" if self.backend_used == "graphviz" else " · drawn without graphviz (install it for nicer layout)"
@@ -254,8 +375,17 @@ class TreeView(PlayerView):
         else:
             which, objective = "<b>incumbent</b>", s.upper_bound
         self._caption.value = (f"{which}: {tree.n_leaves} leaves, depth {tree.depth}, objective "
-                               f"{objective:.6g}{row}{escape(note)}")
+                               f"{objective:.6g}{row}{escape(note)}<br><span class='treeopt-leaf-legend' "
+                               f"style='color:#555'>{escape(leaf_legend(tree, ranking))}</span>")
         self._picture.value = self.svg
+
+    @property
+    def ranking(self) -> bool:
+        """Whether the tree ranks rows (an AUC-type objective on two classes): leaves then show positive rates."""
+        from .roc_view import is_auc_objective
+        tree = self.tree
+        return (tree is not None and len(tree.classes) == 2 and self.frame is not None
+                and is_auc_objective(self.frame.objective))
 
     def to_svg(self) -> str:
         return self.svg

@@ -40,7 +40,10 @@ class PlayerView(widgets.VBox):
         super().__init__(**kwargs)
         self.player = as_player(player)
         self.frame = None
+        # In the player's wrapping row: at least 420 px, growing to share the row (trace and tree side
+        # by side from about 1000 px); an explicit min-width keeps a wide tree from widening its view.
         self.layout.min_width = self.layout.min_width or "420px"
+        self.layout.flex = self.layout.flex or "1 1 440px"
         self._build()
         self.player.observe(self._on_frame, names="frame")
         self.player.observe(self._on_running, names="running")
@@ -60,7 +63,7 @@ class PlayerView(widgets.VBox):
 
     @property
     def _throttle(self) -> bool:
-        """Whether figure rebuilds should be rate-limited (while the player runs)."""
+        """Whether figure updates should be rate-limited (while the player runs)."""
         return bool(self.player.running)
 
     def _on_running(self, change) -> None:
