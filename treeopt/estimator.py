@@ -157,6 +157,25 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         Not pickled with the estimator (it holds the live search, which
         can be large); a pickled estimator keeps the tree and certificate.
 
+    Notes
+    -----
+    Stopping. Every limit (``time_limit``, ``node_limit``, ``cache_limit``,
+    ``memory_limit``) stops the search with its best tree, an honest gap
+    (``lower_bound_ <= optimum <= upper_bound_``), ``status_`` naming the
+    limit and a ``ConvergenceWarning``; ``fit`` returns normally.
+
+    Ctrl-C is held until the end of the unit of work it lands in (one
+    expansion), then ``fit`` stores the best tree so far with ``status_ ==
+    "interrupted"``, warns, and **re-raises** ``KeyboardInterrupt``: the
+    estimator is usable, and Ctrl-C also stops a loop of fits
+    (``cross_val_score``, ``GridSearchCV``). ``solver_.run()`` resumes the same
+    search. Pressing Ctrl-C twice aborts a long unit of work at once (that
+    search cannot resume).
+
+    A ``MemoryError`` inside the search ends it with ``status_ == "memory"``:
+    the best tree and its gap are kept, the search's memory is released, and
+    ``fit`` warns and returns.
+
     Examples
     --------
     >>> from treeopt.datasets import load_monk
@@ -273,6 +292,14 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         Returns
         -------
         self
+
+        Raises
+        ------
+        KeyboardInterrupt
+            On Ctrl-C, after storing the best tree so far and its gap (``status_ ==
+            "interrupted"``) and warning with ``ConvergenceWarning``: the fitted attributes are
+            usable, and the interrupt still stops a loop of fits (cross-validation, a grid
+            search). ``solver_.run()`` resumes the search.
         """
         solver = self._build_solver(X, y, sample_weight, y_ref)
         progress = ProgressLine() if self.verbose else None
@@ -283,6 +310,11 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             if progress is not None:
                 progress.close()
         self._store(solver, result)
+        if result.status == "interrupted":
+            # Stored and warned about; re-raised so that Ctrl-C also stops a loop of fits
+            # (cross_val_score, GridSearchCV, a for loop) instead of only the current search.
+            raise KeyboardInterrupt(f"fit interrupted: the best tree found so far is stored (tree_, status_="
+                                    f"'interrupted', gap_={self.gap_:.3g}); solver_.run() resumes the search.")
         return self
 
     def _store(self, solver, result) -> None:
