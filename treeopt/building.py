@@ -15,17 +15,19 @@ import pandas as pd
 from .categorical import CategoricalDataset
 from .data import Dataset
 from .guessing.fitting import make_binarizer, reference_kwargs
+from .memory import format_bytes, parse_memory_limit, resident_memory
 from .objectives import OBJECTIVES, get_objective
 from .solvers.base import Solver
 from .solvers.registry import SOLVERS, solvers_that
 
-__all__ = ["make_solver", "check_labels", "SETTINGS"]
+__all__ = ["make_solver", "check_labels", "check_setup_memory", "SETTINGS"]
 
 #: The settings make_solver takes, with their defaults (the estimator's parameters of the same names).
 SETTINGS = {
     "regularization": 0.05, "objective": "accuracy", "omega": None, "theta": None, "depth_budget": None,
     "bounds": None, "thresholds": "all", "max_thresholds": None, "schedule": None, "warm_start": None,
     "top_k": 1, "reference": None, "random_state": None, "penalty": "leaf", "missing": "error",
+    "memory_limit": None,
 }
 
 def make_solver(X, y, *, solver: str = "gosdt", sample_weight=None, y_ref=None, classes=None,
@@ -48,6 +50,9 @@ def make_solver(X, y, *, solver: str = "gosdt", sample_weight=None, y_ref=None, 
     **settings
         Any of ``SETTINGS`` (the parameters of :class:`~treeopt.OptimalTreeClassifier` of the
         same names: ``regularization``, ``objective``, ``bounds``, ``schedule``, ...).
+        ``memory_limit`` (bytes or a string such as ``"2GB"``, :mod:`treeopt.memory`) guards the
+        setup here: a binarized table that would push the process past it is refused before it
+        is built. The search's own check is ``solver.run(memory_limit=...)``.
 
     Returns
     -------
@@ -71,6 +76,7 @@ def make_solver(X, y, *, solver: str = "gosdt", sample_weight=None, y_ref=None, 
     if unknown:
         raise TypeError(f"make_solver() got unknown setting(s) {unknown}; the settings are {sorted(SETTINGS)}.")
     s = {**SETTINGS, **settings}
+    memory_limit = parse_memory_limit(s["memory_limit"])
     if solver not in SOLVERS:
         raise ValueError(f"unknown solver {solver!r}; choose one of {sorted(SOLVERS)}.")
     solver_cls = SOLVERS[solver]
@@ -123,6 +129,7 @@ def make_solver(X, y, *, solver: str = "gosdt", sample_weight=None, y_ref=None, 
     else:
         binarizer = make_binarizer(s["thresholds"], s["max_thresholds"], s["random_state"], X, y, sample_weight,
                                    missing=s["missing"])
+        check_setup_memory(len(y), len(binarizer.features_), memory_limit)
         dataset = Dataset.from_arrays(X, y, sample_weight=sample_weight, binarizer=binarizer, classes=classes)
     objective.validate(dataset)
     guess, predictions = reference_kwargs(solver_cls, solver, s["reference"], y_ref, dataset, X, y, sample_weight,
@@ -133,6 +140,29 @@ def make_solver(X, y, *, solver: str = "gosdt", sample_weight=None, y_ref=None, 
                        depth_budget=s["depth_budget"], **options, **guess)
     built.reference_predictions = predictions
     return built
+
+
+def check_setup_memory(n_rows: int, n_features: int, memory_limit: int | None) -> None:
+    """Refuse a binarized table that would push the process past ``memory_limit`` (bytes).
+
+    The table is ``n_rows × n_features`` bytes (one boolean per row and binary feature) on top of
+    what the process holds already (:func:`treeopt.memory.resident_memory`).
+
+    Examples
+    --------
+    >>> check_setup_memory(50_000, 49_999, 2 * 10**9)    # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: binarizing 50000 rows into 49999 binary features needs about 2.5 GB on top of the ... memory_limit=2 GB...
+    """
+    if memory_limit is None:
+        return
+    needed, held = n_rows * n_features, resident_memory()
+    if held + needed > memory_limit:
+        raise ValueError(f"binarizing {n_rows} rows into {n_features} binary features needs about "
+                         f"{format_bytes(needed)} on top of the {format_bytes(held)} the process holds, more than "
+                         f"memory_limit={format_bytes(memory_limit)}. Keep fewer thresholds (max_thresholds=..., "
+                         f"or thresholds='guess') or raise memory_limit.")
 
 
 def check_labels(y) -> None:

@@ -60,6 +60,12 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         subproblems, caches and owned queue entries: ``solver_.cache_size``,
         in ``trace_.cache_size``). A search stopped by it keeps its best tree
         and warns with ``ConvergenceWarning``.
+    memory_limit : int or str, optional
+        A cap on the whole process's resident memory, in bytes or as a string
+        such as ``"2GB"`` (:mod:`treeopt.memory`): a binarized table that
+        would exceed it is refused before the search, and a search that
+        exceeds it stops with status ``memory_limit``, its best tree and gap,
+        and a ``ConvergenceWarning``. Checked about every 10 ms.
     bounds : dict, optional
         Switch bounds off by name, e.g. ``{"lookahead": False}``.
     thresholds : {"all", "quantile", "guess"}, default="all"
@@ -132,7 +138,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         Only when ``X`` had string column names.
     binarizer_ : Binarizer
     status_ : str
-        ``optimal``, ``time_limit``, ``node_limit``, ``cache_limit`` or ``interrupted``.
+        ``optimal``, ``time_limit``, ``node_limit``, ``cache_limit``, ``memory_limit``,
+        ``interrupted`` (Ctrl-C) or ``memory`` (a ``MemoryError``; see Notes).
     optimal_ : bool
         Whether optimality was certified.
     lower_bound_, upper_bound_, gap_ : float
@@ -208,6 +215,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
         "node_limit": [Interval(Integral, 0, None, closed="left"), None],
         "cache_limit": [Interval(Integral, 1, None, closed="left"), None],
+        "memory_limit": [Interval(Integral, 1, None, closed="left"), str, None],
         "bounds": [dict, None],
         "thresholds": [StrOptions({"all", "quantile", "guess"})],
         "reference": [StrOptions({"gbdt"}), None],
@@ -225,7 +233,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     def __init__(self, *, regularization: float = 0.05, solver: str = "gosdt", objective: str = "accuracy",
                  omega: float | None = None, theta: float | None = None, depth_budget: int | None = None,
                  time_limit: float | None = None, cache_limit: int | None = None,
-                 node_limit: int | None = None, bounds: dict | None = None, thresholds: str = "all",
+                 memory_limit: int | str | None = None, node_limit: int | None = None, bounds: dict | None = None, thresholds: str = "all",
                  max_thresholds: int | None = None, schedule: str | None = None, warm_start=None,
                  reference: str | None = None, random_state=None, penalty: str = "leaf", missing: str = "error",
                  proba_smoothing: float = 0.0, top_k: int = 1, verbose: int = 0):
@@ -238,6 +246,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.time_limit = time_limit
         self.node_limit = node_limit
         self.cache_limit = cache_limit
+        self.memory_limit = memory_limit
         self.bounds = bounds
         self.thresholds = thresholds
         self.max_thresholds = max_thresholds
@@ -305,7 +314,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         progress = ProgressLine() if self.verbose else None
         try:
             result = solver.run(time_limit=self.time_limit, node_limit=self.node_limit,
-                                cache_limit=self.cache_limit, progress=progress)
+                                cache_limit=self.cache_limit, memory_limit=self.memory_limit,
+                                progress=progress)
         finally:
             if progress is not None:
                 progress.close()
@@ -346,6 +356,15 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         if result.status == "cache_limit":
             retry = (f"The search held more than cache_limit={self.cache_limit} entries; raise cache_limit "
                      "(more memory) or regularization to certify.")
+        elif result.status == "memory_limit":
+            retry = (f"The process held more than memory_limit={self.memory_limit!r}; raise memory_limit or "
+                     "regularization, or cap the search with cache_limit, to certify.")
+        elif result.status == "memory":
+            retry = ("The search ran out of memory (MemoryError) and its cache was released; raise "
+                     "regularization, keep fewer thresholds (max_thresholds) or set cache_limit/memory_limit "
+                     "below the machine's memory to stop cleanly.")
+        elif result.status == "interrupted":
+            retry = "Interrupted (Ctrl-C): solver_.run() resumes the search."
         if not getattr(result, "lower_bound_guessed", False):
             return (f"search stopped ({result.status}) before optimality was certified: the tree's objective "
                     f"{result.upper_bound:.6g} is within {result.gap:.3g} of the optimum (lower bound "

@@ -101,6 +101,9 @@ def _fit_args(parser):
     parser.add_argument("--cache-limit", type=int, default=None,
                         help="memory cap: stop once the search holds more than this many cache entries "
                              "(memo problems, caches); the best tree so far is printed with its gap")
+    parser.add_argument("--memory-limit", default=None,
+                        help="cap on the process's resident memory, e.g. 2GB or 512MiB: stop once it is "
+                             "exceeded; the best tree so far is printed with its gap")
     parser.add_argument("--max-thresholds", type=int, default=None,
                         help="cap threshold features per numeric column")
     parser.add_argument("--thresholds", choices=["all", "quantile", "guess"], default="all",
@@ -140,7 +143,7 @@ def _fit_command(args) -> int:
                                 objective=args.objective, omega=args.omega, theta=args.theta,
                                 depth_budget=args.depth_budget,
                                 time_limit=args.time_limit, cache_limit=args.cache_limit,
-                                max_thresholds=args.max_thresholds,
+                                memory_limit=args.memory_limit, max_thresholds=args.max_thresholds,
                                 thresholds=args.thresholds, reference=args.reference,
                                 random_state=args.random_state, missing=args.missing, penalty=args.penalty,
                                 top_k=args.top_k)

@@ -482,32 +482,39 @@ class Solver:
         if self.status == "interrupted" and not self._finished and not self._broken:
             self.status = "paused"
 
-    def _advance(self, n: int = 1) -> bool:
+    def _advance(self, n: int = 1, held: DeferredSignals | None = None) -> bool:
         """Do up to ``n`` units of work; False once the search is finished (or cannot resume).
 
-        Signals are held until the end of each unit; a Ctrl-C raises ``KeyboardInterrupt`` between
-        two units, leaving the search resumable. A ``MemoryError`` ends the search with status
-        ``memory`` (see :meth:`_out_of_memory`).
+        Signals are held until the end of each unit (by ``held``, or by a :class:`DeferredSignals`
+        of this call); a Ctrl-C raises ``KeyboardInterrupt`` between two units, leaving the search
+        resumable. A ``MemoryError`` ends the search with status ``memory`` (:meth:`_out_of_memory`).
         """
         if self._finished or self._broken:
             return False
+        if held is None:
+            try:
+                with DeferredSignals() as held:
+                    return self._advance(n, held)
+            except KeyboardInterrupt:               # delivered as the block closed
+                self._interrupted()
+                raise
         generator = self._generator
+        held.inside = True
         try:
-            with DeferredSignals() as held:
-                for _ in range(n):
-                    self._clock_start = time.perf_counter()
-                    try:
-                        next(generator)
-                    except StopIteration:
-                        self._finished = True
-                        self.status = self.finished_status
-                        self._record()
-                        return False
-                    finally:
-                        self._elapsed += time.perf_counter() - self._clock_start
-                        self._clock_start = None
-                    if held.pending:
-                        held.deliver()
+            for _ in range(n):
+                self._clock_start = time.perf_counter()
+                try:
+                    next(generator)
+                except StopIteration:
+                    self._finished = True
+                    self.status = self.finished_status
+                    self._record()
+                    return False
+                finally:
+                    self._elapsed += time.perf_counter() - self._clock_start
+                    self._clock_start = None
+                if held.pending:
+                    held.deliver()
             return True
         except KeyboardInterrupt:
             self._interrupted()
@@ -515,6 +522,8 @@ class Solver:
         except MemoryError:
             self._out_of_memory()
             return False
+        finally:
+            held.inside = False
 
     def steps(self, every: int = 1) -> Iterator[Event]:
         """Yield events while searching; stop iterating to pause, iterate again to resume.
@@ -530,30 +539,40 @@ class Solver:
         ------
         Event
             Ends with a :class:`~treeopt.events.Finished` event.
+
+        Notes
+        -----
+        A Ctrl-C inside a unit of work raises ``KeyboardInterrupt`` from this
+        generator once the unit is done; a new ``steps()`` resumes the search
+        and first yields the events of that unit, so none is lost.
         """
         if every < 1:
             raise ValueError(f"every must be a positive integer, got {every!r}.")
         self._resume()
         undelivered, self._undelivered = self._undelivered, []
         yield from undelivered                   # events of the unit a Ctrl-C ended, before it was raised
-        while not self._finished and not self._broken:
-            if every == 1:
-                events = self._events = []
-                try:
-                    alive = self._advance()
-                except KeyboardInterrupt:
-                    self._undelivered = events    # the unit finished: its events go to the next steps()
-                    raise
-                finally:
-                    self._events = None
-                yield from events
-                if not alive:
-                    break
-            else:
-                self._advance(every)
-                if not self._finished and not self._broken:
-                    yield Progress(self.expansions, self.lower_bound, self.upper_bound, self.queue_size,
-                                   self.elapsed)
+        # One handler for the generator's life; it holds signals only inside units of work, and
+        # passes them on at once while the caller's code runs between the events.
+        with DeferredSignals() as held:
+            held.inside = False
+            while not self._finished and not self._broken:
+                if every == 1:
+                    events = self._events = []
+                    try:
+                        alive = self._advance(1, held)
+                    except KeyboardInterrupt:
+                        self._undelivered = events    # the unit finished: its events go to the next steps()
+                        raise
+                    finally:
+                        self._events = None
+                    yield from events
+                    if not alive:
+                        break
+                else:
+                    self._advance(every, held)
+                    if not self._finished and not self._broken:
+                        yield Progress(self.expansions, self.lower_bound, self.upper_bound, self.queue_size,
+                                       self.elapsed)
         yield Finished(self.expansions, self._finished and self._proves_optimality, self.gap, self.status)
 
     def step(self, n: int = 1) -> bool:

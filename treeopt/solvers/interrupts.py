@@ -41,23 +41,27 @@ HELD_SIGNALS = tuple(s for s in (getattr(signal, "SIGINT", None), getattr(signal
 
 
 class DeferredSignals:
-    """Context manager: hold SIGINT/SIGTERM handlers until :meth:`deliver` or the end of the block.
+    """Context manager: hold SIGINT/SIGTERM handlers while :attr:`inside` a unit of work.
 
-    Inside the block a held signal sets :attr:`pending`; call :meth:`deliver` at a point where
-    stopping is safe (it runs the original handlers, which usually raise ``KeyboardInterrupt``).
-    Leaving the block restores the handlers and delivers what is still pending, unless an
-    exception is already on its way out.
+    While :attr:`inside` is true a signal only sets :attr:`pending`; call :meth:`deliver` at a
+    point where stopping is safe (it runs the original handlers, which usually raise
+    ``KeyboardInterrupt``). While it is false (e.g. between the events ``steps()`` yields, when
+    the caller's code runs) signals go to their handlers at once. Leaving the block restores the
+    handlers and delivers what is still pending, unless an exception is already on its way out.
 
     Attributes
     ----------
     pending : list of (int, frame)
         Signals received and not yet delivered (empty, so falsy, most of the time: cheap to test).
+    inside : bool
+        Whether a unit of work is running (default True: the whole block is one stretch of work).
     """
 
-    __slots__ = ("pending", "_previous")
+    __slots__ = ("pending", "inside", "_previous")
 
     def __init__(self):
         self.pending: list = []
+        self.inside = True
         self._previous: dict = {}
 
     def __enter__(self) -> "DeferredSignals":
@@ -71,8 +75,10 @@ class DeferredSignals:
         return self
 
     def _hold(self, signum, frame) -> None:
-        if any(held == signum for held, _ in self.pending):
-            self._previous[signum](signum, frame)     # asked twice: stop now, mid-unit
+        previous = self._previous[signum]
+        if not self.inside or any(held == signum for held, _ in self.pending):
+            previous(signum, frame)         # between units, or asked twice: now
+            return
         self.pending.append((signum, frame))
 
     def deliver(self) -> None:
@@ -82,9 +88,16 @@ class DeferredSignals:
             self._previous[signum](signum, frame)
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        previous, self._previous = self._previous, {}
+        # Restored only where this handler is still the installed one: with two searches' steps()
+        # open at once, the later one's handler stays until it closes, and passes signals on.
+        self.inside = False                 # a copy of _hold left installed by someone now passes signals on
+        previous = self._previous
         for signum, handler in previous.items():
-            signal.signal(signum, handler)
+            try:
+                if signal.getsignal(signum) == self._hold:    # not replaced meanwhile by someone else
+                    signal.signal(signum, handler)
+            except ValueError:              # pragma: no cover - a generator finalized in another thread
+                pass
         if self.pending and exc_type is None:
             pending, self.pending = self.pending, []
             for signum, frame in pending:
