@@ -197,6 +197,7 @@ def test_cli_prints_the_interrupted_tree(monkeypatch, tmp_path, capsys):
     code = main(["fit", str(path), "--target", "label", "--regularization", str(LAMBDA)])
     out = capsys.readouterr().out
     assert "NOT certified (interrupted" in out and "predict" in out
+    assert code == 130                         # 128 + SIGINT, as shells report a Ctrl-C
 
 
 def test_worker_thread_search_is_not_touched():

@@ -18,6 +18,7 @@ from ..datasets import load_monk
 from ..estimator import OptimalTreeClassifier
 from . import ablation as ablation_cli
 from . import frontier as frontier_cli
+from .exits import EXIT_INTERRUPTED, StopSignals, exit_code
 from .tables import read_table
 
 __all__ = ["main", "COMMANDS"]
@@ -78,9 +79,12 @@ def _demo(args) -> int:
           "'head_shape == body_shape or jacket_color == red'),")
     print(f"6 categorical attributes one-hot encoded; regularization {args.regularization}\n")
     clf = OptimalTreeClassifier(regularization=args.regularization)
-    elapsed = _fit(clf, X, y)
+    try:
+        elapsed = _fit(clf, X, y)
+    except (ValueError, TypeError) as error:
+        raise SystemExit(f"treeopt: {error}")
     _report(clf, X, y, elapsed)
-    return 0
+    return exit_code(clf.status_)
 
 
 def _fit_args(parser):
@@ -161,7 +165,7 @@ def _fit_command(args) -> int:
         with open(args.json, "w") as handle:
             json.dump(clf.tree_.to_dict(), handle, indent=2)
         print(f"tree written to {args.json}")
-    return 0
+    return exit_code(clf.status_)
 
 
 #: name -> (help, add_arguments, run)
@@ -176,13 +180,21 @@ COMMANDS = {
 
 
 def main(argv=None) -> int:
-    """Entry point of the ``treeopt`` command."""
+    """Entry point of the ``treeopt`` command; returns the exit code (:mod:`treeopt.cli.exits`)."""
     parser = argparse.ArgumentParser(prog="treeopt", description="Provably optimal sparse decision trees.")
     sub = parser.add_subparsers(dest="command", required=True)
     for name, (help_text, add_arguments, _) in COMMANDS.items():
         add_arguments(sub.add_parser(name, help=help_text))
     args = parser.parse_args(argv)
-    return COMMANDS[args.command][2](args)
+    # SIGTERM (timeout, kill) stops a search like Ctrl-C: the best tree is printed and written.
+    with StopSignals() as stop:
+        try:
+            code = COMMANDS[args.command][2](args)
+        except KeyboardInterrupt:
+            print(f"treeopt: stopped by {stop.name} before the search started; nothing to report.",
+                  file=sys.stderr)
+            code = EXIT_INTERRUPTED
+    return stop.exit_code if code == EXIT_INTERRUPTED else code
 
 
 if __name__ == "__main__":  # pragma: no cover

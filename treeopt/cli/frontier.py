@@ -27,6 +27,7 @@ import sys
 import time
 
 from ..frontier.result import frontier
+from .exits import EXIT_OK, exit_code
 from .tables import read_table
 
 __all__ = ["add_cli_arguments", "run_cli"]
@@ -111,4 +112,4 @@ def run_cli(args, out=None) -> int:
     if args.output:
         table.to_csv(args.output, index=False)
         print(f"frontier written to {args.output}", file=out)
-    return 0
+    return EXIT_OK if front.complete else exit_code(front.search.status)
