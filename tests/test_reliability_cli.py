@@ -85,3 +85,99 @@ def test_exit_code_of_a_search_stopped_by_a_limit(small_csv, tmp_path, capsys, m
 
 def test_exit_code_of_a_certified_search_is_zero(small_csv):
     assert main(["fit", str(small_csv), "--target", "y", "--regularization", "0.05"]) == 0
+
+
+# -- item 10: an output path that is an input ---------------------------------------------------
+def test_fit_refuses_to_overwrite_its_input(small_csv):
+    before = small_csv.read_bytes()
+    with pytest.raises(SystemExit, match="is the input file"):
+        main(["fit", str(small_csv), "--target", "y", "--json", str(small_csv)])
+    assert small_csv.read_bytes() == before
+
+
+@pytest.mark.parametrize("which", ["csv", "test"])
+def test_frontier_refuses_to_overwrite_its_inputs(small_csv, tmp_path, which):
+    held_out = tmp_path / "test.csv"
+    held_out.write_bytes(small_csv.read_bytes())
+    target = small_csv if which == "csv" else held_out
+    before = target.read_bytes()
+    with pytest.raises(SystemExit, match="is the input file"):
+        main(["frontier", str(small_csv), "--target", "y", "--max-leaves", "3", "--test", str(held_out),
+              "--output", str(target)])
+    assert target.read_bytes() == before
+
+
+def test_frontier_refuses_the_same_file_through_another_name(small_csv, tmp_path):
+    link = tmp_path / "link.csv"
+    link.symlink_to(small_csv)
+    with pytest.raises(SystemExit, match="is the input file"):
+        main(["frontier", str(small_csv), "--target", "y", "--output", str(link)])
+
+
+# -- item 11: output paths checked before the search ---------------------------------------------
+@pytest.mark.parametrize("make_path,message", [
+    (lambda tmp: tmp / "no" / "such" / "dir" / "t.json", "does not exist"),
+    (lambda tmp: tmp, "is a directory"),
+    (lambda tmp: Path("/proc/version"), "cannot write"),
+])
+def test_bad_output_paths_are_refused_before_the_search(small_csv, tmp_path, monkeypatch, make_path, message):
+    import treeopt.cli.commands as commands
+    searched = []
+    monkeypatch.setattr(commands, "_fit", lambda *a: searched.append(1) or 0.0)
+    with pytest.raises(SystemExit, match=message):
+        main(["fit", str(small_csv), "--target", "y", "--json", str(make_path(tmp_path))])
+    assert not searched, "the output path was checked only after the search"
+
+
+def test_a_good_output_path_is_left_as_it_was_until_written(small_csv, tmp_path, capsys):
+    out_json = tmp_path / "t.json"
+    assert main(["fit", str(small_csv), "--target", "y", "--json", str(out_json)]) == 0
+    assert Tree.from_dict(json.loads(out_json.read_text())).n_leaves >= 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.csv", "t.json"]      # no temporary left
+
+
+# -- items 12, 13: bad files give one line and a non-zero exit ---------------------------------------
+BAD_FILES = {
+    "empty": (b"", "is empty"),
+    "latin-1": ("café,y\n1,0\n2,1\n".encode("latin-1"), "not UTF-8"),
+    "binary": (bytes(range(256)) * 4, "not UTF-8|not a text file"),
+    "ragged": (b"a,b,y\n1,2,0\n1,2,3,4,5\n", "line 3 has 5 fields"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BAD_FILES))
+@pytest.mark.parametrize("sep", [None, ","])
+def test_bad_files_give_one_line_not_a_traceback(tmp_path, kind, sep):
+    content, message = BAD_FILES[kind]
+    path = tmp_path / "bad.csv"
+    path.write_bytes(content)
+    argv = ["fit", str(path), "--target", "y"] + ([] if sep is None else ["--sep", sep])
+    with pytest.raises(SystemExit, match=message) as error:
+        main(argv)
+    assert str(error.value).startswith("treeopt: ") and "\n" not in str(error.value)
+
+
+def test_a_directory_as_input_gives_one_line(tmp_path):
+    with pytest.raises(SystemExit, match="is a directory"):
+        main(["fit", str(tmp_path), "--target", "y"])
+
+
+def test_demo_with_zero_regularization_gives_one_line():
+    with pytest.raises(SystemExit, match="regularization"):
+        main(["demo", "--regularization", "0"])
+
+
+def test_bad_file_through_the_console_script_exits_1_without_traceback(tmp_path):
+    path = tmp_path / "empty.csv"
+    path.write_bytes(b"")
+    done = subprocess.run(_treeopt_command() + ["fit", str(path), "--target", "y"], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 1
+    assert done.stderr.strip().count("\n") == 0 and "Traceback" not in done.stderr
+
+
+def test_a_utf8_bom_is_not_part_of_the_first_column_name(tmp_path, capsys):
+    path = tmp_path / "bom.csv"
+    path.write_bytes("\ufeffy;a\n0;1\n1;2\n0;3\n1;4\n".encode("utf-8"))
+    for sep in ([], ["--sep", ";"]):
+        assert main(["fit", str(path), "--target", "y", "--regularization", "0.1"] + sep) == 0

@@ -19,6 +19,7 @@ from ..estimator import OptimalTreeClassifier
 from . import ablation as ablation_cli
 from . import frontier as frontier_cli
 from .exits import EXIT_INTERRUPTED, StopSignals, exit_code
+from .outputs import check_output, write_output
 from .tables import read_table
 
 __all__ = ["main", "COMMANDS"]
@@ -142,6 +143,7 @@ def _report_top_trees(clf, out=None) -> None:
 
 
 def _fit_command(args) -> int:
+    check_output(args.json, [args.csv], "--json")           # before the search, not after it
     X, y = read_table(args.csv, args.target, args.sep)
     clf = OptimalTreeClassifier(regularization=args.regularization, solver=args.solver,
                                 objective=args.objective, omega=args.omega, theta=args.theta,
@@ -162,8 +164,7 @@ def _fit_command(args) -> int:
         print(f"guarantee      {name}: {text}")
     _report_top_trees(clf)
     if args.json:
-        with open(args.json, "w") as handle:
-            json.dump(clf.tree_.to_dict(), handle, indent=2)
+        write_output(args.json, json.dumps(clf.tree_.to_dict(), indent=2))
         print(f"tree written to {args.json}")
     return exit_code(clf.status_)
 

@@ -28,6 +28,7 @@ import time
 
 from ..frontier.result import frontier
 from .exits import EXIT_OK, exit_code
+from .outputs import check_output, write_output
 from .tables import read_table
 
 __all__ = ["add_cli_arguments", "run_cli"]
@@ -67,6 +68,7 @@ def run_cli(args, out=None) -> int:
     """Run ``treeopt frontier`` with parsed ``args``; print to ``out`` (default stdout)."""
 
     out = sys.stdout if out is None else out
+    check_output(args.output, [args.csv, args.test], "--output")
     X, y = read_table(args.csv, args.target, args.sep)
     X_test = y_test = None
     if args.test:
@@ -110,6 +112,6 @@ def run_cli(args, out=None) -> int:
         print(f"\n{what} ({tree.n_leaves} leaves):", file=out)
         print(tree.rules(), file=out)
     if args.output:
-        table.to_csv(args.output, index=False)
+        write_output(args.output, table.to_csv(index=False))
         print(f"frontier written to {args.output}", file=out)
     return EXIT_OK if front.complete else exit_code(front.search.status)
