@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import re
 
-__all__ = ["parse_memory_limit", "resident_memory", "format_bytes"]
+__all__ = ["parse_memory_limit", "resident_memory", "available_memory", "format_bytes"]
 
 _UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
           "k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12,
@@ -97,6 +97,25 @@ def resident_memory() -> int:
     import sys
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # pragma: no cover - not Linux
     return int(peak) if sys.platform == "darwin" else int(peak) * 1024  # pragma: no cover
+
+
+def available_memory() -> int | None:
+    """Bytes the system can still give without swapping (``MemAvailable`` of ``/proc/meminfo``), or None.
+
+    Examples
+    --------
+    >>> available = available_memory()
+    >>> available is None or available > 0
+    True
+    """
+    try:
+        with open("/proc/meminfo", "rb") as handle:
+            for line in handle:
+                if line.startswith(b"MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
 
 
 def format_bytes(n: float) -> str:

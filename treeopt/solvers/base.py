@@ -592,7 +592,9 @@ class Solver:
         Parameters
         ----------
         time_limit : float, optional
-            Seconds of search (counted from this call).
+            Seconds of search (counted from this call), checked after every
+            unit of work: the search overshoots by at most one unit (usually
+            well under a millisecond).
         node_limit : int, optional
             Maximum total expansions.
         gap_tol : float, default=0
@@ -640,6 +642,7 @@ class Solver:
         if self._broken:
             return self.result()
         start = time.perf_counter()
+        deadline = None if time_limit is None else start + time_limit
         next_report = start + 1.0
         next_memory_check = start            # before the first unit, then every MEMORY_CHECK_SECONDS
         generator = self._generator
@@ -669,13 +672,13 @@ class Solver:
                         break
                     if held.pending:
                         held.deliver()            # Ctrl-C held until this unit of work ended
+                    if deadline is not None and time.perf_counter() >= deadline:
+                        self.status = "time_limit"    # checked after every unit: overshoot <= one unit
+                        break
                     counter += 1
                     if counter >= check_every:
                         counter = 0
                         now = time.perf_counter()
-                        if time_limit is not None and now - start >= time_limit:
-                            self.status = "time_limit"
-                            break
                         if gap_tol > 0 and self.upper_bound - self.lower_bound <= gap_tol:
                             self.status = "gap_reached"
                             break
