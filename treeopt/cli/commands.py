@@ -192,7 +192,7 @@ def main(argv=None) -> int:
         try:
             code = COMMANDS[args.command][2](args)
         except KeyboardInterrupt:
-            print(f"treeopt: stopped by {stop.name} before the search started; nothing to report.",
+            print(f"treeopt: stopped by {stop.name} before there was a tree to report.",
                   file=sys.stderr)
             code = EXIT_INTERRUPTED
     return stop.exit_code if code == EXIT_INTERRUPTED else code

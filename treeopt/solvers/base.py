@@ -735,7 +735,7 @@ class Solver:
         if released is not None and not name.startswith("__"):
             raise AttributeError(f"{type(self).__name__}.{name} is gone: the search ran out of memory "
                                  f"(status 'memory') and its state was released; use result() or snapshot().")
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return object.__getattribute__(self, name)    # not released: raise the original AttributeError again
 
     def result(self) -> SearchResult:
         """The current tree and certificate without searching further."""
