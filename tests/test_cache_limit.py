@@ -150,7 +150,7 @@ def test_numpy_integer_limit_is_accepted(monk):
 def test_estimator_warns_and_names_the_parameter(monk):
     X, y = monk[0], monk[1]
     with pytest.warns(ConvergenceWarning, match="cache_limit=40"):
-        clf = OptimalTreeClassifier(regularization=LAM, cache_limit=40).fit(X, y)
+        clf = OptimalTreeClassifier(regularization=LAM, cache_limit=40, keep_search=True).fit(X, y)
     assert clf.status_ == "cache_limit" and not clf.optimal_
     assert clf.solver_.cache_size > 40
     assert clf.lower_bound_ <= clf.upper_bound_ == clf.objective_

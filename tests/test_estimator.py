@@ -25,12 +25,6 @@ EXPECTED_FAILED_CHECKS = {
         "input tag) and wants training accuracy > 0.83; with λ = 0.05 the certified-optimal tree "
         "(checked against the brute-force oracle in test_gosdt_oracle) trades accuracy for leaves "
         "and scores 0.78 on the binary problem."),
-    "check_sample_weight_equivalence_on_dense_data": (
-        "binarization, not the solver: with max_thresholds the binarizer picks evenly spaced "
-        "midpoints among the distinct values of each column, and removing zero-weight rows changes "
-        "those values, hence the candidate features. With max_thresholds=None the check passes "
-        "(test_sample_weight_equivalence_without_threshold_cap), and the solver's weight semantics "
-        "are property-tested in test_sample_weight.py."),
 }
 
 

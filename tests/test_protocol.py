@@ -214,10 +214,10 @@ class InterruptedGOSDT(GOSDT):
         super().__init__(*args, **kwargs)
         self.interrupt_at = interrupt_at
 
-    def _expand(self, problem):
+    def _expand(self, problem, dive=False):
         if self.expansions == self.interrupt_at:
             raise KeyboardInterrupt
-        super()._expand(problem)
+        super()._expand(problem, dive)
 
 
 def test_interrupt_inside_a_step_keeps_incumbent_and_never_claims_optimality(data, reference):

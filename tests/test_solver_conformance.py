@@ -78,3 +78,20 @@ def test_events_start_and_finish(name, monk2):
     events = list(solver.steps())
     assert isinstance(events[0], Started)
     assert isinstance(events[-1], Finished)
+
+
+@pytest.mark.parametrize("name", sorted(SOLVERS))
+def test_pruned_events_name_declared_bounds_and_match_their_counters(name, monk2):
+    """A ``Pruned(bound, n)`` event names a switch of ``BOUNDS`` and never claims more than its counter."""
+    from treeopt.events import Pruned
+    solver = _build(name, monk2)
+    emitted = {}
+    for event in solver.steps():
+        if isinstance(event, Pruned):
+            assert event.bound in solver.BOUNDS, event
+            emitted[event.bound] = emitted.get(event.bound, 0) + event.count
+    for bound, total in emitted.items():
+        assert 0 < total <= solver.prune_counts[bound], (bound, total, solver.prune_counts[bound])
+    if name == "gosdt":      # every GOSDT bound that acts on this search says so in the event stream
+        emitting = {"hierarchical", "incremental_lower_bound", "scope", "two_leaves", "depth_two", "completions"}
+        assert {b for b in emitting if solver.prune_counts[b]} <= set(emitted)

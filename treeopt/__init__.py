@@ -14,6 +14,8 @@ from .binarize import Binarizer, BinaryFeature
 from .building import make_solver
 from .data import Dataset
 from .estimator import OptimalTreeClassifier
+from .estimator_cv import OptimalTreeClassifierCV
+from .frontier.cross_validation import CVFrontier, cross_validate_frontier
 from .frontier.result import Frontier, frontier
 from .greedy.estimator import GreedyTreeClassifier, GreedyTreeRegressor
 from .guessing import ThresholdGuessBinarizer, depth_guess
@@ -24,7 +26,7 @@ from .tree import Leaf, MultiwaySplit, Split, Tree
 
 __version__ = "0.1.0"
 
-__all__ = ["OptimalTreeClassifier", "Dataset", "Binarizer", "BinaryFeature", "Tree", "Leaf", "Split", "MultiwaySplit",
+__all__ = ["OptimalTreeClassifier", "OptimalTreeClassifierCV", "Dataset", "Binarizer", "BinaryFeature", "Tree", "Leaf", "Split", "MultiwaySplit",
            "GOSDT", "Branches", "SOLVERS", "make_solver", "Accuracy", "BalancedAccuracy", "WeightedAccuracy", "get_objective",
-           "frontier", "Frontier", "OSDT", "ablation",
+           "frontier", "Frontier", "cross_validate_frontier", "CVFrontier", "OSDT", "ablation",
            "GreedyTreeClassifier", "GreedyTreeRegressor", "ThresholdGuessBinarizer", "depth_guess"]

@@ -28,7 +28,7 @@ __all__ = ["make_solver", "check_labels", "check_setup_memory", "SETTINGS"]
 #: The settings make_solver takes, with their defaults (the estimator's parameters of the same names).
 SETTINGS = {
     "regularization": 0.05, "objective": "accuracy", "omega": None, "theta": None, "depth_budget": None,
-    "bounds": None, "thresholds": "all", "max_thresholds": None, "schedule": None, "warm_start": None,
+    "bounds": None, "thresholds": "auto", "max_thresholds": None, "schedule": None, "warm_start": None,
     "top_k": 1, "reference": None, "random_state": None, "penalty": "leaf", "missing": "error",
     "memory_limit": None,
 }
@@ -123,6 +123,8 @@ def make_solver(X, y, *, solver: str = "gosdt", sample_weight=None, y_ref=None, 
     check_labels(y)
     classes = np.unique(y) if classes is None else np.asarray(classes)
     if capabilities.dataset == "categorical":
+        if s["thresholds"] == "auto":
+            s["thresholds"] = "all"
         if s["thresholds"] not in ("all", "quantile"):
             raise ValueError(f"solver={solver!r} binarizes numeric columns with thresholds='all' or 'quantile', "
                              f"got {s['thresholds']!r}.")

@@ -17,6 +17,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .binarize import Binarizer, _as_frame, table_input_tags
 from .building import SETTINGS, check_labels, make_solver
 from .guessing.fitting import guarantee_report
+from .guessing.thresholds import ThresholdGuessBinarizer
 from .objectives import OBJECTIVES, get_objective
 from .progress import ProgressLine
 from .tree import Tree
@@ -74,12 +75,17 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         and a ``ConvergenceWarning``. Checked about every 10 ms.
     bounds : dict, optional
         Switch bounds off by name, e.g. ``{"lookahead": False}``.
-    thresholds : {"all", "quantile", "guess"}, default="all"
+    thresholds : {"auto", "all", "quantile", "guess"}, default="auto"
         How numeric columns are binarized (see :class:`~treeopt.Binarizer`);
         ``"guess"``: the thresholds a boosted reference model needs, by column
         elimination (:class:`~treeopt.guessing.ThresholdGuessBinarizer`,
         McTavish et al. 2022 section 4.1); ``guarantee_["thresholds"]`` reports
-        Theorem 4.1.
+        Theorem 4.1. ``"auto"``: ``"all"``, unless the numeric columns give more
+        than 256 thresholds (``treeopt.guessing.fitting.AUTO_MAX_THRESHOLDS``; for
+        example 30 measured columns), then ``"guess"``: the certificate then
+        covers trees over the guessed thresholds, and ``guarantee_`` says how far
+        that can be from trees over all of them. ``thresholds_`` tells which was
+        used; ``thresholds="all"`` searches every threshold.
     max_thresholds : int, optional
         Cap on threshold features per numeric column.
     reference : {"gbdt"}, optional
@@ -121,6 +127,14 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         time. Not available with ``thresholds="guess"`` or
         ``reference="gbdt"`` (scikit-learn's ``GradientBoostingClassifier``
         refuses NaN).
+    keep_search : bool, default=False
+        Keep the whole search graph in ``solver_`` after ``fit`` (to continue or inspect
+        the search, e.g. its queue in the widgets). By default ``fit`` releases it
+        (:meth:`~treeopt.solvers.base.Solver.release`): a fitted estimator then holds its
+        tree, certificate, trace and counters, a few MB, instead of every subproblem
+        the search created (gigabytes on wide data). A search stopped by Ctrl-C is
+        always kept, so that ``solver_.run()`` can resume it (``solver_.release()``
+        frees it).
     verbose : int, default=0
         0: quiet. 1 or more: a progress line on ``sys.stderr`` about once a second (time,
         expansions, lower and upper bounds, queue and cache sizes), rewritten in place, which
@@ -161,12 +175,15 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     top_trees_ : list of (float, Tree)
         The ``top_k`` best distinct trees with their objectives, best first
         (certified when ``optimal_``); ``[(objective_, tree_)]`` with ``top_k=1``.
+    thresholds_ : str
+        The binarization used: ``"all"``, ``"quantile"`` or ``"guess"`` (what ``"auto"`` chose).
     guarantee_ : dict
         What the guesses guarantee (empty without guesses): ``"thresholds"``
         (Theorem 4.1: reference loss, objective bound) and ``"lower_bound"``
         (Theorem 4.3); see :mod:`treeopt.guessing.guarantees`.
     solver_ : Solver
-        The solver object, paused at the end (inspect it with ``snapshot()``).
+        The solver object, paused at the end (inspect it with ``snapshot()``); its search
+        graph is released unless ``keep_search=True``.
         Not pickled with the estimator (it holds the live search, which
         can be large); a pickled estimator keeps the tree and certificate.
 
@@ -223,7 +240,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         "cache_limit": [Interval(Integral, 1, None, closed="left"), None],
         "memory_limit": [Interval(Integral, 1, None, closed="left"), str, None],
         "bounds": [dict, None],
-        "thresholds": [StrOptions({"all", "quantile", "guess"})],
+        "thresholds": [StrOptions({"auto", "all", "quantile", "guess"})],
         "reference": [StrOptions({"gbdt"}), None],
         "random_state": ["random_state"],
         "penalty": [StrOptions({"leaf", "split"})],
@@ -234,15 +251,17 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         "proba_smoothing": [Interval(Real, 0, None, closed="left")],
         "top_k": [Interval(Integral, 1, None, closed="left")],
         "verbose": ["verbose"],
+        "keep_search": ["boolean"],
     }
 
     def __init__(self, *, regularization: float = 0.05, solver: str = "gosdt", objective: str = "accuracy",
                  omega: float | None = None, theta: float | None = None, depth_budget: int | None = None,
                  time_limit: float | None = None, cache_limit: int | None = None,
-                 memory_limit: int | str | None = None, node_limit: int | None = None, bounds: dict | None = None, thresholds: str = "all",
+                 memory_limit: int | str | None = None, node_limit: int | None = None, bounds: dict | None = None,
+                 thresholds: str = "auto",
                  max_thresholds: int | None = None, schedule: str | None = None, warm_start=None,
                  reference: str | None = None, random_state=None, penalty: str = "leaf", missing: str = "error",
-                 proba_smoothing: float = 0.0, top_k: int = 1, verbose: int = 0):
+                 proba_smoothing: float = 0.0, top_k: int = 1, verbose: int = 0, keep_search: bool = False):
         self.regularization = regularization
         self.solver = solver
         self.objective = objective
@@ -264,6 +283,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.missing = missing
         self.proba_smoothing = proba_smoothing
         self.top_k = top_k
+        self.keep_search = keep_search
         self.verbose = verbose
 
     # -- fitting ------------------------------------------------------------------
@@ -284,6 +304,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         solver = make_solver(table, y, solver=self.solver, sample_weight=sample_weight, y_ref=y_ref,
                              classes=self.classes_, **{name: getattr(self, name) for name in SETTINGS})
         self.binarizer_ = solver.dataset.binarizer
+        self.thresholds_ = "guess" if isinstance(self.binarizer_, ThresholdGuessBinarizer) else \
+            getattr(self.binarizer_, "thresholds", self.thresholds)
         self._y_ref = solver.reference_predictions
         self._fit_table, self._fit_y, self._fit_weight = table, y, sample_weight
         return solver
@@ -359,6 +381,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         if not result.optimal and result.status != "guessed":   # stopped early (a completed guessed
             # search is reported by guarantee_, not warned about)
             warnings.warn(self._stopped_message(result), ConvergenceWarning, stacklevel=3)
+        if not self.keep_search and result.status != "interrupted":
+            solver.release()                # an interrupted search is kept: solver_.run() resumes it
 
     def _stopped_message(self, result) -> str:
         """The ConvergenceWarning of a stopped search, honest about a guessed lower bound."""

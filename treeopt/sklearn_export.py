@@ -115,12 +115,12 @@ def to_sklearn(model, *, input: str = "auto", node_values: str = "frequencies", 
     >>> model.treeopt_input_, (model.predict(X) == clf.predict(X)).all()
     ('original', np.True_)
     >>> print(export_text(model, feature_names=model.treeopt_feature_names_))
-    |--- smoker <= 0.50
-    |   |--- age <= 32.50
+    |--- age <= 32.50
+    |   |--- smoker <= 0.50
     |   |   |--- class: 0
-    |   |--- age >  32.50
+    |   |--- smoker >  0.50
     |   |   |--- class: 1
-    |--- smoker >  0.50
+    |--- age >  32.50
     |   |--- class: 1
     <BLANKLINE>
     """

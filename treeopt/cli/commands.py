@@ -111,9 +111,9 @@ def _fit_args(parser):
                              "exceeded; the best tree so far is printed with its gap")
     parser.add_argument("--max-thresholds", type=int, default=None,
                         help="cap threshold features per numeric column")
-    parser.add_argument("--thresholds", choices=["all", "quantile", "guess"], default="all",
+    parser.add_argument("--thresholds", choices=["auto", "all", "quantile", "guess"], default="auto",
                         help="numeric columns: every midpoint, quantiles, or guessed from a boosted model "
-                             "(McTavish et al. 4.1)")
+                             "(McTavish et al. 4.1); auto (default): all, or guessed above 256 thresholds")
     parser.add_argument("--reference", choices=["gbdt"], default=None,
                         help="lower-bound guesses from a boosted reference model (McTavish et al. 4.3)")
     parser.add_argument("--random-state", type=int, default=None, help="seed of the boosted reference model")

@@ -4,6 +4,13 @@ Prints one line per frontier tree (leaves, training accuracy, held-out
 accuracy if ``--test`` is given, the λ interval on which it is optimal) and,
 with ``--show LEAVES`` or ``--regularization λ``, the rules of one tree.
 
+With ``--cv K`` it cross-validates the frontier instead
+(:func:`~treeopt.cross_validate_frontier`, ``K`` folds run in ``--jobs``
+processes): one line per interval of λ on which every fold keeps the same
+tree, with the mean and standard deviation of the validation score, whether
+every fold's tree is certified, and the chosen λ (best mean, and by the
+one-standard-error rule) with its tree fitted on all the data.
+
 Examples
 --------
 >>> import tempfile, os
@@ -18,6 +25,27 @@ leaves  accuracy  lambda_min  lambda_max  certified
 <BLANKLINE>
 complete frontier up to 4 leaves: every λ >= 0 has its certified optimum above.
 0
+>>> main(["frontier", path, "--target", "y", "--max-leaves", "4", "--cv", "3"])  # doctest: +NORMALIZE_WHITESPACE
+lambda_min  lambda_max  leaves  mean_score  std_score  certified  folds  choice
+    0.1667         inf       1      0.5000     0.0000       True    3/3
+    0.0000      0.1667       4      1.0000     0.0000       True    3/3  best, one_se
+<BLANKLINE>
+3-fold cross-validated accuracy; every fold's search finished.
+chosen λ = 0.08333 (best mean accuracy 1.0000 ± 0.0000): 4 leaves
+one-standard-error λ = 0.08333: 4 leaves
+<BLANKLINE>
+tree for λ = 0.08333, fitted on all the data (4 leaves):
+if a:
+    if b:
+        predict 0  (counts: 0=3, 1=0)
+    else:  # not (b)
+        predict 1  (counts: 0=0, 1=3)
+else:  # not (a)
+    if b:
+        predict 1  (counts: 0=0, 1=3)
+    else:  # not (b)
+        predict 0  (counts: 0=3, 1=0)
+0
 """
 
 from __future__ import annotations
@@ -26,8 +54,9 @@ import math
 import sys
 import time
 
+from ..frontier.cross_validation import cross_validate_frontier
 from ..frontier.result import frontier
-from .exits import EXIT_OK, exit_code
+from .exits import EXIT_OK, EXIT_UNCERTIFIED, exit_code
 from .outputs import check_output, write_output
 from .tables import read_table
 
@@ -56,6 +85,14 @@ def add_cli_arguments(parser) -> None:
     parser.add_argument("--regularization", type=float, default=None,
                         help="print the rules of the optimal tree for this λ")
     parser.add_argument("--output", default=None, help="write the frontier table to this CSV file")
+    parser.add_argument("--cv", type=int, default=None, metavar="K",
+                        help="cross-validate the frontier with K stratified folds and print the chosen λ")
+    parser.add_argument("--jobs", type=int, default=None,
+                        help="with --cv: folds searched in parallel processes (default 1; -1: every core)")
+    parser.add_argument("--scoring", default=None,
+                        help="with --cv: a scikit-learn scorer name (default accuracy)")
+    parser.add_argument("--selection", choices=["best", "one_se"], default="best",
+                        help="with --cv: the λ with the best mean score (default) or by the one-standard-error rule")
 
 
 def _fmt_lambda(value: float) -> str:
@@ -73,6 +110,8 @@ def run_cli(args, out=None) -> int:
     X_test = y_test = None
     if args.test:
         X_test, y_test = read_table(args.test, args.target, args.sep)
+    if args.cv is not None:
+        return _run_cv(args, X, y, out)
     start = time.perf_counter()
     try:
         front = frontier(X, y, max_leaves=args.max_leaves, objective=args.objective, omega=args.omega,
@@ -115,3 +154,60 @@ def run_cli(args, out=None) -> int:
         write_output(args.output, table.to_csv(index=False))
         print(f"frontier written to {args.output}", file=out)
     return EXIT_OK if front.complete else exit_code(front.search.status)
+
+
+def _run_cv(args, X, y, out) -> int:
+    """``treeopt frontier --cv K``: the cross-validated table, the chosen λ and its tree."""
+    import warnings
+
+    if args.test or args.show is not None or args.regularization is not None:
+        raise SystemExit("treeopt: --cv chooses λ itself; drop --test, --show and --regularization.")
+    if args.cv < 2:
+        raise SystemExit(f"treeopt: --cv needs at least 2 folds, got {args.cv}.")
+    start = time.perf_counter()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")          # the status line below reports stopped folds
+            cvf = cross_validate_frontier(X, y, cv=args.cv, max_leaves=args.max_leaves, objective=args.objective,
+                                          omega=args.omega, min_regularization=args.min_regularization,
+                                          time_limit=args.time_limit, cache_limit=args.cache_limit,
+                                          max_thresholds=args.max_thresholds, scoring=args.scoring,
+                                          n_jobs=args.jobs)
+    except (ValueError, TypeError) as error:
+        raise SystemExit(f"treeopt: {error}")
+    elapsed = time.perf_counter() - start
+    table = cvf.table
+    header = ["lambda_min", "lambda_max", "leaves", "mean_score", "std_score", "certified", "folds", "choice"]
+    widths = [10, 10, 6, 10, 9, 9, 5, 0]
+    print("  ".join(h.rjust(w) for h, w in zip(header, widths)), file=out)
+    for _, row in table.iterrows():
+        choice = ", ".join(name for name, column in (("best", "is_best"), ("one_se", "is_one_se")) if row[column])
+        cells = [_fmt_lambda(row["lambda_min"]), _fmt_lambda(row["lambda_max"]), str(int(row["leaves"])),
+                 f"{row['mean_test_score']:.4f}", f"{row['std_test_score']:.4f}", str(bool(row["certified"])),
+                 f"{int(row['n_certified_folds'])}/{cvf.n_splits}", choice]
+        print("  ".join(c.rjust(w) for c, w in zip(cells, widths)).rstrip(), file=out)
+    print("", file=out)
+    if cvf.complete:
+        state = "every fold's search finished."
+    else:
+        stopped = [f"fold {f.fold} ({f.status}, certified up to {f.certified_leaves} leaves)"
+                   for f in cvf.folds if not f.complete]
+        state = ("stopped early: " + ", ".join(stopped) + "; rows needing them are certified=False and never "
+                 "chosen.")
+    print(f"{cvf.n_splits}-fold cross-validated {cvf.scoring}; {state}", file=out)
+    best, one_se = cvf.best_index, cvf.one_se_index
+    print(f"chosen λ = {cvf.best_regularization:.4g} (best mean {cvf.scoring} "
+          f"{table.at[best, 'mean_test_score']:.4f} ± {table.at[best, 'std_test_score']:.4f}): "
+          f"{int(table.at[best, 'leaves'])} leaves", file=out)
+    print(f"one-standard-error λ = {cvf.one_se_regularization:.4g}: {int(table.at[one_se, 'leaves'])} leaves",
+          file=out)
+    if elapsed >= 1.0:
+        print(f"time {elapsed:.2f} s", file=out)
+    lam = cvf.regularization(args.selection)
+    tree = cvf.tree_for(lam)
+    print(f"\ntree for λ = {lam:.4g}, fitted on all the data ({tree.n_leaves} leaves):", file=out)
+    print(tree.rules(), file=out)
+    if args.output:
+        write_output(args.output, table.to_csv(index=False))
+        print(f"cross-validated frontier written to {args.output}", file=out)
+    return EXIT_OK if cvf.complete else EXIT_UNCERTIFIED

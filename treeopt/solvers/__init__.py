@@ -7,9 +7,11 @@
 from .base import QueueEntry, SearchResult, Snapshot, Solver, TracePoint
 from .branches import Branches
 from .capabilities import Capabilities
+from .deepening import DepthDeepening
 from .gosdt import GOSDT
 from .osdt.search import OSDT
+from .portfolio import Portfolio
 from .registry import SOLVERS, solvers_that
 
-__all__ = ["Solver", "Snapshot", "QueueEntry", "SearchResult", "TracePoint", "Capabilities", "GOSDT", "OSDT",
+__all__ = ["Solver", "Snapshot", "QueueEntry", "SearchResult", "TracePoint", "Capabilities", "GOSDT", "DepthDeepening", "Portfolio", "OSDT",
            "Branches", "SOLVERS", "solvers_that"]

@@ -299,6 +299,7 @@ class Solver:
         self._broken = False          # an interrupt closed the generator mid-step: cannot resume
         self._undelivered: list = []  # events of a unit finished just before a Ctrl-C was raised
         self._released: SearchResult | None = None   # the result kept when running out of memory
+        self._released_tree = None    # set by release(): the search graph is gone, this tree is kept
 
     # -- construction as data -------------------------------------------------
     @classmethod
@@ -457,6 +458,8 @@ class Solver:
     @property
     def best_tree(self) -> Tree:
         """The best tree found so far (always valid, even before the search starts)."""
+        if self._released_tree is not None:
+            return self._released_tree
         self._ensure_started()
         if self._released is not None:
             return self._released.tree
@@ -489,7 +492,7 @@ class Solver:
         of this call); a Ctrl-C raises ``KeyboardInterrupt`` between two units, leaving the search
         resumable. A ``MemoryError`` ends the search with status ``memory`` (:meth:`_out_of_memory`).
         """
-        if self._finished or self._broken:
+        if self._finished or self._broken or self._released_tree is not None:
             return False
         if held is None:
             try:
@@ -710,7 +713,9 @@ class Solver:
         self._broken = True
         self.status = "memory"
         self._released = self._current_result()
-        self._release_search()
+        self._released_tree = self._released.tree
+        self._drop_search()                  # the solver's own release (cuts reference cycles), then ...
+        self._release_search()               # ... every attribute of the search state
         gc.collect()
 
     def _release_search(self) -> None:
@@ -754,6 +759,40 @@ class Solver:
                             cache_size=self.cache_size,
                             lower_bound_guessed=self.lower_bound_guessed, top_trees=self._top_trees())
 
+    def release(self) -> None:
+        """Free the search graph, keeping the tree, the bounds, the counters and the trace.
+
+        A search holds every subproblem it created (gigabytes on wide data);
+        after ``release()`` it holds only its result: ``best_tree``, ``lower_bound``,
+        ``upper_bound``, ``status``, ``trace`` and :meth:`result` still answer, the
+        queue is empty and ``cache_size`` is 0. The search cannot continue (``step``
+        returns False); :meth:`rebuild` starts it again. The estimator calls this after
+        ``fit`` unless ``keep_search=True``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from treeopt.data import Dataset
+        >>> from treeopt.solvers import GOSDT
+        >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]] * 5)
+        >>> solver = GOSDT(Dataset.from_binary(X, X[:, 0]), regularization=0.1)
+        >>> result = solver.run()
+        >>> solver.release()
+        >>> solver.cache_size, solver.best_tree.n_leaves, solver.step(), solver.result().optimal
+        (0, 2, False, True)
+        """
+        if self._released_tree is not None:
+            return
+        self._ensure_started()
+        self._released_tree = self._incumbent()
+        self._broken = not self._finished    # cannot resume: never mistake the closed search for a finished one
+        if self._generator is not None:
+            self._generator.close()
+        self._drop_search()
+
+    def _drop_search(self) -> None:
+        """Free what the search holds (the memo, the queue); :meth:`release` calls it once."""
+
     def snapshot(self, top_k: int = 10) -> Snapshot:
         """The state of the search now (cheap enough to call between steps)."""
         self._ensure_started()
@@ -786,7 +825,7 @@ class Solver:
 _DRIVER_ATTRIBUTES = frozenset({
     "_settings", "dataset", "regularization", "objective", "depth_budget", "bounds", "prune_counts", "trace",
     "status", "expansions", "_elapsed", "_clock_start", "_generator", "_events", "_finished", "_broken",
-    "_undelivered", "_released", "reference_predictions"})
+    "_undelivered", "_released", "_released_tree", "reference_predictions"})
 
 #: How a released solver (see Solver._release_search) answers the protocol's properties.
 _RELEASED_ANSWERS = {

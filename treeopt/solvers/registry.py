@@ -8,7 +8,7 @@ writing its class (a :class:`~treeopt.solvers.base.Solver` with ``BOUNDS`` and
 Examples
 --------
 >>> sorted(SOLVERS)
-['branches', 'gosdt', 'greedy', 'osdt']
+['branches', 'deepening', 'gosdt', 'greedy', 'osdt', 'portfolio']
 >>> solvers_that(lambda cls: cls.CAPABILITIES.objectives == "any")
 ['osdt']
 """
@@ -19,8 +19,10 @@ from typing import Callable
 
 from ..greedy.solver import GreedyInduction
 from .branches import Branches
+from .deepening import DepthDeepening
 from .gosdt import GOSDT
 from .osdt.search import OSDT
+from .portfolio import Portfolio
 
 __all__ = ["SOLVERS", "solvers_that"]
 
@@ -29,6 +31,8 @@ SOLVERS = {
     "osdt": OSDT,
     "branches": Branches,
     "greedy": GreedyInduction,
+    "deepening": DepthDeepening,
+    "portfolio": Portfolio,
 }
 
 

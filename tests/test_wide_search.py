@@ -1,0 +1,202 @@
+"""The wide-data machinery keeps every optimum: the depth-two solver, completions, dives, deepening.
+
+Each piece is checked against the brute-force oracle (``tests/oracle.py``) on small random
+problems, switched on and off. The switch ``depth_two`` closes unbudgeted problems only on
+data with at least ``GOSDT.wide_features`` columns, so those tests lower that threshold to
+reach the same code on oracle-sized data.
+"""
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from oracle import _inputs, _label_leaves, brute_force, class_costs, to_treeopt_tuple, tree_objective
+from test_gosdt_oracle import lambdas, problems
+from treeopt import OptimalTreeClassifier
+from treeopt.data import Dataset
+from treeopt.solvers import GOSDT, DepthDeepening
+from treeopt.solvers.depth_two import LEAF, DepthTwoSolver
+
+from conftest import require_datasets
+
+WIDE = ["depth_two", "completions", "dives"]
+
+
+def small_tree_objective(X, y, w, lam, objective, result) -> float:
+    """The oracle's objective of the depth-two solver's tree, rebuilt as an oracle tuple."""
+    X, y, w = _inputs(X, y, w)
+    classes, costs = class_costs(X, y, w, objective)
+    index = {c: k for k, c in enumerate(classes.tolist())}
+
+    def leaf():
+        return ("leaf", None)                     # labelled below by each leaf's best class
+
+    def depth_one(feature):
+        return leaf() if feature == LEAF else ("split", feature, leaf(), leaf())
+
+    root, left, right = result.tree()
+    tree = leaf() if root == LEAF else ("split", root, depth_one(left), depth_one(right))
+    tree = _label_leaves(tree, X, [index[v] for v in y.tolist()], w, costs, classes)
+    return tree_objective(tree, X, y, lam, sample_weight=w, objective=objective)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=problems(n_classes=2, weights="float") | problems(n_classes=3), lam=lambdas,
+       objective=st.sampled_from(["accuracy", "balanced_accuracy"]))
+def test_depth_two_solver_matches_the_oracle_at_depth_two(data, lam, objective):
+    X, y, w = data
+    expected = brute_force(X, y, lam, sample_weight=w, objective=objective, depth=2)
+    dataset = Dataset.from_binary(X, y, sample_weight=w)
+    from treeopt.objectives import get_objective
+    model = get_objective(objective).loss_model(dataset)
+    solver = DepthTwoSolver(dataset.points, dataset.counts * model.costs, lam * dataset.total_weight,
+                            1e-9 * dataset.total_weight)
+    result = solver.solve(dataset.all_points)
+    assert model.to_objective(result.objective) == pytest.approx(expected.objective, abs=1e-9)
+    assert small_tree_objective(X, y, w, lam, objective, result) == pytest.approx(expected.objective, abs=1e-9)
+    one, _ = solver.depth_one(dataset.all_points)
+    assert model.to_objective(one) == pytest.approx(
+        brute_force(X, y, lam, sample_weight=w, objective=objective, depth=1).objective, abs=1e-9)
+
+
+def check(solver_cls, X, y, w, lam, *, bounds=None, depth=None, objective="accuracy"):
+    expected = brute_force(X, y, lam, sample_weight=w, objective=objective, depth=depth)
+    solver = solver_cls(Dataset.from_binary(X, y, sample_weight=w), regularization=lam, objective=objective,
+                        bounds=bounds, depth_budget=depth)
+    result = solver.run()
+    assert result.optimal
+    got = tree_objective(to_treeopt_tuple(result.tree), X, y, lam, sample_weight=w, objective=objective)
+    assert got == pytest.approx(expected.objective, abs=1e-9)
+    assert result.objective == pytest.approx(got, abs=1e-9)
+    # Every lower bound the search ever reported was a true lower bound.
+    assert max(point.lower_bound for point in solver.trace) <= expected.objective + 1e-9
+    if depth is not None:
+        assert result.tree.depth <= depth
+    return solver
+
+
+class WideGOSDT(GOSDT):
+    """GOSDT as on 32+ columns: ``depth_two`` also closes unbudgeted problems on oracle-sized data."""
+
+    wide_features = 0
+
+
+@pytest.mark.parametrize("switch", [None] + WIDE)
+@settings(max_examples=25, deadline=None)
+@given(data=problems() | problems(weights="int") | problems(weights="float"), lam=lambdas,
+       depth=st.sampled_from([None, None, 1, 2, 3]))
+def test_gosdt_with_the_wide_switches_matches_the_oracle(switch, data, lam, depth):
+    X, y, w = data
+    solver = check(WideGOSDT, X, y, w, lam, bounds=None if switch is None else {switch: False}, depth=depth)
+    if switch is not None:
+        assert solver.prune_counts[switch] == 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(data=problems(n_classes=3), lam=lambdas)
+def test_gosdt_wide_switches_multiclass(data, lam):
+    X, y, w = data
+    check(WideGOSDT, X, y, w, lam, objective="balanced_accuracy")
+
+
+@pytest.mark.parametrize("switch", [None, "dives", "depth_two"])
+@settings(max_examples=25, deadline=None)
+@given(data=problems() | problems(weights="float"), lam=lambdas, depth=st.sampled_from([None, None, 2, 3]))
+def test_deepening_matches_the_oracle(switch, data, lam, depth):
+    X, y, w = data
+    solver = check(DepthDeepening, X, y, w, lam, bounds=None if switch is None else {switch: False}, depth=depth)
+    depths = [r["depth"] for r in solver.depth_results]
+    assert depths == list(range(1, len(depths) + 1))
+    assert depth is None or not depths or depths[-1] <= depth
+
+
+def test_deepening_certifies_by_leaf_count_before_the_tree_depth_needs_it():
+    """XOR of two features at λ = 0.05: depth 2 is optimal, and eq + 4λ certifies it at d = 2."""
+    X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5)
+    y = np.array([0, 1, 1, 0] * 5)
+    solver = DepthDeepening(Dataset.from_binary(X, y), regularization=0.05)
+    result = solver.run()
+    assert result.optimal and [r["depth"] for r in solver.depth_results] == [1, 2]
+    snapshot = solver.snapshot()
+    assert snapshot.extra["depth"] == 2
+
+
+def test_dives_find_a_better_tree_early_on_wide_data():
+    """tic-tac-toe one-hot (27 columns), λ = 0.005: the incumbent after 300 expansions."""
+    require_datasets()
+    frame = pd.read_csv(_derived("tic-tac-toe__onehot.csv"))
+    dataset = Dataset.from_binary(frame.iloc[:, :-1], frame.iloc[:, -1])
+    with_dives = GOSDT(dataset, regularization=0.005)
+    without = GOSDT(dataset, regularization=0.005, bounds={"dives": False, "completions": False})
+    with_dives.step(300)
+    without.step(300)
+    assert with_dives.prune_counts["dives"] > 0 and with_dives.prune_counts["completions"] > 0
+    assert with_dives.upper_bound < without.upper_bound - 0.05
+
+
+def _derived(name):
+    from conftest import SHARED
+    return SHARED / "datasets" / "derived" / name
+
+
+def test_auto_thresholds_guess_on_many_numeric_thresholds():
+    """30 measured columns (breast cancer: 15,310 thresholds) get guessed thresholds and a guarantee."""
+    from sklearn.datasets import load_breast_cancer
+    X, y = load_breast_cancer(return_X_y=True)
+    X, y = X[::3], y[::3]
+    clf = OptimalTreeClassifier(regularization=0.02, time_limit=30).fit(X, y)
+    assert clf.thresholds_ == "guess"
+    assert "thresholds" in clf.guarantee_
+    assert len(clf.binarizer_.features_) < 256
+    every = OptimalTreeClassifier(regularization=0.02, thresholds="all", max_thresholds=2).fit(X[:, :3], y)
+    assert every.thresholds_ == "all" and every.guarantee_ == {}
+
+
+def test_auto_thresholds_keep_all_on_few():
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 20, size=(80, 3))
+    y = (X[:, 0] > 9).astype(int)
+    clf = OptimalTreeClassifier(regularization=0.02).fit(X, y)
+    assert clf.thresholds_ == "all"
+    assert len(clf.binarizer_.features_) == sum(len(np.unique(X[:, j])) - 1 for j in range(3))
+
+
+def test_fit_releases_the_search_graph_unless_asked_to_keep_it():
+    """A fitted estimator keeps its tree and certificate, not the memo (issue: memory after fit)."""
+    from treeopt.datasets import load_monk
+    X, y = load_monk(1)
+    kept = OptimalTreeClassifier(regularization=0.02, keep_search=True).fit(X, y)
+    released = OptimalTreeClassifier(regularization=0.02).fit(X, y)
+    assert kept.solver_.cache_size > 100 and released.solver_.cache_size == 0
+    assert released.optimal_ and released.objective_ == pytest.approx(kept.objective_, abs=1e-12)
+    assert (released.predict(X) == kept.predict(X)).all()
+    assert released.solver_.best_tree.n_leaves == kept.tree_.n_leaves
+    assert released.solver_.result().optimal and not released.solver_.step()
+    snapshot = released.solver_.snapshot()
+    assert snapshot.queue_size == 0 and snapshot.upper_bound == pytest.approx(released.objective_)
+
+
+def test_release_after_a_time_limit_keeps_the_honest_gap():
+    from treeopt.datasets import load_monk
+    X, y = load_monk(2)
+    solver = GOSDT(Dataset.from_arrays(X, y), regularization=0.005)
+    solver.step(50)
+    before = (solver.lower_bound, solver.upper_bound, solver.best_tree.n_leaves)
+    solver.release()
+    assert (solver.lower_bound, solver.upper_bound, solver.best_tree.n_leaves) == before
+    result = solver.result()
+    assert not result.optimal and result.gap == pytest.approx(before[1] - before[0])
+
+
+@pytest.mark.parametrize("switch", [None, "dives", "depth_two"])
+@settings(max_examples=20, deadline=None)
+@given(data=problems() | problems(weights="float") | problems(n_classes=3), lam=lambdas,
+       depth=st.sampled_from([None, None, 2, 3]))
+def test_portfolio_matches_the_oracle(switch, data, lam, depth):
+    from treeopt.solvers import Portfolio
+    X, y, w = data
+    solver = check(Portfolio, X, y, w, lam, bounds=None if switch is None else {switch: False}, depth=depth)
+    assert solver.closed_by in ("gosdt", "deepening", "both")
+    assert solver.lower_bound == pytest.approx(solver.upper_bound, abs=1e-9)

@@ -1,0 +1,217 @@
+"""``OptimalTreeClassifierCV``: an optimal tree whose λ is chosen by cross-validating the frontier."""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.metrics import get_scorer_names
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from .binarize import table_input_tags
+from .building import check_labels
+from .estimator import OptimalTreeClassifier
+from .frontier.cross_validation import cross_validate_frontier
+
+__all__ = ["OptimalTreeClassifierCV"]
+
+
+class OptimalTreeClassifierCV(ClassifierMixin, BaseEstimator):
+    """Optimal sparse tree with λ chosen by cross-validation over the accuracy–sparsity frontier.
+
+    Like scikit-learn's ``LassoCV`` and ``LogisticRegressionCV``: ``fit``
+    computes one frontier per fold (:func:`~treeopt.cross_validate_frontier`),
+    which gives every fold's optimal tree for *every* λ at once, scores them on
+    the fold's held-out rows, picks λ (best mean score, or the one-standard-error
+    rule), and refits an :class:`~treeopt.OptimalTreeClassifier` with that λ on
+    all the data.
+
+    Parameters
+    ----------
+    cv : int, cross-validation splitter or iterable, default=None
+        Folds, as scikit-learn's ``cv``: None means 5, an int ``StratifiedKFold(cv)``.
+    scoring : str or callable, default=None
+        A scikit-learn scorer name or ``scorer(estimator, X, y)``; None: accuracy.
+    n_jobs : int, default=None
+        Folds searched in parallel by joblib (each in its own process with the
+        default backend). None: 1, unless a ``joblib.parallel_config`` context
+        (for example ``backend="dask"``) says otherwise.
+    max_leaves : int, default=20
+        Largest tree on each fold's frontier: λ below what this cap certifies
+        is never chosen (``split<i>_status == "max_leaves"`` in ``cv_results_``).
+    min_regularization : float, optional
+        Only λ at or above this value are considered (faster searches; see
+        :func:`~treeopt.frontier`).
+    selection : {"best", "one_se"}, default="best"
+        ``"best"``: the λ with the best mean score (the sparsest on ties);
+        ``"one_se"``: the largest λ whose mean is within one standard error of
+        the best.
+    objective : {"accuracy", "balanced_accuracy", "weighted_accuracy"}, default="accuracy"
+        The (additive) training objective of every search.
+    omega : float, optional
+        Weight of false negatives for ``"weighted_accuracy"``.
+    time_limit : float, optional
+        Seconds per search (each fold, the frontier on all the data, the refit).
+    cache_limit : int, optional
+        Memory cap per search (entries of its memo).
+    thresholds : {"all", "quantile"}, default="all"
+        How numeric columns are binarized, inside each fold on its training rows.
+    max_thresholds : int, optional
+        Cap on threshold features per numeric column.
+    proba_smoothing : float, default=0.0
+        Laplace smoothing of ``predict_proba`` (for the refit tree and for
+        probability scorers).
+
+    Attributes
+    ----------
+    regularization_ : float
+        The chosen λ.
+    cv_results_ : dict of ndarray
+        One entry per interval of λ on which every fold keeps the same tree
+        (sparsest first): ``params``, ``param_regularization``,
+        ``lambda_min``, ``lambda_max``, ``leaves``, ``mean_test_score``,
+        ``std_test_score``, ``rank_test_score`` (0 for uncertified rows),
+        ``certified``, ``split<i>_test_score``, ``split<i>_leaves``,
+        ``split<i>_status`` (``"optimal"``, or why fold ``i``'s tree is not
+        certified for this λ: ``"time_limit"``, ``"cache_limit"``,
+        ``"max_leaves"``, ``"min_regularization"``).
+    best_index_ : int
+        Index of the chosen entry of ``cv_results_``.
+    best_score_ : float
+        Its mean score.
+    frontier_ : CVFrontier
+        The cross-validated frontier (tables per λ interval and per number of
+        leaves, each fold's trees, the frontier on all the data, a plot).
+    best_estimator_ : OptimalTreeClassifier
+        Refitted on all the data with ``regularization=regularization_``.
+    tree_ : Tree
+        ``best_estimator_.tree_``.
+    status_, optimal_ : str, bool
+        The refit search's status.
+    classes_ : ndarray
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when ``X`` had string column names.
+    n_splits_ : int
+
+    See Also
+    --------
+    treeopt.cross_validate_frontier : The cross-validated frontier itself.
+    treeopt.OptimalTreeClassifier : The estimator for a fixed λ.
+
+    Examples
+    --------
+    >>> from sklearn.model_selection import KFold
+    >>> from treeopt.datasets import load_monk
+    >>> X, y = load_monk(1)
+    >>> clf = OptimalTreeClassifierCV(cv=KFold(3, shuffle=True, random_state=0), max_leaves=8).fit(X, y)
+    >>> round(clf.regularization_, 4), clf.tree_.n_leaves, clf.optimal_, clf.score(X, y)
+    (0.0229, 7, True, 1.0)
+    >>> clf.cv_results_["mean_test_score"][clf.best_index_], clf.cv_results_["split0_status"][0]
+    (np.float64(1.0), 'optimal')
+    """
+
+    _parameter_constraints = {
+        "cv": ["cv_object"],
+        "scoring": [StrOptions(set(get_scorer_names())), callable, None],
+        "n_jobs": [Integral, None],
+        "max_leaves": [Interval(Integral, 1, None, closed="left")],
+        "min_regularization": [Interval(Real, 0, 1, closed="left"), None],
+        "selection": [StrOptions({"best", "one_se"})],
+        "objective": [StrOptions({"accuracy", "balanced_accuracy", "weighted_accuracy"})],
+        "omega": [Interval(Real, 0, None, closed="neither"), None],
+        "time_limit": [Interval(Real, 0, None, closed="neither"), None],
+        "cache_limit": [Interval(Integral, 1, None, closed="left"), None],
+        "thresholds": [StrOptions({"all", "quantile"})],
+        "max_thresholds": [Interval(Integral, 1, None, closed="left"), None],
+        "proba_smoothing": [Interval(Real, 0, None, closed="left")],
+    }
+
+    def __init__(self, *, cv=None, scoring=None, n_jobs: int | None = None, max_leaves: int = 20,
+                 min_regularization: float | None = None, selection: str = "best", objective: str = "accuracy",
+                 omega: float | None = None, time_limit: float | None = None, cache_limit: int | None = None,
+                 thresholds: str = "all", max_thresholds: int | None = None, proba_smoothing: float = 0.0):
+        self.cv = cv
+        self.scoring = scoring
+        self.n_jobs = n_jobs
+        self.max_leaves = max_leaves
+        self.min_regularization = min_regularization
+        self.selection = selection
+        self.objective = objective
+        self.omega = omega
+        self.time_limit = time_limit
+        self.cache_limit = cache_limit
+        self.thresholds = thresholds
+        self.max_thresholds = max_thresholds
+        self.proba_smoothing = proba_smoothing
+
+    def fit(self, X, y, sample_weight=None, groups=None):
+        """Cross-validate the frontier on ``(X, y)``, choose λ, and refit on all of it.
+
+        Parameters
+        ----------
+        X : array_like or DataFrame of shape (n_samples, n_features)
+            Numeric, binary or categorical columns (no NaN).
+        y : array_like of shape (n_samples,)
+        sample_weight : array_like of shape (n_samples,), optional
+            Used by every search and by the scorer.
+        groups : array_like of shape (n_samples,), optional
+            Group labels for a group splitter (``GroupKFold``).
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        frame = X if isinstance(X, pd.DataFrame) else None
+        if frame is not None and frame.columns.duplicated().any():
+            repeated = sorted({str(c) for c in frame.columns[frame.columns.duplicated()]})
+            raise ValueError(f"X has duplicate column names {repeated}; rename or drop the repeated columns "
+                             "(a tree names its splits by column).")
+        X_checked, y = validate_data(self, X, y, dtype=None, ensure_all_finite=False, y_numeric=False)
+        y = np.asarray(y)
+        check_labels(y)
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        table = frame if frame is not None else X_checked
+        search = dict(objective=self.objective, omega=self.omega, time_limit=self.time_limit,
+                      cache_limit=self.cache_limit, thresholds=self.thresholds, max_thresholds=self.max_thresholds)
+        cvf = cross_validate_frontier(table, y, cv=5 if self.cv is None else self.cv, max_leaves=self.max_leaves,
+                                      min_regularization=self.min_regularization, sample_weight=sample_weight,
+                                      groups=groups, scoring=self.scoring, n_jobs=self.n_jobs,
+                                      proba_smoothing=self.proba_smoothing, refit=True, **search)
+        self.frontier_ = cvf
+        self.n_splits_ = cvf.n_splits
+        self.best_index_ = cvf.best_index if self.selection == "best" else cvf.one_se_index
+        self.regularization_ = min(1.0, cvf.regularization(self.selection))
+        self.cv_results_ = cvf.cv_results()
+        self.best_score_ = float(self.cv_results_["mean_test_score"][self.best_index_])
+        refit = OptimalTreeClassifier(regularization=self.regularization_, proba_smoothing=self.proba_smoothing,
+                                      **search)
+        self.best_estimator_ = refit.fit(table, y, sample_weight=sample_weight)
+        self.tree_ = refit.tree_
+        self.status_ = refit.status_
+        self.optimal_ = refit.optimal_
+        return self
+
+    def _checked(self, X):
+        check_is_fitted(self, "best_estimator_")
+        X_checked = validate_data(self, X, dtype=None, ensure_all_finite=False, reset=False)
+        return X if isinstance(X, pd.DataFrame) else X_checked
+
+    def predict(self, X) -> np.ndarray:
+        """Predicted label of each row (by the refit tree)."""
+        X = self._checked(X)
+        return self.best_estimator_.predict(X)
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Class probabilities of the leaf each row reaches (by the refit tree)."""
+        X = self._checked(X)
+        return self.best_estimator_.predict_proba(X)
+
+    def __sklearn_tags__(self):
+        return table_input_tags(super().__sklearn_tags__(), "error")

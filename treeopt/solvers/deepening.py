@@ -1,0 +1,195 @@
+"""Certificates through depth: solve depth budgets 1, 2, 3, … until the leaf-count bound closes the gap.
+
+OSDT's upper bound on the number of leaves (Hu, Rudin, Seltzer, *Optimal Sparse
+Decision Trees*, NeurIPS 2019, Theorem 3; GOSDT Theorem B.4 with the equivalent
+points of Theorem B.9): every tree pays λ per leaf and at least the
+equivalent-points loss ``eq``, so a tree with ``L`` leaves costs at least
+``eq + L·λ``. A tree of depth greater than ``d`` has at least ``d + 2`` leaves.
+Hence, with ``R*_d`` the optimum among trees of depth at most ``d``::
+
+    R* = min(R*_d, optimum over deeper trees) >= min(R*_d, eq + (d + 2)·λ)
+
+and ``R*_d`` is attained by a tree, so ``R* <= R*_d``. Solving ``d = 1, 2, 3, …``
+exactly (each a GOSDT search with ``depth_budget=d``, where the depth-two solver
+closes the last two levels, see ``treeopt/solvers/depth_two.py``) gives an
+incumbent that only improves and a lower bound ``max_d min(R*_d, eq + (d+2)·λ)``
+that only rises; the search is certified once ``eq + (d + 2)·λ >= R*_d``. This is
+how depth-first peers (STreeD with iterative deepening, ConTree) certify wide
+data where one unbounded search does not close.
+
+The current depth and each depth's result are in the snapshot (``depth`` and
+``depth_results``); every unit of work is one unit of the current depth's search.
+"""
+
+from __future__ import annotations
+
+from ..data import Dataset
+from ..events import Started
+from ..tree import Tree
+from .base import EPS, Solver
+from .capabilities import Capabilities
+from .gosdt import GOSDT
+
+__all__ = ["DepthDeepening"]
+
+#: The events of a depth's search that are passed on (its own Started, Improved and
+#: LowerBoundRaised refer to that depth only; the deepening emits the global ones).
+_PASSED_ON = ("Expanded", "Pruned")
+
+
+class DepthDeepening(Solver):
+    """Optimal sparse trees by iterative deepening on the depth budget, certified by leaf counts.
+
+    Parameters
+    ----------
+    dataset : Dataset
+    regularization : float
+        λ, the cost of one leaf in objective units.
+    objective : str or Objective, default="accuracy"
+        Any additive objective.
+    bounds : dict of str to bool, optional
+        GOSDT's switches, passed to every depth's search (see :class:`GOSDT`).
+    depth_budget : int, optional
+        The deepest budget to try; the result is then optimal among trees of at
+        most that depth (a user constraint, as for GOSDT).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from treeopt.data import Dataset
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5)
+    >>> y = np.array([0, 1, 1, 0] * 5)                          # XOR: needs depth two
+    >>> solver = DepthDeepening(Dataset.from_binary(X, y), regularization=0.05)
+    >>> result = solver.run()
+    >>> result.optimal, round(result.objective, 4), result.tree.n_leaves
+    (True, 0.2, 4)
+    >>> [(r["depth"], round(r["objective"], 4)) for r in solver.depth_results]
+    [(1, 0.55), (2, 0.2)]
+    """
+
+    name = "deepening"
+    CAPABILITIES = Capabilities()
+    BOUNDS = {name: text for name, text in GOSDT.BOUNDS.items() if name != "reference_lower_bound"}
+
+    def __init__(self, dataset: Dataset, *, regularization: float, objective="accuracy",
+                 bounds: dict | None = None, depth_budget: int | None = None):
+        super().__init__(dataset, regularization=regularization, objective=objective, bounds=bounds,
+                         depth_budget=depth_budget)
+        if not self.objective.additive:
+            raise ValueError(f"solver='deepening' needs an additive objective; {self.objective.name!r} is not. "
+                             "Use solver='osdt' for F-score and AUC objectives.")
+        self.model = self.objective.loss_model(dataset)
+        self.penalty = self.regularization * dataset.total_weight
+        self.eps = EPS * dataset.total_weight
+        self.depth = 0                            # the depth budget being solved (0 before the start)
+        self.depth_results: list[dict] = []       # one entry per finished depth
+        self._search_at_depth: GOSDT | None = None
+        self._best_tree: Tree | None = None
+        self._best = None                         # weight units
+        self._lb = 0.0                            # weight units
+        self._done_expansions = 0
+        self._done_problems = 0
+        self._done_counts = {name: 0 for name in self.BOUNDS}
+
+    # -- the search --------------------------------------------------------------------------
+    def _depth_search(self, depth: int) -> GOSDT:
+        return GOSDT(self.dataset, regularization=self.regularization, objective=self.objective,
+                     bounds=self.bounds, depth_budget=depth)
+
+    def _search(self):
+        ds, lam = self.dataset, self.penalty
+        eq = self.model.equivalent_points(ds.all_points) if self.bounds["equivalent_points"] else 0
+        counts = ds.class_counts(ds.all_points)
+        self._best = self.model.leaf(counts)[0] + lam
+        self._lb = min(self._best, eq + lam)
+        self._emit(Started(0, self.lower_bound, self.upper_bound))
+        self._record()
+        depth = 0
+        while self._lb < self._best - self.eps and (self.depth_budget is None or depth < self.depth_budget):
+            depth += 1
+            self.depth = depth
+            search = self._search_at_depth = self._depth_search(depth)
+            search._ensure_started()
+            steps = search._generator
+            # Deeper trees have at least depth + 2 leaves (none if depth is the user's budget).
+            deeper = eq + (depth + 2) * lam if depth != self.depth_budget else float("inf")
+            while True:
+                search._events = [] if self._events is not None else None
+                try:
+                    next(steps)
+                    alive = True
+                except StopIteration:
+                    alive = False
+                finally:
+                    passed = [e for e in (search._events or ()) if type(e).__name__ in _PASSED_ON]
+                    search._events = None
+                for event in passed:
+                    self._emit(event)
+                self.expansions = self._done_expansions + search.expansions
+                for name in self.prune_counts:
+                    self.prune_counts[name] = self._done_counts[name] + search.prune_counts[name]
+                self._absorb(search, deeper)
+                if not alive:
+                    break
+                yield
+            self._done_expansions += search.expansions
+            self._done_problems += len(search.problems)
+            for name in self.prune_counts:
+                self._done_counts[name] += search.prune_counts[name]
+                self.prune_counts[name] = self._done_counts[name]
+            self.depth_results.append({"depth": depth, "objective": search.upper_bound,
+                                       "leaves": search.best_tree.n_leaves, "expansions": search.expansions,
+                                       "lower_bound": self.lower_bound})
+            self._search_at_depth = None           # its memo is no longer needed
+            yield
+
+    def _absorb(self, search: GOSDT, deeper: float) -> None:
+        """Take the depth's incumbent if better, and raise the global lower bound (module docstring)."""
+        improved = raised = False
+        if search.root.ub < self._best - self.eps:
+            self._best = search.root.ub
+            self._best_tree = search._incumbent()
+            improved = True
+        lb = min(search.root.lb, deeper)
+        if lb > self._lb + self.eps:
+            self._lb = min(lb, self._best)
+            raised = True
+        if improved or raised:
+            self._record(improved=improved, raised=raised)
+
+    # -- reading the state -----------------------------------------------------------------------
+    @property
+    def lower_bound(self) -> float:
+        return self.model.to_objective(self._lb)
+
+    @property
+    def upper_bound(self) -> float:
+        if self._best is None:
+            counts = self.dataset.class_counts(self.dataset.all_points)
+            return self.model.to_objective(self.model.leaf(counts)[0] + self.penalty)
+        return self.model.to_objective(self._best)
+
+    @property
+    def queue_size(self) -> int:
+        return 0 if self._search_at_depth is None else self._search_at_depth.queue_size
+
+    @property
+    def cache_size(self) -> int:
+        """Problems in the memo of the current depth's search (earlier depths' memos are freed)."""
+        return 0 if self._search_at_depth is None else self._search_at_depth.cache_size
+
+    def _incumbent(self) -> Tree:
+        if self._best_tree is None:
+            return GOSDT(self.dataset, regularization=self.regularization, objective=self.objective)._incumbent()
+        return self._best_tree
+
+    def _queue_entries(self, k: int) -> list:
+        return [] if self._search_at_depth is None else self._search_at_depth._queue_entries(k)
+
+    def _drop_search(self) -> None:
+        if self._search_at_depth is not None:
+            self._search_at_depth.release()
+            self._search_at_depth = None
+
+    def _snapshot_extra(self) -> dict:
+        return {"depth": self.depth, "depth_results": list(self.depth_results)}

@@ -1,0 +1,133 @@
+"""Two exact searches, interleaved, sharing their bounds: GOSDT and iterative deepening on depth.
+
+They are good at different things on wide data (measured in ``benchmarks/results_wide.md``):
+GOSDT with dives finds deep trees early and certifies with its hierarchical bounds when λ is
+small relative to the data's noise; iterative deepening (``treeopt/solvers/deepening.py``)
+finds the best shallow trees first and certifies through the leaf-count bound when λ is large.
+Neither dominates. Both bound the same optimum ``R*``, so the portfolio keeps
+
+* the better incumbent (``upper_bound = min`` of the two), and
+* the larger lower bound (``lower_bound = max`` of the two: each is a valid bound on ``R*``),
+
+and stops as soon as they meet, whichever search closed the gap. Units of work alternate so that
+each search gets about half of the time (the one that has used less time goes next).
+"""
+
+from __future__ import annotations
+
+from ..data import Dataset
+from ..events import Started
+from ..tree import Tree
+from .base import EPS, Solver
+from .capabilities import Capabilities
+from .deepening import DepthDeepening
+from .gosdt import GOSDT
+
+__all__ = ["Portfolio"]
+
+_PASSED_ON = ("Expanded", "Pruned")
+
+
+class Portfolio(Solver):
+    """GOSDT and :class:`DepthDeepening` interleaved; certified when their bounds meet.
+
+    Parameters
+    ----------
+    dataset : Dataset
+    regularization : float
+    objective : str or Objective, default="accuracy"
+        Any additive objective.
+    bounds : dict of str to bool, optional
+        GOSDT's switches, passed to both searches.
+    depth_budget : int, optional
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from treeopt.data import Dataset
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5)
+    >>> solver = Portfolio(Dataset.from_binary(X, X[:, 0] ^ X[:, 1]), regularization=0.05)
+    >>> result = solver.run()
+    >>> result.optimal, round(result.objective, 4), solver.snapshot().extra["closed_by"] in ("gosdt", "deepening", "both")
+    (True, 0.2, True)
+    """
+
+    name = "portfolio"
+    CAPABILITIES = Capabilities()
+    BOUNDS = dict(DepthDeepening.BOUNDS)
+
+    def __init__(self, dataset: Dataset, *, regularization: float, objective="accuracy",
+                 bounds: dict | None = None, depth_budget: int | None = None):
+        super().__init__(dataset, regularization=regularization, objective=objective, bounds=bounds,
+                         depth_budget=depth_budget)
+        common = dict(regularization=regularization, objective=self.objective, bounds=self.bounds,
+                      depth_budget=depth_budget)
+        self.members = {"gosdt": GOSDT(dataset, **common), "deepening": DepthDeepening(dataset, **common)}
+        self.eps = EPS                         # objective units (the members' tolerance, EPS × total weight)
+        self.closed_by = None
+
+    def _search(self):
+        members = self.members
+        self._emit(Started(0, self.lower_bound, self.upper_bound))
+        self._record()
+        live = dict(members)
+        while live:
+            name = min(live, key=lambda n: live[n].elapsed)
+            member = live[name]
+            before = (self.lower_bound, self.upper_bound)
+            member._events = [] if self._events is not None else None
+            try:
+                alive = member.step(1)
+            finally:
+                passed = [e for e in (member._events or ()) if type(e).__name__ in _PASSED_ON]
+                member._events = None
+            for event in passed:
+                self._emit(event)
+            self.expansions = sum(m.expansions for m in members.values())
+            for bound in self.prune_counts:
+                self.prune_counts[bound] = sum(m.prune_counts[bound] for m in members.values())
+            lb, ub = self.lower_bound, self.upper_bound
+            if (lb, ub) != before:
+                self._record(improved=ub < before[1], raised=lb > before[0])
+            if not alive:
+                del live[name]
+                if member._finished and member._proves_optimality:
+                    self.closed_by = name
+                    return
+            if lb >= ub - self.eps:
+                self.closed_by = "both"
+                return
+            yield
+
+    @property
+    def lower_bound(self) -> float:
+        return max(m.lower_bound for m in self.members.values())
+
+    @property
+    def upper_bound(self) -> float:
+        return min(m.upper_bound for m in self.members.values())
+
+    @property
+    def queue_size(self) -> int:
+        return sum(m.queue_size for m in self.members.values())
+
+    @property
+    def cache_size(self) -> int:
+        return sum(m.cache_size for m in self.members.values())
+
+    def _incumbent(self) -> Tree:
+        best = min(self.members.values(), key=lambda m: m.upper_bound)
+        return best.best_tree
+
+    def _queue_entries(self, k: int) -> list:
+        return self.members["gosdt"]._queue_entries(k)
+
+    def _snapshot_extra(self) -> dict:
+        deepening = self.members["deepening"]
+        return {"closed_by": self.closed_by, "depth": deepening.depth,
+                "lower_bounds": {n: m.lower_bound for n, m in self.members.items()},
+                "upper_bounds": {n: m.upper_bound for n, m in self.members.items()}}
+
+    def _drop_search(self) -> None:
+        for member in self.members.values():
+            member.release()
