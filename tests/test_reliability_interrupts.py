@@ -32,17 +32,17 @@ LAMBDA = 0.01
 def _ctrl_c_inside(cls, method):
     """A subclass of ``cls`` that sends itself SIGINT inside ``method`` at expansion ``ctrl_c_at``."""
 
-    def wrapped(self, *args):
+    def wrapped(self, *args, **kwargs):
         if self.expansions == type(self).ctrl_c_at and not self.__dict__.get("_sent"):
             self._sent = True
             signal.raise_signal(signal.SIGINT)       # delivered to Python's handler: KeyboardInterrupt
-        return getattr(super(subclass, self), method)(*args)
+        return getattr(super(subclass, self), method)(*args, **kwargs)
 
-    def wrapped_generator(self, *args):
+    def wrapped_generator(self, *args, **kwargs):
         if self.expansions == type(self).ctrl_c_at and not self.__dict__.get("_sent"):
             self._sent = True
             signal.raise_signal(signal.SIGINT)
-        yield from getattr(super(subclass, self), method)(*args)
+        yield from getattr(super(subclass, self), method)(*args, **kwargs)
 
     generator = method == "_expand" and cls is OSDT          # OSDT's expansion is itself a generator
     subclass = type(f"CtrlC{cls.__name__}", (cls,), {method: wrapped_generator if generator else wrapped,
@@ -157,11 +157,11 @@ class _Counting(GOSDT):
         super().__init__(*args, **kwargs)
         type(self).built += 1
 
-    def _expand(self, problem):
+    def _expand(self, problem, **kwargs):
         if type(self).built == 1 and self.expansions == self.ctrl_c_at and not self.__dict__.get("_sent"):
             self._sent = True
             signal.raise_signal(signal.SIGINT)
-        return super()._expand(problem)
+        return super()._expand(problem, **kwargs)
 
 
 def test_fit_stores_the_incumbent_warns_and_reraises(monkeypatch, monk2):

@@ -36,11 +36,11 @@ def _out_of_memory_at(solver, at):
     original = getattr(solver, method_name)
     calls = {"n": 0}
 
-    def failing(*args):
+    def failing(*args, **kwargs):
         calls["n"] += 1
         if calls["n"] == at:
             raise MemoryError
-        return original(*args)
+        return original(*args, **kwargs)
 
     setattr(solver, method_name, failing)
     return solver
@@ -71,10 +71,10 @@ def test_memory_error_returns_the_incumbent_with_status_memory(name, monk2):
 
 def test_memory_error_in_fit_keeps_a_tree_and_warns(monkeypatch, monk2):
     class OutOfMemory(GOSDT):
-        def _expand(self, problem):
+        def _expand(self, problem, **kwargs):
             if self.expansions == 4:
                 raise MemoryError
-            return super()._expand(problem)
+            return super()._expand(problem, **kwargs)
 
     monkeypatch.setitem(SOLVERS, "gosdt", OutOfMemory)
     X, y = monk2

@@ -78,9 +78,9 @@ def test_time_limit_counts_the_setup(monkeypatch):
 class _SlowUnits(GOSDT):
     """GOSDT whose units of work take 20 ms each (an expensive expansion)."""
 
-    def _expand(self, problem):
+    def _expand(self, problem, **kwargs):
         time.sleep(0.02)
-        return super()._expand(problem)
+        return super()._expand(problem, **kwargs)
 
 
 def test_time_limit_is_checked_after_every_unit():
