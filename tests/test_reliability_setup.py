@@ -29,7 +29,7 @@ def test_many_thresholds_warn_with_numbers_and_the_fix():
     X, y = _one_wide_column()
     with pytest.warns(UserWarning, match=r"1499 binary features for 1500 rows \(x: 1499\).*max_thresholds.*"
                                          r"thresholds='guess'"):
-        make_solver(X, y, regularization=0.1)
+        make_solver(X, y, regularization=0.1, thresholds="all")
 
 
 def test_few_thresholds_or_a_heuristic_do_not_warn():
@@ -45,7 +45,7 @@ def test_a_binarization_that_cannot_fit_is_refused_before_it_is_built(monkeypatc
     monkeypatch.setattr(building, "available_memory", lambda: 1000)      # 1 kB free
     monkeypatch.setattr(Binarizer, "transform", lambda *a, **k: pytest.fail("the table was built"))
     with pytest.raises(ValueError, match=r"needs about .* more than the 1 kB .*max_thresholds"):
-        OptimalTreeClassifier(regularization=0.1).fit(X, y)
+        OptimalTreeClassifier(regularization=0.1, thresholds="all").fit(X, y)
 
 
 def test_threshold_features_in_blocks_equal_feature_by_feature(monkeypatch):
