@@ -67,6 +67,9 @@ def test_memory_error_returns_the_incumbent_with_status_memory(name, monk2):
     assert solver.snapshot().status == "memory" and solver.lower_bound == result.lower_bound
     assert solver.step() is False
     assert list(solver.steps()) == [Finished(result.expansions, False, result.gap, "memory")]
+    fresh = solver.rebuild()                   # a fresh search of the original class
+    assert type(fresh) is type(make_solver(X, y, solver=name, regularization=lam))
+    assert fresh.run().objective == pytest.approx(whole.objective)
 
 
 def test_memory_error_in_fit_keeps_a_tree_and_warns(monkeypatch, monk2):
