@@ -166,7 +166,7 @@ def test_cli_cache_limit(tmp_path, capsys, monk):
     X, y = monk[0], monk[1]
     path = tmp_path / "monk2.csv"
     pd.concat([X, y], axis=1).to_csv(path, index=False)
-    assert main(["fit", str(path), "--target", "class", "--regularization", str(LAM), "--cache-limit", "40"]) == 0
+    assert main(["fit", str(path), "--target", "class", "--regularization", str(LAM), "--cache-limit", "40"]) == 3  # stopped uncertified (README, exit codes)
     out = capsys.readouterr().out
     assert "NOT certified (cache_limit)" in out
     with pytest.raises(SystemExit, match="cache_limit"):
@@ -177,7 +177,7 @@ def test_frontier_command_cache_limit(tmp_path, capsys, monk):
     X, y = monk[0], monk[1]
     path = tmp_path / "monk2.csv"
     pd.concat([X, y], axis=1).to_csv(path, index=False)
-    assert main(["frontier", str(path), "--target", "class", "--max-leaves", "6", "--cache-limit", "30"]) == 0
+    assert main(["frontier", str(path), "--target", "class", "--max-leaves", "6", "--cache-limit", "30"]) == 3  # stopped uncertified
     assert "search stopped (cache_limit)" in capsys.readouterr().out
     with pytest.raises(SystemExit, match="cache_limit"):
         main(["frontier", str(path), "--target", "class", "--cache-limit", "-1"])

@@ -9,23 +9,28 @@ and options), never from their names, so a newly registered solver
 
 from __future__ import annotations
 
+import warnings
+from collections import Counter
+
 import numpy as np
 import pandas as pd
 
 from .categorical import CategoricalDataset
 from .data import Dataset
 from .guessing.fitting import make_binarizer, reference_kwargs
+from .memory import available_memory, format_bytes, parse_memory_limit, resident_memory
 from .objectives import OBJECTIVES, get_objective
 from .solvers.base import Solver
 from .solvers.registry import SOLVERS, solvers_that
 
-__all__ = ["make_solver", "check_labels", "SETTINGS"]
+__all__ = ["make_solver", "check_labels", "check_setup_memory", "SETTINGS"]
 
 #: The settings make_solver takes, with their defaults (the estimator's parameters of the same names).
 SETTINGS = {
     "regularization": 0.05, "objective": "accuracy", "omega": None, "theta": None, "depth_budget": None,
     "bounds": None, "thresholds": "auto", "max_thresholds": None, "schedule": None, "warm_start": None,
     "top_k": 1, "reference": None, "random_state": None, "penalty": "leaf", "missing": "error",
+    "memory_limit": None,
 }
 
 #: From this many binary features on, ``solver="auto"`` runs the portfolio (GOSDT and iterative
@@ -57,6 +62,9 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
     **settings
         Any of ``SETTINGS`` (the parameters of :class:`~treeopt.OptimalTreeClassifier` of the
         same names: ``regularization``, ``objective``, ``bounds``, ``schedule``, ...).
+        ``memory_limit`` (bytes or a string such as ``"2GB"``, :mod:`treeopt.memory`) guards the
+        setup here: a binarized table that would push the process past it is refused before it
+        is built. The search's own check is ``solver.run(memory_limit=...)``.
 
     Returns
     -------
@@ -86,6 +94,7 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
                                                                    theta=s["theta"]).additive
         osdt_only = s["schedule"] is not None or s["warm_start"] not in (None, False) or s["top_k"] != 1
         solver = "osdt" if osdt_only or (s["objective"] in OBJECTIVES and not additive) else "gosdt"
+    memory_limit = parse_memory_limit(s["memory_limit"])
     if solver not in SOLVERS:
         raise ValueError(f"unknown solver {solver!r}; choose one of {sorted(SOLVERS)}.")
     solver_cls = SOLVERS[solver]
@@ -140,6 +149,9 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
     else:
         binarizer = make_binarizer(s["thresholds"], s["max_thresholds"], s["random_state"], X, y, sample_weight,
                                    missing=s["missing"])
+        check_setup_memory(len(y), len(binarizer.features_), memory_limit)
+        if solver_cls.exact:
+            warn_if_hopeless(len(y), binarizer.features_)
         dataset = Dataset.from_arrays(X, y, sample_weight=sample_weight, binarizer=binarizer, classes=classes)
     objective.validate(dataset)
     if auto and solver == "gosdt" and dataset.n_features >= AUTO_WIDE_FEATURES and not options \
@@ -153,6 +165,74 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
                        depth_budget=s["depth_budget"], **options, **guess)
     built.reference_predictions = predictions
     return built
+
+
+#: Above this many binary features an exact search is hopeless in practice (each subproblem tries
+#: every feature): make_solver warns, with the numbers and the fix.
+HOPELESS_FEATURES = 1000
+
+
+def warn_if_hopeless(n_rows: int, features) -> None:
+    """Warn, with numbers, when the binarization leaves too many features for an exact search.
+
+    Examples
+    --------
+    >>> from treeopt.binarize import BinaryFeature
+    >>> many = [BinaryFeature("x", 0, "threshold", t + 0.5, f"x <= {t}.5") for t in range(1500)]
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     warn_if_hopeless(1501, many)
+    >>> print(caught[0].message)  # doctest: +NORMALIZE_WHITESPACE
+    the binarization gives 1500 binary features for 1501 rows (x: 1500); an exact search over more
+    than 1000 features is hopeless in practice, and the binary table alone takes 2.25 MB. Keep fewer
+    thresholds with max_thresholds=... (e.g. 20 per numeric column) or thresholds='guess' (McTavish et
+    al. 2022, section 4.1).
+    """
+    if len(features) <= HOPELESS_FEATURES:
+        return
+    per_column = Counter(getattr(f, "column", "?") for f in features).most_common(3)
+    columns = ", ".join(f"{column}: {count}" for column, count in per_column)
+    more = "" if len(per_column) < 3 else ", ..."
+    warnings.warn(f"the binarization gives {len(features)} binary features for {n_rows} rows ({columns}{more}); "
+                  f"an exact search over more than {HOPELESS_FEATURES} features is hopeless in practice, and the "
+                  f"binary table alone takes {format_bytes(n_rows * len(features))}. Keep fewer thresholds with "
+                  "max_thresholds=... (e.g. 20 per numeric column) or thresholds='guess' (McTavish et al. 2022, "
+                  "section 4.1).", UserWarning, stacklevel=3)
+
+
+def check_setup_memory(n_rows: int, n_features: int, memory_limit: int | None) -> None:
+    """Refuse a binarized table that would push the process past ``memory_limit`` or the free memory.
+
+    The table is ``n_rows × n_features`` bytes (one boolean per row and binary feature) on top of
+    what the process holds already (:func:`treeopt.memory.resident_memory`). Without a
+    ``memory_limit`` the limit is what the system can still give
+    (:func:`treeopt.memory.available_memory`): better a clear error now than numpy's after
+    minutes of work.
+
+    Examples
+    --------
+    >>> check_setup_memory(50_000, 49_999, 2 * 10**9)    # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: binarizing 50000 rows into 49999 binary features needs about 2.5 GB on top of the ... memory_limit=2 GB...
+    """
+    needed = n_rows * n_features
+    if memory_limit is None:
+        # The table is built about twice over (the binarizer's matrix, then its distinct rows).
+        free = available_memory()
+        if free is not None and 2 * needed > free:
+            raise ValueError(f"binarizing {n_rows} rows into {n_features} binary features needs about "
+                             f"{format_bytes(2 * needed)}, more than the {format_bytes(free)} of memory available. "
+                             "Keep fewer thresholds (max_thresholds=..., e.g. 20 per numeric column, or "
+                             "thresholds='guess').")
+        return
+    held = resident_memory()
+    if held + needed > memory_limit:
+        raise ValueError(f"binarizing {n_rows} rows into {n_features} binary features needs about "
+                         f"{format_bytes(needed)} on top of the {format_bytes(held)} the process holds, more than "
+                         f"memory_limit={format_bytes(memory_limit)}. Keep fewer thresholds (max_thresholds=..., "
+                         f"or thresholds='guess') or raise memory_limit.")
 
 
 def check_labels(y) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import warnings
 from numbers import Integral, Real
 
@@ -57,8 +58,13 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     depth_budget : int, optional
         Maximum depth (a single leaf has depth 0).
     time_limit : float, optional
-        Seconds; a search stopped by it keeps its best tree and warns with
-        ``ConvergenceWarning``.
+        Seconds for the whole ``fit``: the setup (validation, binarization)
+        counts, and the search gets what remains. It is checked after every
+        unit of work of the search, so ``fit`` overshoots by at most one unit
+        (usually well under a millisecond) plus the final report; the setup
+        itself is not cut short (a setup longer than the limit leaves the
+        search one unit). A search stopped by it keeps its best tree and
+        warns with ``ConvergenceWarning``.
     node_limit : int, optional
         Maximum expansions.
     cache_limit : int, optional
@@ -66,6 +72,12 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         subproblems, caches and owned queue entries: ``solver_.cache_size``,
         in ``trace_.cache_size``). A search stopped by it keeps its best tree
         and warns with ``ConvergenceWarning``.
+    memory_limit : int or str, optional
+        A cap on the whole process's resident memory, in bytes or as a string
+        such as ``"2GB"`` (:mod:`treeopt.memory`): a binarized table that
+        would exceed it is refused before the search, and a search that
+        exceeds it stops with status ``memory_limit``, its best tree and gap,
+        and a ``ConvergenceWarning``. Checked about every 10 ms.
     bounds : dict, optional
         Switch bounds off by name, e.g. ``{"lookahead": False}``.
     thresholds : {"auto", "all", "quantile", "guess"}, default="auto"
@@ -125,7 +137,9 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         the search, e.g. its queue in the widgets). By default ``fit`` releases it
         (:meth:`~treeopt.solvers.base.Solver.release`): a fitted estimator then holds its
         tree, certificate, trace and counters, a few MB, instead of every subproblem
-        the search created (gigabytes on wide data).
+        the search created (gigabytes on wide data). A search stopped by Ctrl-C is
+        always kept, so that ``solver_.run()`` can resume it (``solver_.release()``
+        frees it).
     verbose : int, default=0
         0: quiet. 1 or more: a progress line on ``sys.stderr`` about once a second (time,
         expansions, lower and upper bounds, queue and cache sizes), rewritten in place, which
@@ -149,7 +163,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         Only when ``X`` had string column names.
     binarizer_ : Binarizer
     status_ : str
-        ``optimal``, ``time_limit``, ``node_limit``, ``cache_limit`` or ``interrupted``.
+        ``optimal``, ``time_limit``, ``node_limit``, ``cache_limit``, ``memory_limit``,
+        ``interrupted`` (Ctrl-C) or ``memory`` (a ``MemoryError``; see Notes).
     optimal_ : bool
         Whether optimality was certified.
     lower_bound_, upper_bound_, gap_ : float
@@ -176,6 +191,25 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         graph is released unless ``keep_search=True``.
         Not pickled with the estimator (it holds the live search, which
         can be large); a pickled estimator keeps the tree and certificate.
+
+    Notes
+    -----
+    Stopping. Every limit (``time_limit``, ``node_limit``, ``cache_limit``,
+    ``memory_limit``) stops the search with its best tree, an honest gap
+    (``lower_bound_ <= optimum <= upper_bound_``), ``status_`` naming the
+    limit and a ``ConvergenceWarning``; ``fit`` returns normally.
+
+    Ctrl-C is held until the end of the unit of work it lands in (one
+    expansion), then ``fit`` stores the best tree so far with ``status_ ==
+    "interrupted"``, warns, and **re-raises** ``KeyboardInterrupt``: the
+    estimator is usable, and Ctrl-C also stops a loop of fits
+    (``cross_val_score``, ``GridSearchCV``). ``solver_.run()`` resumes the same
+    search. Pressing Ctrl-C twice aborts a long unit of work at once (that
+    search cannot resume).
+
+    A ``MemoryError`` inside the search ends it with ``status_ == "memory"``:
+    the best tree and its gap are kept, the search's memory is released, and
+    ``fit`` warns and returns.
 
     Examples
     --------
@@ -209,6 +243,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
         "node_limit": [Interval(Integral, 0, None, closed="left"), None],
         "cache_limit": [Interval(Integral, 1, None, closed="left"), None],
+        "memory_limit": [Interval(Integral, 1, None, closed="left"), str, None],
         "bounds": [dict, None],
         "thresholds": [StrOptions({"auto", "all", "quantile", "guess"})],
         "reference": [StrOptions({"gbdt"}), None],
@@ -227,7 +262,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     def __init__(self, *, regularization: float = 0.05, solver: str = "auto", objective: str = "accuracy",
                  omega: float | None = None, theta: float | None = None, depth_budget: int | None = None,
                  time_limit: float | None = None, cache_limit: int | None = None,
-                 node_limit: int | None = None, bounds: dict | None = None, thresholds: str = "auto",
+                 memory_limit: int | str | None = None, node_limit: int | None = None, bounds: dict | None = None,
+                 thresholds: str = "auto",
                  max_thresholds: int | None = None, schedule: str | None = None, warm_start=None,
                  reference: str | None = None, random_state=None, penalty: str = "leaf", missing: str = "error",
                  proba_smoothing: float = 0.0, top_k: int = 1, verbose: int = 0, keep_search: bool = False):
@@ -240,6 +276,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.time_limit = time_limit
         self.node_limit = node_limit
         self.cache_limit = cache_limit
+        self.memory_limit = memory_limit
         self.bounds = bounds
         self.thresholds = thresholds
         self.max_thresholds = max_thresholds
@@ -297,16 +334,34 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         Returns
         -------
         self
+
+        Raises
+        ------
+        KeyboardInterrupt
+            On Ctrl-C, after storing the best tree so far and its gap (``status_ ==
+            "interrupted"``) and warning with ``ConvergenceWarning``: the fitted attributes are
+            usable, and the interrupt still stops a loop of fits (cross-validation, a grid
+            search). ``solver_.run()`` resumes the search.
         """
+        started = time.perf_counter()
         solver = self._build_solver(X, y, sample_weight, y_ref)
+        time_limit = self.time_limit
+        if time_limit is not None:          # the limit covers the setup (binarization) too
+            time_limit = max(time_limit - (time.perf_counter() - started), 1e-9)
         progress = ProgressLine() if self.verbose else None
         try:
-            result = solver.run(time_limit=self.time_limit, node_limit=self.node_limit,
-                                cache_limit=self.cache_limit, progress=progress)
+            result = solver.run(time_limit=time_limit, node_limit=self.node_limit,
+                                cache_limit=self.cache_limit, memory_limit=self.memory_limit,
+                                progress=progress)
         finally:
             if progress is not None:
                 progress.close()
         self._store(solver, result)
+        if result.status == "interrupted":
+            # Stored and warned about; re-raised so that Ctrl-C also stops a loop of fits
+            # (cross_val_score, GridSearchCV, a for loop) instead of only the current search.
+            raise KeyboardInterrupt(f"fit interrupted: the best tree found so far is stored (tree_, status_="
+                                    f"'interrupted', gap_={self.gap_:.3g}); solver_.run() resumes the search.")
         return self
 
     def _store(self, solver, result) -> None:
@@ -331,8 +386,8 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         if not result.optimal and result.status != "guessed":   # stopped early (a completed guessed
             # search is reported by guarantee_, not warned about)
             warnings.warn(self._stopped_message(result), ConvergenceWarning, stacklevel=3)
-        if not self.keep_search:
-            solver.release()
+        if not self.keep_search and result.status != "interrupted":
+            solver.release()                # an interrupted search is kept: solver_.run() resumes it
 
     def _stopped_message(self, result) -> str:
         """The ConvergenceWarning of a stopped search, honest about a guessed lower bound."""
@@ -340,6 +395,15 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         if result.status == "cache_limit":
             retry = (f"The search held more than cache_limit={self.cache_limit} entries; raise cache_limit "
                      "(more memory) or regularization to certify.")
+        elif result.status == "memory_limit":
+            retry = (f"The process held more than memory_limit={self.memory_limit!r}; raise memory_limit or "
+                     "regularization, or cap the search with cache_limit, to certify.")
+        elif result.status == "memory":
+            retry = ("The search ran out of memory (MemoryError) and its cache was released; raise "
+                     "regularization, keep fewer thresholds (max_thresholds) or set cache_limit/memory_limit "
+                     "below the machine's memory to stop cleanly.")
+        elif result.status == "interrupted":
+            retry = "Interrupted (Ctrl-C): solver_.run() resumes the search."
         if not getattr(result, "lower_bound_guessed", False):
             return (f"search stopped ({result.status}) before optimality was certified: the tree's objective "
                     f"{result.upper_bound:.6g} is within {result.gap:.3g} of the optimum (lower bound "

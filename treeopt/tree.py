@@ -43,6 +43,21 @@ class Tree:
         Original label values; leaf prediction ``k`` means ``classes[k]``.
     binarizer : Binarizer, optional
         When set, :meth:`predict` accepts the original (unbinarized) table.
+    columns_in : list of str, optional
+        Names of the original columns the tree was fitted on (default: the
+        binarizer's). Kept in :meth:`to_dict`, so a tree read back from JSON
+        knows whether a table is the original one or the binary matrix.
+
+    Notes
+    -----
+    What ``X`` is. A tree fitted through a binarizer tests original columns
+    (``age <= 30``); its binary matrix has one column per feature. Without
+    ``binarized=``, a tree that has its binarizer reads the original table; a
+    tree read from JSON decides from ``X``: a DataFrame by its column names,
+    an array by its number of columns, and it refuses an array whose column
+    count matches both, unless it is boolean (then it is the binary matrix;
+    say which with ``binarized=``). A tree fitted on a
+    0/1 matrix directly (``Dataset.from_binary``) reads both alike.
 
     Examples
     --------
@@ -74,9 +89,12 @@ class Tree:
     features: list
     classes: list
     binarizer: object = field(default=None, compare=False, repr=False)
+    columns_in: list | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
         self.classes = list(np.asarray(self.classes).tolist())
+        if self.columns_in is None and getattr(self.binarizer, "feature_names_in_", None) is not None:
+            self.columns_in = [str(c) for c in self.binarizer.feature_names_in_]
 
     # -- shape ----------------------------------------------------------------
     @property
@@ -131,9 +149,59 @@ class Tree:
         yield from out
 
     # -- prediction -----------------------------------------------------------
+    @property
+    def _features_are_columns(self) -> bool:
+        """Whether binary feature ``j`` is original 0/1 column ``j`` (then both readings of X agree)."""
+        return all(f.kind == "binary" and f.column_index == j for j, f in enumerate(self.features))
+
+    def _reads_binarized(self, X) -> bool:
+        """Whether ``X`` (given without ``binarized=``) is the binary matrix rather than the original table.
+
+        See the class Notes: decided by the binarizer when the tree has one, else from ``X``.
+        """
+        if self.binarizer is not None or self._features_are_columns:
+            return self.binarizer is None
+        n_features = len(self.features)
+        feature_columns = {f.column for f in self.features}
+        if hasattr(X, "columns"):                   # a DataFrame: by its column names
+            names = {str(c) for c in X.columns}
+            if feature_columns <= names:
+                return False
+            if {f.name for f in self.features} <= names:
+                return True
+            raise ValueError(f"X's columns {sorted(names)[:8]} are neither the original columns the tree tests "
+                             f"{sorted(feature_columns)[:8]} nor its binary features; pass the table the tree was "
+                             "fitted on (or binarized=True with the binary feature matrix).")
+        array = np.asarray(X)
+        if array.ndim != 2:
+            raise ValueError(f"X must be 2-dimensional (rows × columns), got shape {array.shape}.")
+        n_columns = array.shape[1]
+        if array.dtype == bool and n_columns == n_features:
+            return True                             # booleans: the binary feature matrix
+        if self.columns_in is not None:
+            n_original = len(self.columns_in)
+            original_fits = n_columns == n_original
+        else:                                       # older JSON: at least the columns the features test
+            n_original = 1 + max(f.column_index for f in self.features)
+            original_fits = n_columns >= n_original
+        if original_fits and n_columns == n_features:
+            known = f" {self.columns_in}" if self.columns_in is not None else ""
+            raise ValueError(
+                f"X has {n_columns} columns: as many as the tree's original columns{known} and as its "
+                f"{n_features} binary features, so it is ambiguous which X is. Pass binarized=False for the "
+                "original table (the data the tree was fitted on), binarized=True for the binary feature "
+                "matrix (e.g. clf.binarizer_.transform(X)), or a DataFrame with the original column names.")
+        if original_fits:
+            return False
+        if n_columns == n_features:
+            return True
+        raise ValueError(f"X has {n_columns} columns; the tree was fitted on "
+                         f"{n_original if self.columns_in is not None else f'at least {n_original}'} original "
+                         f"columns ({n_features} binary features). Pass the table the tree was fitted on.")
+
     def _binary(self, X, binarized: bool | None) -> np.ndarray:
         if binarized is None:
-            binarized = self.binarizer is None
+            binarized = self._reads_binarized(X)
         if binarized:
             Z = np.asarray(X)
             if hasattr(X, "to_numpy"):
@@ -172,8 +240,9 @@ class Tree:
         X : array_like or DataFrame
             The original table (when the tree has a binarizer) or the binary matrix.
         binarized : bool, optional
-            Force the interpretation of ``X``; default: original table if the
-            tree has a binarizer, binary matrix otherwise.
+            Force the interpretation of ``X``; default: the original table if
+            the tree has a binarizer, else decided from ``X`` (see the class
+            Notes: an ambiguous ``X`` is refused).
         """
         leaf_ids = {}
         for i, (_, leaf) in enumerate(self.leaves()):
@@ -348,8 +417,11 @@ class Tree:
                         "children": [node_dict(child) for child in node.children]}
             return {"feature": int(node.feature), "left": node_dict(node.left), "right": node_dict(node.right)}
 
+        input_ = {"table": "binary"} if self._features_are_columns and self.binarizer is None else \
+            {"table": "original", **({"columns": list(self.columns_in)} if self.columns_in is not None else {})}
         return {
             "classes": [_py(c) for c in self.classes],
+            "input": input_,
             "features": [{"column": f.column, "column_index": int(f.column_index), "kind": f.kind,
                           "value": _py(f.value), "name": f.name,
                           **({"has_missing": True} if f.has_missing else {})} for f in self.features],
@@ -379,7 +451,9 @@ class Tree:
 
         features = [BinaryFeature(f["column"], f["column_index"], f["kind"], f["value"], f["name"],
                                   bool(f.get("has_missing", False))) for f in data["features"]]
-        return cls(node(data["root"]), features, data["classes"], binarizer=binarizer)
+        columns = (data.get("input") or {}).get("columns")
+        return cls(node(data["root"]), features, data["classes"], binarizer=binarizer,
+                   columns_in=None if columns is None else [str(c) for c in columns])
 
     def to_json(self, **kwargs) -> str:
         """:meth:`to_dict` as a JSON string."""

@@ -9,6 +9,7 @@ import pandas as pd
 
 from ..data import Dataset
 from ..solvers.osdt.ablation import ablation
+from .outputs import check_output, write_output
 from .tables import read_table
 
 __all__ = ["add_cli_arguments", "run_cli"]
@@ -32,6 +33,7 @@ def add_cli_arguments(parser) -> None:
 
 def run_cli(args) -> int:
     """Run ``treeopt ablation``: print Table 6.2 for the file."""
+    check_output(args.output, [args.csv], "--output")
     X, y = read_table(args.csv, args.target, args.sep)
     try:
         if np.isin(X.to_numpy(), [0, 1]).all():
@@ -54,6 +56,6 @@ def run_cli(args) -> int:
     with pd.option_context("display.width", 200, "display.max_columns", 20):
         print(table.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     if args.output:
-        table.to_csv(args.output, index=False)
+        write_output(args.output, table.to_csv(index=False))
         print(f"table written to {args.output}")
     return 0

@@ -18,6 +18,8 @@ from ..datasets import load_monk
 from ..estimator import OptimalTreeClassifier
 from . import ablation as ablation_cli
 from . import frontier as frontier_cli
+from .exits import EXIT_INTERRUPTED, StopSignals, exit_code
+from .outputs import check_output, write_output
 from .tables import read_table
 
 __all__ = ["main", "COMMANDS"]
@@ -49,12 +51,20 @@ def _report(clf, X, y, elapsed: float, out=None) -> None:
 
 
 def _fit(clf, X, y):
-    """Fit with a progress line on stderr (``verbose=1``) for runs longer than a second; return seconds."""
+    """Fit with a progress line on stderr (``verbose=1``) for runs longer than a second; return seconds.
+
+    Ctrl-C during the search is not an error here: ``fit`` stored the best tree so far
+    (``status_ == "interrupted"``) before re-raising, and the report below prints it with its gap.
+    """
     clf.set_params(verbose=1)
     start = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")      # the report below states the status and gap
-        clf.fit(X, y)
+        try:
+            clf.fit(X, y)
+        except KeyboardInterrupt:
+            if getattr(clf, "status_", None) != "interrupted":
+                raise                         # Ctrl-C before the search started: nothing to report
     return time.perf_counter() - start
 
 
@@ -70,9 +80,12 @@ def _demo(args) -> int:
           "'head_shape == body_shape or jacket_color == red'),")
     print(f"6 categorical attributes one-hot encoded; regularization {args.regularization}\n")
     clf = OptimalTreeClassifier(regularization=args.regularization)
-    elapsed = _fit(clf, X, y)
+    try:
+        elapsed = _fit(clf, X, y)
+    except (ValueError, TypeError) as error:
+        raise SystemExit(f"treeopt: {error}")
     _report(clf, X, y, elapsed)
-    return 0
+    return exit_code(clf.status_)
 
 
 def _fit_args(parser):
@@ -93,6 +106,9 @@ def _fit_args(parser):
     parser.add_argument("--cache-limit", type=int, default=None,
                         help="memory cap: stop once the search holds more than this many cache entries "
                              "(memo problems, caches); the best tree so far is printed with its gap")
+    parser.add_argument("--memory-limit", default=None,
+                        help="cap on the process's resident memory, e.g. 2GB or 512MiB: stop once it is "
+                             "exceeded; the best tree so far is printed with its gap")
     parser.add_argument("--max-thresholds", type=int, default=None,
                         help="cap threshold features per numeric column")
     parser.add_argument("--thresholds", choices=["auto", "all", "quantile", "guess"], default="auto",
@@ -127,12 +143,13 @@ def _report_top_trees(clf, out=None) -> None:
 
 
 def _fit_command(args) -> int:
+    check_output(args.json, [args.csv], "--json")           # before the search, not after it
     X, y = read_table(args.csv, args.target, args.sep)
     clf = OptimalTreeClassifier(regularization=args.regularization, solver=args.solver,
                                 objective=args.objective, omega=args.omega, theta=args.theta,
                                 depth_budget=args.depth_budget,
                                 time_limit=args.time_limit, cache_limit=args.cache_limit,
-                                max_thresholds=args.max_thresholds,
+                                memory_limit=args.memory_limit, max_thresholds=args.max_thresholds,
                                 thresholds=args.thresholds, reference=args.reference,
                                 random_state=args.random_state, missing=args.missing, penalty=args.penalty,
                                 top_k=args.top_k)
@@ -147,10 +164,9 @@ def _fit_command(args) -> int:
         print(f"guarantee      {name}: {text}")
     _report_top_trees(clf)
     if args.json:
-        with open(args.json, "w") as handle:
-            json.dump(clf.tree_.to_dict(), handle, indent=2)
+        write_output(args.json, json.dumps(clf.tree_.to_dict(), indent=2))
         print(f"tree written to {args.json}")
-    return 0
+    return exit_code(clf.status_)
 
 
 #: name -> (help, add_arguments, run)
@@ -165,13 +181,21 @@ COMMANDS = {
 
 
 def main(argv=None) -> int:
-    """Entry point of the ``treeopt`` command."""
+    """Entry point of the ``treeopt`` command; returns the exit code (:mod:`treeopt.cli.exits`)."""
     parser = argparse.ArgumentParser(prog="treeopt", description="Provably optimal sparse decision trees.")
     sub = parser.add_subparsers(dest="command", required=True)
     for name, (help_text, add_arguments, _) in COMMANDS.items():
         add_arguments(sub.add_parser(name, help=help_text))
     args = parser.parse_args(argv)
-    return COMMANDS[args.command][2](args)
+    # SIGTERM (timeout, kill) stops a search like Ctrl-C: the best tree is printed and written.
+    with StopSignals() as stop:
+        try:
+            code = COMMANDS[args.command][2](args)
+        except KeyboardInterrupt:
+            print(f"treeopt: stopped by {stop.name} before there was a tree to report.",
+                  file=sys.stderr)
+            code = EXIT_INTERRUPTED
+    return stop.exit_code if code == EXIT_INTERRUPTED else code
 
 
 if __name__ == "__main__":  # pragma: no cover

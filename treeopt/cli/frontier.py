@@ -56,6 +56,8 @@ import time
 
 from ..frontier.cross_validation import cross_validate_frontier
 from ..frontier.result import frontier
+from .exits import EXIT_OK, EXIT_UNCERTIFIED, exit_code
+from .outputs import check_output, write_output
 from .tables import read_table
 
 __all__ = ["add_cli_arguments", "run_cli"]
@@ -103,6 +105,7 @@ def run_cli(args, out=None) -> int:
     """Run ``treeopt frontier`` with parsed ``args``; print to ``out`` (default stdout)."""
 
     out = sys.stdout if out is None else out
+    check_output(args.output, [args.csv, args.test], "--output")
     X, y = read_table(args.csv, args.target, args.sep)
     X_test = y_test = None
     if args.test:
@@ -148,9 +151,9 @@ def run_cli(args, out=None) -> int:
         print(f"\n{what} ({tree.n_leaves} leaves):", file=out)
         print(tree.rules(), file=out)
     if args.output:
-        table.to_csv(args.output, index=False)
+        write_output(args.output, table.to_csv(index=False))
         print(f"frontier written to {args.output}", file=out)
-    return 0
+    return EXIT_OK if front.complete else exit_code(front.search.status)
 
 
 def _run_cv(args, X, y, out) -> int:
@@ -205,6 +208,6 @@ def _run_cv(args, X, y, out) -> int:
     print(f"\ntree for λ = {lam:.4g}, fitted on all the data ({tree.n_leaves} leaves):", file=out)
     print(tree.rules(), file=out)
     if args.output:
-        table.to_csv(args.output, index=False)
+        write_output(args.output, table.to_csv(index=False))
         print(f"cross-validated frontier written to {args.output}", file=out)
-    return 0
+    return EXIT_OK if cvf.complete else EXIT_UNCERTIFIED

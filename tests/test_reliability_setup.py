@@ -1,0 +1,92 @@
+"""Setup is covered: many thresholds warn with numbers, a table that cannot fit is refused before
+it is built, ``time_limit`` counts the setup and is checked after every unit of work
+(issue 17, item 9 and "Also").
+"""
+
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import treeopt.building as building
+import treeopt.estimator as estimator_module
+from treeopt import OptimalTreeClassifier, make_solver
+from treeopt.binarize import Binarizer
+from treeopt.datasets import load_monk
+from treeopt.solvers import GOSDT
+from treeopt.solvers.registry import SOLVERS
+
+
+def _one_wide_column(n=1500, seed=0):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({"x": rng.permutation(n).astype(float)})
+    return X, (X.x > n / 2).astype(int).to_numpy()
+
+
+def test_many_thresholds_warn_with_numbers_and_the_fix():
+    X, y = _one_wide_column()
+    with pytest.warns(UserWarning, match=r"1499 binary features for 1500 rows \(x: 1499\).*max_thresholds.*"
+                                         r"thresholds='guess'"):
+        make_solver(X, y, regularization=0.1, thresholds="all")
+
+
+def test_few_thresholds_or_a_heuristic_do_not_warn():
+    X, y = _one_wide_column()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        make_solver(X, y, regularization=0.1, max_thresholds=20)
+        make_solver(X, y, solver="greedy", regularization=0.1)      # greedy is not an exhaustive search
+
+
+def test_a_binarization_that_cannot_fit_is_refused_before_it_is_built(monkeypatch):
+    X, y = _one_wide_column(200)
+    monkeypatch.setattr(building, "available_memory", lambda: 1000)      # 1 kB free
+    monkeypatch.setattr(Binarizer, "transform", lambda *a, **k: pytest.fail("the table was built"))
+    with pytest.raises(ValueError, match=r"needs about .* more than the 1 kB .*max_thresholds"):
+        OptimalTreeClassifier(regularization=0.1, thresholds="all").fit(X, y)
+
+
+def test_threshold_features_in_blocks_equal_feature_by_feature(monkeypatch):
+    import treeopt.binarize as binarize
+    monkeypatch.setattr(binarize, "_BLOCK", 64)                         # force many blocks
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame({"a": rng.random(300), "b": rng.integers(0, 40, 300).astype(float),
+                      "c": rng.choice(["x", "y"], 300), "d": rng.integers(0, 2, 300)})
+    X.loc[rng.random(300) < 0.1, "a"] = np.nan
+    binarizer = Binarizer(missing="indicator").fit(X)
+    expected = np.column_stack([f.evaluate(X.iloc[:, f.column_index].to_numpy()) for f in binarizer.features_])
+    assert (binarizer.transform(X) == expected).all()
+
+
+def test_time_limit_counts_the_setup(monkeypatch):
+    X, y = load_monk(2)
+    real = estimator_module.make_solver
+
+    def slow_setup(*args, **kwargs):
+        solver = real(*args, **kwargs)
+        time.sleep(0.3)                                                  # a slow binarization
+        return solver
+
+    monkeypatch.setattr(estimator_module, "make_solver", slow_setup)
+    with pytest.warns(Warning):
+        clf = OptimalTreeClassifier(regularization=0.01, time_limit=0.2).fit(X, y)
+    assert clf.status_ == "time_limit" and clf.n_steps_ <= 1             # the search got what remained: nothing
+
+
+class _SlowUnits(GOSDT):
+    """GOSDT whose units of work take 20 ms each (an expensive expansion)."""
+
+    def _expand(self, problem, **kwargs):
+        time.sleep(0.02)
+        return super()._expand(problem, **kwargs)
+
+
+def test_time_limit_is_checked_after_every_unit():
+    X, y = load_monk(2)
+    solver = make_solver(X, y, regularization=0.01)
+    slow = _SlowUnits(solver.dataset, **solver.settings)
+    result = slow.run(time_limit=0.05)
+    assert result.status == "time_limit"
+    assert result.expansions < 16, "the clock was read only every 16 units"
