@@ -21,10 +21,11 @@ from .objectives import Accuracy, BalancedAccuracy, WeightedAccuracy, get_object
 from .solvers import GOSDT, OSDT, SOLVERS, Branches
 from .solvers.osdt.ablation import ablation
 from .tree import Leaf, MultiwaySplit, Split, Tree
+from .rashomon import RashomonSet, rashomon_set
 
 __version__ = "0.1.0"
 
 __all__ = ["OptimalTreeClassifier", "Dataset", "Binarizer", "BinaryFeature", "Tree", "Leaf", "Split", "MultiwaySplit",
            "GOSDT", "Branches", "SOLVERS", "make_solver", "Accuracy", "BalancedAccuracy", "WeightedAccuracy", "get_objective",
            "frontier", "Frontier", "OSDT", "ablation",
-           "GreedyTreeClassifier", "GreedyTreeRegressor", "ThresholdGuessBinarizer", "depth_guess"]
+           "GreedyTreeClassifier", "GreedyTreeRegressor", "ThresholdGuessBinarizer", "depth_guess", "rashomon_set", "RashomonSet"]
