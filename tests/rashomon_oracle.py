@@ -41,7 +41,8 @@ def all_trees(X, y, regularization: float, sample_weight=None) -> list[BruteTree
     w = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
     key = (X.tobytes(), X.shape, y.tobytes(), None if w is None else w.tobytes())
     if key not in _SHAPES:
-        _SHAPES.clear()                                     # keep one problem: tests reuse it across λ
+        if len(_SHAPES) > 32:                              # tests reuse a few problems across λ and filters
+            _SHAPES.clear()
         _SHAPES[key] = _scored_shapes(X, y, w)
     out = [BruteTree(tree, loss + regularization * leaves, loss, leaves, depth, features, reach)
            for tree, loss, leaves, depth, features, reach in _SHAPES[key]]
