@@ -25,6 +25,7 @@ Counts are Python ints, so sets of 10^20 trees are counted exactly without listi
 from __future__ import annotations
 
 from treeopt.data import Dataset
+from treeopt.nodes import Leaf, Split
 from treeopt.objectives import get_objective
 
 __all__ = ["RashomonGraph", "GraphNode"]
@@ -138,28 +139,58 @@ class RashomonGraph:
         loss, _ = self.leaf(support)
         value = loss + cost
         if self._eq(support) + 2 * cost < value - tol:        # a split might beat the leaf
-            best, lower_bound = self.best, self.lower_bound
+            best_split = self.best_split
             for mask in self.features:
-                right = support & mask
-                if not right or right == support:
-                    continue
-                left = support ^ right
-                limit = min(value - tol, cap + tol)
-                lower_right = lower_bound(right)
-                if lower_bound(left) + lower_right > limit:
-                    continue
-                value_left = best(left, limit - lower_right)
-                if value_left + lower_right > limit or left not in self.exact:
-                    continue
-                value_right = best(right, limit - value_left)
-                if value_left + value_right > limit or right not in self.exact:
-                    continue
-                value = value_left + value_right
+                value = best_split(support, mask, value, cap)
         if value <= cap + tol:
             self.exact[support] = value
             return value
         self.lower[support] = max(self.lower.get(support, 0.0), cap + tol)
         return self.lower[support]
+
+    def best_split(self, support: int, mask: int, value: float, cap: float) -> float:
+        """The better of ``value`` and the split of ``support`` on the feature ``mask`` (weight units).
+
+        The split is only looked at if it can beat ``value`` and stay within ``cap``: its children's
+        optima are computed (:meth:`best`) under the room the other child's lower bound leaves.
+        """
+        right = support & mask
+        if not right or right == support:
+            return value
+        left = support ^ right
+        tol = self.tol
+        limit = min(value - tol, cap + tol)
+        lower_right = self.lower_bound(right)
+        if self.lower_bound(left) + lower_right > limit:
+            return value
+        value_left = self.best(left, limit - lower_right)
+        if value_left + lower_right > limit or left not in self.exact:
+            return value
+        value_right = self.best(right, limit - value_left)
+        if value_left + value_right > limit or right not in self.exact:
+            return value
+        return value_left + value_right
+
+    def optimal_root(self, support: int):
+        """An optimal tree on the support (its root :class:`Leaf` / :class:`Split`), after :meth:`best` solved it."""
+        value = self.best(support, float("inf"))
+        loss, _ = self.leaf(support)
+        if loss + self.leaf_cost <= value + self.tol:
+            return self.leaf_node(support)
+        for j, mask in enumerate(self.features):
+            right = support & mask
+            if not right or right == support:
+                continue
+            left = support ^ right
+            if left in self.exact and right in self.exact and \
+                    abs(self.exact[left] + self.exact[right] - value) <= self.tol:
+                return Split(j, self.optimal_root(left), self.optimal_root(right))
+        raise RuntimeError("no split reaches the stored optimum")   # cannot happen: best() stored both children
+
+    def leaf_node(self, support: int) -> Leaf:
+        """The support as one :class:`Leaf` (class counts, loss in objective units)."""
+        loss, label = self.leaf(support)
+        return Leaf(int(label), tuple(self._class_counts(support)), float(loss * self.scale))
 
     def optimum(self) -> float:
         """The optimal objective ``R*`` (objective units) over all trees on the data."""
@@ -191,40 +222,55 @@ class RashomonGraph:
             return None
         self.n_solved += 1
         cost = self.leaf_cost
-        loss, label = self.leaf(support)
+        loss, _ = self.leaf(support)
         table: dict = {}
-        leaf_fits = loss + cost <= budget + tol
-        if leaf_fits:
+        if loss + cost <= budget + tol:
             table[(loss, 1)] = 1
         splits = []
         if self._eq(support) + 2 * cost <= budget + tol:
-            exact, best, solve, leaf = self.exact, self.best, self.solve, self.leaf
-            limit = budget + tol
+            solve_split = self.solve_split
             for j, mask in enumerate(self.features):
-                right = support & mask
-                if not right or right == support:
-                    continue
-                left = support ^ right
-                lower_right = self.lower_bound(right)
-                if self.lower_bound(left) + lower_right > limit:
-                    continue
-                value_left = best(left, budget - lower_right)
-                if left not in exact or value_left + lower_right > limit:
-                    continue
-                value_right = best(right, budget - value_left)
-                if right not in exact or value_left + value_right > limit:
-                    continue
-                node_left = solve(left, budget - value_right)
-                node_right = solve(right, budget - value_left)
-                trivial = None
-                (loss_l, label_l), (loss_r, label_r) = leaf(left), leaf(right)
-                if label_l == label_r:
-                    trivial = (loss_l, loss_r)
-                added = _convolve(node_left.cells, node_right.cells, limit, cost, table, trivial)
-                if added:
-                    splits.append((j, left, right))
+                children = solve_split(support, mask, budget, table)
+                if children is not None:
+                    splits.append((j, *children))
+        return self.store(support, budget, table, splits)
+
+    def solve_split(self, support: int, mask: int, budget: float, table: dict):
+        """Add the trees splitting ``support`` on the feature ``mask`` within ``budget`` to ``table``.
+
+        Returns ``(left, right)`` supports when the split has at least one tree in budget, else ``None``.
+        """
+        right = support & mask
+        if not right or right == support:
+            return None
+        left = support ^ right
+        exact, tol = self.exact, self.tol
+        limit = budget + tol
+        lower_right = self.lower_bound(right)
+        if self.lower_bound(left) + lower_right > limit:
+            return None
+        value_left = self.best(left, budget - lower_right)
+        if left not in exact or value_left + lower_right > limit:
+            return None
+        value_right = self.best(right, budget - value_left)
+        if right not in exact or value_left + value_right > limit:
+            return None
+        node_left = self.solve(left, budget - value_right)
+        node_right = self.solve(right, budget - value_left)
+        if node_left is None or node_right is None:
+            return None
+        (loss_l, label_l), (loss_r, label_r) = self.leaf(left), self.leaf(right)
+        trivial = (loss_l, loss_r) if label_l == label_r else None
+        if _convolve(node_left.cells, node_right.cells, limit, self.leaf_cost, table, trivial):
+            return left, right
+        return None
+
+    def store(self, support: int, budget: float, table: dict, splits: list) -> GraphNode | None:
+        """Keep the node of a support solved for ``budget``; the node, or ``None`` when it holds no tree."""
+        cost = self.leaf_cost
+        loss, label = self.leaf(support)
         cells = sorted(((m + cost * k, m, k, c) for (m, k), c in table.items() if c), key=lambda t: t[:3])
-        node = GraphNode(support, budget, loss, label, leaf_fits, splits, table, cells)
+        node = GraphNode(support, budget, loss, label, loss + cost <= budget + self.tol, splits, table, cells)
         self.nodes[support] = node
         return node if cells else None
 

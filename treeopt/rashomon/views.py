@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from treeopt.nodes import Leaf, Split
+from treeopt.nodes import Split
 
 __all__ = ["SetView"]
 
@@ -176,9 +176,7 @@ class SetView:
 
     # -- trees ---------------------------------------------------------------
     def _leaf(self, support: int) -> Leaf:
-        graph = self.graph
-        loss, label = graph.leaf(support)
-        return Leaf(int(label), tuple(graph.dataset.class_counts(support)), float(loss * graph.scale))
+        return self.graph.leaf_node(support)
 
     def locate(self, index: int) -> tuple:
         """``(root cell, rank inside the cell)`` of the index-th tree in objective order."""
