@@ -100,3 +100,32 @@ def test_prediction_distinct_count_and_frame(seed):
     assert counts["count"].sum() == len(rs)
     with pytest.raises(ValueError, match="max_trees"):
         rs.to_frame(max_trees=0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_split_groups_and_representatives(seed):
+    X, y, w, rs, expected = _setup(seed, epsilon=0.8)
+    sub = rs.filter(max_depth=3) if seed % 2 else rs
+    kept = [t for t in expected if seed % 2 == 0 or t.depth <= 3]
+
+    def first(node):
+        return -1 if node[0] == "leaf" else node[1]
+
+    groups = {}
+    for t in kept:
+        key = (-1, -1, -1) if t.tree[0] == "leaf" else (t.tree[1], first(t.tree[2]), first(t.tree[3]))
+        groups.setdefault(key, []).append(t)
+    frame = sub.split_groups()
+    name = {-1: "leaf", **{j: f"x{j}" for j in range(3)}}
+    got = {(r, l, rr): c for r, l, rr, c in zip(frame["root"], frame["left"], frame["right"], frame["count"])}
+    assert got == {tuple(name[k] for k in key): len(v) for key, v in groups.items()}
+    assert frame["count"].tolist() == sorted(frame["count"], reverse=True)
+    for key, members in groups.items():
+        best = min(t.objective for t in members)
+        tree = sub.representative(*[name[k] for k in key]) if key[0] != -1 else sub.representative("leaf")
+        assert tree.objective(X, y, 0.03, binarized=True) == pytest.approx(best)
+        assert as_tuple(tree) in {t.tree for t in members}
+    root = next(iter(groups))[0]
+    if root != -1:
+        assert sub.representative(name[root]).objective(X, y, 0.03, binarized=True) == pytest.approx(
+            min(t.objective for k, v in groups.items() if k[0] == root for t in v))

@@ -10,6 +10,7 @@ import pandas as pd
 from treeopt.data import Dataset, distinct_rows
 from treeopt.rashomon.agreement import vote_counts
 from treeopt.rashomon.distinct import count_prediction_distinct
+from treeopt.rashomon.grouping import group_representative, split_groups
 from treeopt.rashomon.importance import importance_table
 from treeopt.rashomon.search import RashomonGraph
 from treeopt.rashomon.views import SetView
@@ -200,6 +201,42 @@ class RashomonSet:
         frame = pd.DataFrame({name: table[name] for name in ("share", "reach_mean", "reach_min", "reach_max")},
                              index=pd.Index(self.feature_names, name="feature"))
         return frame.sort_values(["share", "reach_mean"], ascending=False, kind="stable")
+
+    def split_groups(self) -> pd.DataFrame:
+        """Number of trees by root split, then by the first split of each side (exact, no listing).
+
+        Returns
+        -------
+        DataFrame
+            Columns ``root``, ``left``, ``right`` (feature names; ``"leaf"`` for a leaf), ``count``
+            and ``best`` (the group's smallest objective), largest group first. See
+            :meth:`representative` for a group's best tree.
+        """
+        frame = split_groups(self.view)
+        names = self.feature_names
+        for column in ("root", "left", "right"):
+            frame[column] = ["leaf" if j == -1 else names[j] for j in frame[column]]
+        return frame
+
+    def representative(self, root, left=None, right=None) -> Tree:
+        """The best tree whose root split is ``root`` (and whose sides start with ``left`` / ``right``).
+
+        Parameters
+        ----------
+        root, left, right : str or int
+            Binary feature names or indices; ``"leaf"`` for a leaf (``root="leaf"``: the single-leaf tree);
+            ``None`` (sides only): any.
+        """
+        def index(item):
+            if item is None:
+                return None
+            if isinstance(item, str) and item == "leaf":
+                return -1
+            found = self._features(item)
+            if len(found) != 1:
+                raise ValueError(f"{item!r} is a column with several binary features; name one of them.")
+            return found[0]
+        return self._tree(group_representative(self.view, index(root), index(left), index(right)))
 
     def n_prediction_distinct(self, limit: int = 1_000_000) -> int | None:
         """Number of trees that differ in their predictions on the training data.

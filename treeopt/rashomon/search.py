@@ -139,14 +139,51 @@ class RashomonGraph:
         loss, _ = self.leaf(support)
         value = loss + cost
         if self._eq(support) + 2 * cost < value - tol:        # a split might beat the leaf
-            best_split = self.best_split
-            for mask in self.features:
-                value = best_split(support, mask, value, cap)
+            value = self._best_of_splits(support, value, cap)
         if value <= cap + tol:
             self.exact[support] = value
             return value
         self.lower[support] = max(self.lower.get(support, 0.0), cap + tol)
         return self.lower[support]
+
+    def _best_of_splits(self, support: int, value: float, cap: float) -> float:
+        """The better of ``value`` and every split of ``support`` (weight units), most promising split first.
+
+        Splits are visited by increasing lower bound, so a good tree found early prunes the rest
+        (every split whose bound exceeds the incumbent or ``cap`` is skipped, and once one does, all
+        later ones do); splits making the same two children (duplicate features) are looked at once.
+        """
+        tol, exact, best, lower_bound = self.tol, self.exact, self.best, self.lower_bound
+        exact_get, lower_get = exact.get, self.lower.get
+        limit = min(value - tol, cap + tol)
+        candidates, seen = [], set()
+        for mask in self.features:
+            right = support & mask
+            if not right or right == support or right in seen:
+                continue
+            seen.add(right)
+            left = support ^ right
+            # every bound is at least λ > 0, so `or` falls through only on a missing entry
+            low = (exact_get(left) or lower_get(left) or lower_bound(left)) + \
+                (exact_get(right) or lower_get(right) or lower_bound(right))
+            if low <= limit:
+                candidates.append((low, left, right))
+        candidates.sort()
+        for low, left, right in candidates:
+            limit = min(value - tol, cap + tol)
+            if low > limit:
+                break
+            lower_right = lower_bound(right)
+            if lower_bound(left) + lower_right > limit:
+                continue
+            value_left = best(left, limit - lower_right)
+            if value_left + lower_right > limit or left not in exact:
+                continue
+            value_right = best(right, limit - value_left)
+            if value_left + value_right > limit or right not in exact:
+                continue
+            value = value_left + value_right
+        return value
 
     def best_split(self, support: int, mask: int, value: float, cap: float) -> float:
         """The better of ``value`` and the split of ``support`` on the feature ``mask`` (weight units).
