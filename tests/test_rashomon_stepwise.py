@@ -63,3 +63,17 @@ def test_pause_and_resume_give_the_same_set_and_settings_are_data():
     assert len(paused.snapshot().queue) == 0
     with pytest.raises(ValueError, match="depth_budget"):
         RashomonSearch(dataset, regularization=0.03, depth_budget=2)
+
+
+def test_the_player_drives_the_search():
+    pytest.importorskip("ipywidgets")
+    pytest.importorskip("plotly")
+    from treeopt.widgets import SolverPlayer
+    X, y = _data(3)
+    search = RashomonSearch(Dataset.from_binary(X, y), regularization=0.02, epsilon=0.2)
+    player = SolverPlayer(search)
+    player.step(3)
+    assert player.status == "paused" and player.lower_bound <= player.upper_bound
+    player.step(10 ** 4)
+    assert player.status == "optimal" and player.lower_bound == pytest.approx(player.upper_bound)
+    assert len(search.rashomon_set) == len(rashomon_set(Dataset.from_binary(X, y), regularization=0.02, epsilon=0.2))
