@@ -101,3 +101,21 @@ def test_weighted_objectives_and_errors():
         rashomon_set(X, y, regularization=0.0, epsilon=0.1)
     with pytest.raises(ValueError, match="guess"):
         rashomon_set(X, y, regularization=0.05, epsilon=0.1, thresholds="guess")
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_three_classes_and_string_labels(seed):
+    rng = np.random.default_rng(50 + seed)
+    X = rng.integers(0, 2, size=(12, 3))
+    y = rng.integers(0, 3, size=12)
+    labels = np.array(["ant", "bee", "cat"])[y]
+    brute = all_trees(X, y, 0.03)
+    rs = rashomon_set(Dataset.from_binary(X, labels), regularization=0.03, epsilon=0.5)
+    expected = [t for t in brute if t.objective <= rs.bound + 1e-9]
+    assert rs.optimum == pytest.approx(brute[0].objective) and len(rs) == len(expected)
+    assert sorted(as_tuple(t) for t in rs) == sorted(t.tree for t in expected)
+    votes = np.array([t.predict(X) for t in expected])
+    share = np.stack([(votes == k).mean(axis=0) for k in range(3)], axis=1)
+    assert rs.predict_agreement(X, binarized=True) == pytest.approx(share)
+    assert rs.n_prediction_distinct() == len({tuple(t.predict(np.unique(X, axis=0))) for t in expected})
+    assert set(rs[0].predict(X, binarized=True)) <= {"ant", "bee", "cat"}
