@@ -27,3 +27,13 @@ def test_a_bound_below_the_optimum_counts_nothing():
 def test_no_regularization_is_refused():
     with pytest.raises(ValueError, match="regularization"):
         rashomon_count([[0], [1]], [0, 1], 0.0, 1.0)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_bound_equal_to_an_objective_keeps_its_trees(seed):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, size=(10, 3))
+    y = rng.integers(0, 2, size=10)
+    objectives = sorted(t.objective for t in all_trees(X, y, 0.04))
+    for bound in sorted(set(np.round(objectives, 12)))[:6]:
+        assert rashomon_count(X, y, 0.04, float(bound)) == sum(v <= bound + 1e-9 for v in objectives)

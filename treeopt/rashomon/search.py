@@ -253,10 +253,9 @@ class RashomonGraph:
         tol = self.tol
         if node is not None and node.budget >= budget - tol:
             return node if node.cells else None
-        if support not in self.exact and self.best(support, budget) > budget + tol:
-            return None
-        if self.exact[support] > budget + tol:
-            return None
+        self.best(support, budget)
+        if support not in self.exact or self.exact[support] > budget + tol:
+            return None                                   # the optimum exceeds the budget: no tree fits
         self.n_solved += 1
         cost = self.leaf_cost
         loss, _ = self.leaf(support)
