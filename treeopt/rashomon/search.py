@@ -138,25 +138,30 @@ class RashomonGraph:
             return low
         loss, _ = self.leaf(support)
         value = loss + cost
-        if self._eq(support) + 2 * cost < value - tol:        # a split might beat the leaf
-            value = self._best_of_splits(support, value, cap)
+        bound = self._eq(support) + 2 * cost                 # every split costs at least this
+        if bound < value - tol:                               # a split might beat the leaf
+            value, bound = self._best_of_splits(support, value, cap)
         if value <= cap + tol:
             self.exact[support] = value
             return value
-        self.lower[support] = max(self.lower.get(support, 0.0), cap + tol)
+        self.lower[support] = max(self.lower.get(support, 0.0), cap + tol, min(value, bound))
         return self.lower[support]
 
-    def _best_of_splits(self, support: int, value: float, cap: float) -> float:
-        """The better of ``value`` and every split of ``support`` (weight units), most promising split first.
+    def _best_of_splits(self, support: int, value: float, cap: float) -> tuple:
+        """``(value, bound)``: the better of ``value`` and every split of ``support``, and a lower bound on every split.
 
-        Splits are visited by increasing lower bound, so a good tree found early prunes the rest
-        (every split whose bound exceeds the incumbent or ``cap`` is skipped, and once one does, all
-        later ones do); splits making the same two children (duplicate features) are looked at once.
+        Weight units. Splits are visited by increasing lower bound, so a good tree found early prunes
+        the rest (every split whose bound exceeds the incumbent or ``cap`` is skipped, and once one
+        does, all later ones do); splits making the same two children (duplicate features) are looked
+        at once. ``bound`` is the least lower bound proved for a split (each pruned split keeps the
+        bound that pruned it), so a support whose optimum exceeds ``cap`` learns how far it exceeds it
+        (GOSDT's incremental lower bound) and is not expanded again for a slightly larger cap.
         """
         tol, exact, best, lower_bound = self.tol, self.exact, self.best, self.lower_bound
         exact_get, lower_get = exact.get, self.lower.get
         limit = min(value - tol, cap + tol)
         candidates, seen = [], set()
+        bound = float("inf")
         for mask in self.features:
             right = support & mask
             if not right or right == support or right in seen:
@@ -168,22 +173,29 @@ class RashomonGraph:
                 (exact_get(right) or lower_get(right) or lower_bound(right))
             if low <= limit:
                 candidates.append((low, left, right))
+            elif low < bound:
+                bound = low
         candidates.sort()
         for low, left, right in candidates:
             limit = min(value - tol, cap + tol)
             if low > limit:
-                break
+                bound = min(bound, low)
+                continue
             lower_right = lower_bound(right)
-            if lower_bound(left) + lower_right > limit:
+            low = lower_bound(left) + lower_right
+            if low > limit:
+                bound = min(bound, low)
                 continue
             value_left = best(left, limit - lower_right)
             if value_left + lower_right > limit or left not in exact:
+                bound = min(bound, value_left + lower_right)
                 continue
             value_right = best(right, limit - value_left)
             if value_left + value_right > limit or right not in exact:
+                bound = min(bound, value_left + value_right)
                 continue
             value = value_left + value_right
-        return value
+        return value, bound
 
     def best_split(self, support: int, mask: int, value: float, cap: float) -> float:
         """The better of ``value`` and the split of ``support`` on the feature ``mask`` (weight units).
