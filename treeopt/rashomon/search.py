@@ -93,6 +93,8 @@ class RashomonGraph:
         self.scale = model.scale                        # weight units -> objective units
         self.leaf_cost = self.regularization / self.scale   # λ in weight units
         self._leaf_model = model.leaf
+        if model.unit_costs and dataset.n_classes == 2:
+            self._leaf_model = _two_class_leaf                # the common case, without the general loop
         self._eq = model.equivalent_points
         self._class_counts = dataset.class_counts
         self.features = list(dataset.feature_masks)
@@ -321,6 +323,12 @@ class RashomonGraph:
         node = GraphNode(support, budget, loss, label, loss + cost <= budget + self.tol, splits, table, cells)
         self.nodes[support] = node
         return node if cells else None
+
+
+def _two_class_leaf(counts) -> tuple:
+    """``(loss, label)`` of a two-class leaf with unit costs (ties: class 0, as :class:`LossModel`)."""
+    first, second = counts
+    return (second, 0) if first >= second else (first, 1)
 
 
 def _convolve(cells_left, cells_right, limit, cost, out, trivial) -> bool:
