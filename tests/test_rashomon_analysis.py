@@ -94,6 +94,10 @@ def test_prediction_distinct_count_and_frame(seed):
     assert rs.n_prediction_distinct(limit=0) in (None, len(rs))
     frame = rs.to_frame()
     assert frame["objective"].tolist() == pytest.approx([t.objective for t in expected])
+    shapes = [(t.depth, tuple(sorted(t.features[n.feature].name for n in t._nodes(t.root) if hasattr(n, "feature"))))
+              for t in rs]                                          # row i describes rs[i]
+    assert [(d, tuple(sorted(set(f)))) for d, f in shapes] == list(zip(frame["depth"], frame["features"]))
+    assert frame["leaves"].tolist() == [t.n_leaves for t in rs]
     assert sorted(zip(frame["depth"], frame["features"])) == \
         sorted((t.depth, tuple(f"x{j}" for j in sorted(t.features))) for t in expected)
     counts = rs.objective_counts()

@@ -179,11 +179,12 @@ class RashomonSet:
             raise ValueError(f"the set has {self.count} trees, more than max_trees={max_trees}; raise max_trees, "
                              "or use objective_counts(), variable_importance(), filter() or sample().")
         names = self.feature_names
-        rows = []
-        for root in self.view.iter_roots():
-            leaves, depth, used, loss = _shape(root)
-            rows.append((float(loss + self.regularization * leaves), float(loss), leaves, depth,
-                         tuple(names[j] for j in sorted(used))))
+        scale, view = self.graph.scale, self.view
+        rows, named = [], {}
+        for cell, depth, used in view.iter_shapes():
+            if used not in named:
+                named[used] = tuple(names[j] for j in sorted(used))
+            rows.append((view.objective(cell), float(cell[1] * scale), cell[2], depth, named[used]))
         return pd.DataFrame(rows, columns=["objective", "loss", "leaves", "depth", "features"])
 
     def variable_importance(self) -> pd.DataFrame:
@@ -351,15 +352,6 @@ def _tighter(current, new, name):
     if int(new) < 0:
         raise ValueError(f"{name} must be >= 0, got {new}.")
     return int(new) if current is None else min(current, int(new))
-
-
-def _shape(node) -> tuple:
-    """``(leaves, depth, features used, loss)`` of a tree's root node."""
-    if not hasattr(node, "feature"):
-        return 1, 0, set(), node.loss
-    leaves_l, depth_l, used_l, loss_l = _shape(node.left)
-    leaves_r, depth_r, used_r, loss_r = _shape(node.right)
-    return leaves_l + leaves_r, 1 + max(depth_l, depth_r), used_l | used_r | {node.feature}, loss_l + loss_r
 
 
 def rashomon_set(X, y=None, *, regularization: float, epsilon: float | None = None, bound: float | None = None,

@@ -228,6 +228,30 @@ class SetView:
                 for tree_r in self._enumerate(right, cell_r[1:4]):   # fresh nodes: trees share no objects
                     yield Split(j, tree_l, tree_r)
 
+    def iter_shapes(self):
+        """``(root cell, depth, features used)`` of every tree, in objective order (the order of :meth:`tree_root`).
+
+        Cheaper than building the trees: the shapes of each subproblem's cell are listed once and reused.
+        """
+        memo: dict = {}
+        for cell in self.root_cells():
+            for depth, used in self._shapes(self.root, cell[1:4], memo):
+                yield cell, depth, used
+
+    def _shapes(self, key, target, memo) -> list:
+        found = memo.get((key, target))
+        if found is not None:
+            return found
+        out = [(0, frozenset())] if self.leaf_key(key) == target else []
+        for split, cell_l, cell_r, _ in self._pairs(key, target):
+            j, left, right = split[:3]
+            rights = self._shapes(right, cell_r[1:4], memo)
+            for depth_l, used_l in self._shapes(left, cell_l[1:4], memo):
+                for depth_r, used_r in rights:
+                    out.append((1 + max(depth_l, depth_r), used_l | used_r | {j}))
+        memo[(key, target)] = out
+        return out
+
     def postorder(self) -> list:
         """Every key reachable from the root, children before parents (none when the set is empty)."""
         if not self.root_cells():
