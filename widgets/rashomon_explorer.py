@@ -98,28 +98,37 @@ class RashomonExplorer(widgets.VBox):
         self.epsilon = widgets.FloatSlider(value=max(epsilon, 0.0), min=0.0, max=max(epsilon, 1e-9),
                                            step=max(epsilon, 1e-9) / 100, description="ε", readout_format=".4f",
                                            continuous_update=False, layout=widgets.Layout(width="320px"))
+        self.must_use.add_class("treeopt-rashomon-must-use")
+        self.avoid.add_class("treeopt-rashomon-avoid")
         self.caption = widgets.HTML()
+        self.caption.add_class("treeopt-rashomon-caption")
         self.tree_caption = widgets.HTML()
         self.picture = widgets.HTML()
         self.picture.add_class("treeopt-tree-svg")
         self.picture.layout = widgets.Layout(overflow="auto", max_height="520px", min_width="340px")
 
+        # The figures are built with the set's data (a view opening later, as in Voila, draws what the
+        # constructor got) and afterwards only updated in place.
+        self.current = rashomon_set
+        self.count = rashomon_set.count
+        icicle, histogram, importance = self._figure_data()
         self.icicle = figure_widget(
-            data=[dict(type="icicle", ids=[_ROOT], labels=[_ROOT], parents=[""], values=[0.0], branchvalues="total",
-                       maxdepth=3, hovertemplate="%{label}<br>%{value} trees<extra></extra>")],
+            data=[dict(type="icicle", branchvalues="total", maxdepth=3,
+                       hovertemplate="%{label}<br>%{value} trees<extra></extra>", **icicle)],
             layout=dict(height=330, width=520, margin=dict(l=5, r=5, t=35, b=5),
                         title=dict(text="trees by root split, then first splits (left | right)", font=dict(size=13))))
         self.histogram = figure_widget(
-            data=[dict(type="bar", x=[], y=[], name="trees", marker=dict(color="#4c78a8"))],
+            data=[dict(type="bar", name="trees", marker=dict(color="#4c78a8"), **histogram)],
             layout=dict(height=260, width=420, margin=dict(l=55, r=10, t=35, b=45), bargap=0.1,
                         title=dict(text="objectives in the set", font=dict(size=13)),
                         xaxis=dict(title=dict(text="objective")), yaxis=dict(title=dict(text="trees"))))
+        span, mean, share = importance
         self.importance = figure_widget(
-            data=[dict(type="bar", orientation="h", x=[], y=[], base=[], name="reach: min to max",
-                       marker=dict(color="rgba(76,120,168,0.45)")),
-                  dict(type="scatter", mode="markers", x=[], y=[], name="reach: mean", marker=dict(color="#4c78a8")),
-                  dict(type="scatter", mode="markers", x=[], y=[], name="share of trees using it",
-                       marker=dict(symbol="diamond", color="#e45756", size=9))],
+            data=[dict(type="bar", orientation="h", name="reach: min to max",
+                       marker=dict(color="rgba(76,120,168,0.45)"), **span),
+                  dict(type="scatter", mode="markers", name="reach: mean", marker=dict(color="#4c78a8"), **mean),
+                  dict(type="scatter", mode="markers", name="share of trees using it",
+                       marker=dict(symbol="diamond", color="#e45756", size=9), **share)],
             layout=dict(height=max(260, 22 * len(names) + 90), width=520, margin=dict(l=140, r=10, t=35, b=45),
                         title=dict(text="feature importance over the set", font=dict(size=13)),
                         xaxis=dict(range=[0, 1.02], title=dict(text="share")), legend=dict(orientation="h", y=-0.15),
@@ -128,9 +137,14 @@ class RashomonExplorer(widgets.VBox):
 
         filters = widgets.HBox([self.must_use, self.avoid,
                                 widgets.VBox([self.max_depth, self.max_leaves, self.epsilon])])
+        boxes = []
+        for figure, name in ((self.icicle, "icicle"), (self.histogram, "histogram"), (self.importance, "importance")):
+            box = widgets.Box([figure])
+            box.add_class(f"treeopt-rashomon-{name}")
+            boxes.append(box)
         self.children = [filters, self.caption,
-                         widgets.HBox([self.icicle, widgets.VBox([self.tree_caption, self.picture])]),
-                         widgets.HBox([self.histogram, self.importance])]
+                         widgets.HBox([boxes[0], widgets.VBox([self.tree_caption, self.picture])]),
+                         widgets.HBox(boxes[1:])]
         self.add_class("treeopt-rashomon-explorer")
         for control in (self.must_use, self.avoid, self.max_depth, self.max_leaves, self.epsilon):
             control.observe(self._on_filter, names="value")
@@ -182,35 +196,31 @@ class RashomonExplorer(widgets.VBox):
                 self._groups[node] = (root, left, right)
         return ids, labels, parents, values
 
+    def _figure_data(self) -> tuple:
+        """Whole arrays of every trace: the icicle's, the histogram's and the three importance traces'."""
+        ids, labels, parents, values = self._icicle_data()
+        icicle = dict(ids=ids, labels=labels, parents=parents, values=values)
+        histogram = dict(x=[], y=[])
+        span, mean, share = dict(x=[], y=[], base=[]), dict(x=[], y=[]), dict(x=[], y=[])
+        if self.count:
+            grouped = self.current.objective_counts().groupby("objective", sort=True)["count"].sum()
+            histogram = dict(x=[float(v) for v in grouped.index], y=[float(v) for v in grouped.to_numpy()])
+            importance = self.current.variable_importance()
+            names = list(importance.index)
+            low = importance["reach_min"].to_numpy(dtype=float)
+            high = importance["reach_max"].to_numpy(dtype=float)
+            span = dict(y=names, base=low.tolist(), x=np.maximum(high - low, 0.004).tolist())
+            mean = dict(y=names, x=importance["reach_mean"].tolist())
+            share = dict(y=names, x=importance["share"].tolist())
+        return icicle, histogram, [span, mean, share]
+
     def _redraw(self) -> None:
         current = self.current
-        ids, labels, parents, values = self._icicle_data()
-        with self.icicle.batch_update():
-            trace = self.icicle.data[0]
-            trace.ids, trace.labels, trace.parents, trace.values = ids, labels, parents, values
-        counts = current.objective_counts() if self.count else None
-        with self.histogram.batch_update():
-            bar = self.histogram.data[0]
-            if counts is None:
-                bar.x, bar.y = [], []
-            else:
-                grouped = counts.groupby("objective", sort=True)["count"].sum()
-                bar.x = [float(v) for v in grouped.index]
-                bar.y = [float(v) for v in grouped.to_numpy()]
-        importance = current.variable_importance() if self.count else None
-        with self.importance.batch_update():
-            span, mean, share = self.importance.data
-            if importance is None:
-                for trace in (span, mean, share):
-                    trace.x, trace.y = [], []
-                span.base = []
-            else:
-                names = list(importance.index)
-                low = importance["reach_min"].to_numpy(dtype=float)
-                high = importance["reach_max"].to_numpy(dtype=float)
-                span.y, span.base, span.x = names, low.tolist(), np.maximum(high - low, 0.004).tolist()
-                mean.y, mean.x = names, importance["reach_mean"].tolist()
-                share.y, share.x = names, importance["share"].tolist()
+        icicle, histogram, importance = self._figure_data()
+        for figure, updates in ((self.icicle, [icicle]), (self.histogram, [histogram]), (self.importance, importance)):
+            with figure.batch_update():
+                for trace, values in zip(figure.data, updates):
+                    trace.update(values)
         filters = {k: v for k, v in current.filters.items() if v}
         shown = "; ".join(f"{k} = {v}" for k, v in filters.items())
         self.caption.value = (f"<b>{self.count:,} trees</b> within objective {current.bound:.4f} "
