@@ -80,6 +80,17 @@ def group_representative(view, root: int, left: int | None = None, right: int | 
 
     ``left`` / ``right`` (feature index, ``-1`` for a leaf, ``None`` for any) also fix the first split of
     each side. Raises ``LookupError`` when the group is empty.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from treeopt.data import Dataset
+    >>> from treeopt.rashomon.search import RashomonGraph
+    >>> from treeopt.rashomon.views import SetView
+    >>> graph = RashomonGraph(Dataset.from_binary(np.array([[0, 0], [0, 1], [1, 0], [1, 1]]), [0, 0, 1, 1]), 0.1)
+    >>> _ = graph.solve_root(0.45)
+    >>> group_representative(SetView(graph, 0.45), 1, 0, 0).feature     # root x1, then x0 on both sides
+    1
     """
     if root == -1:
         leaf = view.leaf_key(view.root)

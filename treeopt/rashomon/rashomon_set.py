@@ -197,6 +197,12 @@ class RashomonSet:
             ``reach_mean``, ``reach_min``, ``reach_max`` (share of the training weight whose path
             tests the feature, averaged over the set / its least and its greatest value over the set:
             the importance range in the spirit of model class reliance). Sorted by ``share``.
+
+        Examples
+        --------
+        >>> rs = rashomon_set([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 1, 1], regularization=0.1, bound=0.45)
+        >>> rs.variable_importance()["share"].tolist()        # x0 in both trees, x1 in one
+        [1.0, 0.5]
         """
         table = importance_table(self.view)
         frame = pd.DataFrame({name: table[name] for name in ("share", "reach_mean", "reach_min", "reach_max")},
@@ -212,6 +218,14 @@ class RashomonSet:
             Columns ``root``, ``left``, ``right`` (feature names; ``"leaf"`` for a leaf), ``count``
             and ``best`` (the group's smallest objective), largest group first. See
             :meth:`representative` for a group's best tree.
+
+        Examples
+        --------
+        >>> rs = rashomon_set([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 1, 1], regularization=0.1, bound=0.45)
+        >>> rs.split_groups()[["root", "left", "right", "count"]].values.tolist()
+        [['x0', 'leaf', 'leaf', 1], ['x1', 'x0', 'x0', 1]]
+        >>> rs.representative("x1").n_leaves
+        4
         """
         frame = split_groups(self.view)
         names = self.feature_names
