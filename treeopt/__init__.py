@@ -20,8 +20,9 @@ from .frontier.result import Frontier, frontier
 from .greedy.estimator import GreedyTreeClassifier, GreedyTreeRegressor
 from .guessing import ThresholdGuessBinarizer, depth_guess
 from .objectives import Accuracy, BalancedAccuracy, WeightedAccuracy, get_objective
-from .solvers import GOSDT, OSDT, SOLVERS, Branches
+from .solvers import GOSDT, OSDT, SOLVERS, Branches, DepthDeepening, Portfolio
 from .solvers.osdt.ablation import ablation
+from .rashomon import RashomonSet, rashomon_set
 from .tree import Leaf, MultiwaySplit, Split, Tree
 
 __version__ = "0.1.0"
@@ -29,4 +30,5 @@ __version__ = "0.1.0"
 __all__ = ["OptimalTreeClassifier", "OptimalTreeClassifierCV", "Dataset", "Binarizer", "BinaryFeature", "Tree", "Leaf", "Split", "MultiwaySplit",
            "GOSDT", "Branches", "SOLVERS", "make_solver", "Accuracy", "BalancedAccuracy", "WeightedAccuracy", "get_objective",
            "frontier", "Frontier", "cross_validate_frontier", "CVFrontier", "OSDT", "ablation",
-           "GreedyTreeClassifier", "GreedyTreeRegressor", "ThresholdGuessBinarizer", "depth_guess"]
+           "GreedyTreeClassifier", "GreedyTreeRegressor", "ThresholdGuessBinarizer", "depth_guess", "rashomon_set",
+           "RashomonSet", "DepthDeepening", "Portfolio"]

@@ -29,6 +29,7 @@ _EXPORTS = {
     "RocView": "roc_view",
     "BoundsView": "bounds_view",
     "FrontierExplorer": "frontier_explorer",
+    "RashomonExplorer": "rashomon_explorer",
     "explore": "explore",
     "Frame": "recording",
     "Recording": "recording",

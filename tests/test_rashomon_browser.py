@@ -1,0 +1,108 @@
+"""A real-browser test of RashomonExplorer: served by Voila, driven in headless Chromium by Playwright.
+
+The explorer updates its plotly figures in place; this checks that a filter chosen in the page
+reaches the plot the browser draws (the icicle's total and the caption change). Skipped, not
+failed, when chromium, voila or playwright is missing (as ``tests/test_browser.py``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+NOTEBOOK = Path(__file__).parent / "notebooks" / "rashomon_explorer.ipynb"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+
+pytestmark = pytest.mark.browser
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture
+def voila_url(tmp_path):
+    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
+        pytest.skip("Debian's chromium is not installed (make system-deps installs it)")
+    pytest.importorskip("voila")
+    pytest.importorskip("playwright.sync_api")
+    port = _free_port()
+    env = dict(os.environ)
+    for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_RUNTIME_DIR"):
+        path = tmp_path / name.lower()
+        path.mkdir()
+        env[name] = str(path)
+    log = open(tmp_path / "voila.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "voila", str(NOTEBOOK), "--no-browser", f"--port={port}",
+                             "--Voila.ip=127.0.0.1", "--show_tracebacks=True"],
+                            cwd=NOTEBOOK.parent, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"voila exited early with code {proc.returncode}")
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise TimeoutError(f"voila did not open port {port}") from None
+                time.sleep(0.3)
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+        log.close()
+
+
+def _wait_until(predicate, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.2)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+def test_a_filter_chosen_in_the_page_updates_the_drawn_icicle(voila_url, tmp_path):
+    from playwright.sync_api import sync_playwright
+
+    from treeopt import rashomon_set
+    from treeopt.datasets import load_monk
+
+    X, y = load_monk(3)
+    rs = rashomon_set(X, y, regularization=0.02, epsilon=0.5)
+    name = rs.variable_importance().index[0]
+    expected = len(rs.filter(avoid=name))
+    total = ("() => { const e = document.querySelector('.treeopt-rashomon-icicle .js-plotly-plot');"
+             " return e && e.data ? e.data[0].values[0] : null; }")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1600})
+            page.goto(voila_url, timeout=180_000)
+            page.wait_for_selector(".treeopt-rashomon-icicle .js-plotly-plot", state="attached", timeout=180_000)
+            _wait_until(lambda: page.evaluate(total) == len(rs), 60, f"the icicle to show {len(rs)} trees")
+            assert page.locator(".treeopt-tree-svg svg").first.is_visible()
+            page.locator(".treeopt-rashomon-avoid select").select_option(label=name)
+            _wait_until(lambda: page.evaluate(total) == expected, 60,
+                        f"the icicle to show {expected} trees after avoiding {name}")
+            assert f"{expected:,} trees" in page.locator(".treeopt-rashomon-caption").inner_text()
+            page.screenshot(path=str(tmp_path / "rashomon.png"), full_page=True)
+        finally:
+            browser.close()
