@@ -121,10 +121,10 @@ class SolverPlayer(widgets.VBox):
     >>> from treeopt.solvers import GOSDT
     >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3)
     >>> player = SolverPlayer(GOSDT(Dataset.from_binary(X, [0, 1, 1, 0] * 3), regularization=0.05), views=None)
-    >>> player.step(3)
+    >>> player.step(1)
     True
     >>> player.n_steps, player.status, player.lower_bound <= player.upper_bound
-    (3, 'paused', True)
+    (1, 'paused', True)
     >>> player.step(1000)
     False
     >>> player.status, round(player.upper_bound, 3), player.gap
