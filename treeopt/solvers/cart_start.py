@@ -50,12 +50,18 @@ def cart_incumbent(dataset, model, penalty: float, support: int, depth_budget: i
     """
     from sklearn.tree import DecisionTreeClassifier
 
-    rows = [u for u in range(dataset.n_points) if support >> u & 1]
+    n_points = dataset.n_points
+    raw = np.frombuffer(support.to_bytes((n_points + 7) // 8, "little"), dtype=np.uint8)
+    rows = np.unpackbits(raw, count=n_points, bitorder="little").view(bool)
     points, counts = dataset.points[rows], dataset.counts[rows]
     point_index, label = np.nonzero(counts > 0)
     if len(np.unique(label)) < 2 or depth_budget == 0:
         return None
-    cart = DecisionTreeClassifier(max_depth=depth_budget, random_state=0)
+    # OSDT's leaf-count bound: a tree better than the single leaf has fewer than leaf loss / λ + 1
+    # leaves, so CART need not grow more (growing is most of the cost on thousands of points).
+    root_loss, _ = model.leaf(dataset.class_counts(support))
+    max_leaves = max(2, int(root_loss / penalty) + 1)
+    cart = DecisionTreeClassifier(max_depth=depth_budget, max_leaf_nodes=max_leaves, random_state=0)
     cart.fit(points[point_index].astype(float), label, sample_weight=counts[point_index, label])
     t = cart.tree_
     masks = dataset.feature_masks
