@@ -105,11 +105,12 @@ def worker(solver: str, name: str, lam: float, time_limit: float) -> dict:
             "peak_mb": peak_mb, "base_mb": base_mb, **extra}
 
 
-def run_one(solver: str, name: str, lam: float, time_limit: float) -> dict:
-    """Run a worker subprocess; a hang or crash becomes a row with an error instead of a stall."""
-    command = [sys.executable, __file__, "--worker", solver, name, repr(lam), repr(time_limit)]
+def run_one(solver: str, name: str, lam: float, time_limit: float, script: str = __file__,
+            grace: float = 1.5) -> dict:
+    """Run a worker subprocess of ``script``; a hang or crash becomes a row with an error instead of a stall."""
+    command = [sys.executable, script, "--worker", solver, name, repr(lam), repr(time_limit)]
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=time_limit * 1.5 + 30)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=time_limit * grace + 30)
     except subprocess.TimeoutExpired:
         return {"solver": solver, "dataset": name, "lambda": lam, "certified": False, "error": "killed (hang)"}
     lines = [line for line in done.stdout.splitlines() if line.startswith("{")]

@@ -31,13 +31,13 @@ import json
 import math
 import os
 import platform
-import resource
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from run import _cpu, _peak_mb, geomean, run_one as run_worker  # noqa: E402  (the shared runner)
 SHARED = Path(os.environ.get("TREEOPT_SHARED", HERE.parents[1] / "shared"))
 ROWS = [("compas__allthr", 0.001), ("compas__allthr", 0.005), ("spiral__allthr", 0.001), ("spiral__allthr", 0.005),
         ("tic-tac-toe__onehot", 0.005), ("tic-tac-toe__onehot", 0.01), ("tic-tac-toe__onehot", 0.02),
@@ -64,15 +64,6 @@ def read(name: str):
         return pd.DataFrame(X, columns=[f"x{j}" for j in range(60)]), pd.Series(y, name="y")
     frame = pd.read_csv(SHARED / "datasets" / "derived" / f"{name}.csv")
     return frame.iloc[:, :-1], frame.iloc[:, -1]
-
-
-def _cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
-
-
-def _peak_mb() -> float:
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
 
 
 def cart_objective(X, y, lam: float) -> float:
@@ -170,25 +161,11 @@ def worker(solver: str, name: str, lam: float, time_limit: float) -> dict:
 
 
 def run_one(solver: str, name: str, lam: float, time_limit: float) -> dict:
-    command = [sys.executable, __file__, "--worker", solver, name, repr(lam), repr(time_limit)]
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=time_limit * 2 + 60)
-    except subprocess.TimeoutExpired:
-        return {"solver": solver, "dataset": name, "lambda": lam, "certified": False, "error": "killed (hang)"}
-    lines = [line for line in done.stdout.splitlines() if line.startswith("{")]
-    if done.returncode != 0 or not lines:
-        tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
-        return {"solver": solver, "dataset": name, "lambda": lam, "certified": False,
-                "error": f"exit {done.returncode}: {tail[0][:100]}"}
-    return json.loads(lines[-1])
+    """One fit in a worker subprocess of this script (``benchmarks/run.py``'s runner)."""
+    return run_worker(solver, name, lam, time_limit, script=__file__, grace=2.0)
 
 
 # -- the report ---------------------------------------------------------------------------------------
-def geomean(values):
-    values = [v for v in values if v > 0]
-    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
-
-
 def report(rows, carts, bests, args) -> str:
     by = {(r["solver"], r["dataset"], round(r["lambda"], 6)): r for r in rows}
 
