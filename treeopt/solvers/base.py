@@ -299,7 +299,6 @@ class Solver:
         self._broken = False          # an interrupt closed the generator mid-step: cannot resume
         self._undelivered: list = []  # events of a unit finished just before a Ctrl-C was raised
         self._released: SearchResult | None = None   # the result kept when running out of memory
-        self._released_tree = None    # set by release(): the search graph is gone, this tree is kept
 
     # -- construction as data -------------------------------------------------
     @classmethod
@@ -459,8 +458,6 @@ class Solver:
     @property
     def best_tree(self) -> Tree:
         """The best tree found so far (always valid, even before the search starts)."""
-        if self._released_tree is not None:
-            return self._released_tree
         self._ensure_started()
         if self._released is not None:
             return self._released.tree
@@ -493,7 +490,7 @@ class Solver:
         of this call); a Ctrl-C raises ``KeyboardInterrupt`` between two units, leaving the search
         resumable. A ``MemoryError`` ends the search with status ``memory`` (:meth:`_out_of_memory`).
         """
-        if self._finished or self._broken or self._released_tree is not None:
+        if self._finished or self._broken:
             return False
         if held is None:
             try:
@@ -713,16 +710,14 @@ class Solver:
             self._clock_start = None
         self._broken = True
         self.status = "memory"
-        self._released = self._current_result()
-        self._released_tree = self._released.tree
-        self._drop_search()                  # the solver's own release (cuts reference cycles), then ...
-        self._release_search()               # ... every attribute of the search state
+        self.release()
         gc.collect()
 
     def _release_search(self) -> None:
         """Drop the search's state (memo, caches, queue) once it can never resume.
 
-        Called after a ``MemoryError``, when :attr:`_released` holds the result. The default
+        Called by :meth:`release` (by the user, the estimator, or after a ``MemoryError``), when
+        :attr:`_released` holds the result. The default
         drops every attribute a subclass set (everything but the solver's settings and the
         driver's own bookkeeping) and turns the solver into its released variant, whose
         :attr:`lower_bound`, :attr:`upper_bound`, :attr:`best_tree`, :meth:`result` and
@@ -773,14 +768,15 @@ class Solver:
         >>> solver.cache_size, solver.best_tree.n_leaves, solver.step(), solver.result().optimal
         (0, 2, False, True)
         """
-        if self._released_tree is not None:
+        if self._released is not None:
             return
         self._ensure_started()
-        self._released_tree = self._incumbent()
         self._broken = not self._finished    # cannot resume: never mistake the closed search for a finished one
         if self._generator is not None:
             self._generator.close()
-        self._drop_search()
+        self._released = self._current_result()
+        self._drop_search()                  # the solver's own release (cuts reference cycles), then ...
+        self._release_search()               # ... every attribute of the search state
 
     def _drop_search(self) -> None:
         """Free what the search holds (the memo, the queue); :meth:`release` calls it once."""
@@ -789,7 +785,7 @@ class Solver:
         """The state of the search now (cheap enough to call between steps)."""
         self._ensure_started()
         kept = self._released
-        if kept is not None:                      # ran out of memory: the search state is gone
+        if kept is not None:                      # released: the search state is gone
             return Snapshot(solver=self.name, status=self.status, lower_bound=kept.lower_bound,
                             upper_bound=kept.upper_bound, gap=kept.gap, best_tree=kept.tree, queue_size=0,
                             queue=[], prune_counts=dict(self.prune_counts), expansions=self.expansions,
@@ -817,7 +813,7 @@ class Solver:
 _DRIVER_ATTRIBUTES = frozenset({
     "_settings", "dataset", "regularization", "objective", "depth_budget", "bounds", "prune_counts", "trace",
     "status", "expansions", "_elapsed", "_clock_start", "_generator", "_events", "_finished", "_broken",
-    "_undelivered", "_released", "_released_tree", "reference_predictions"})
+    "_undelivered", "_released", "reference_predictions"})
 
 #: The released variant of each solver class (see Solver._release_search), made once per class.
 _RELEASED_CLASSES: dict = {}

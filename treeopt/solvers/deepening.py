@@ -188,8 +188,7 @@ class DepthDeepening(Solver):
 
     def _drop_search(self) -> None:
         if self._search_at_depth is not None:
-            self._search_at_depth.release()
-            self._search_at_depth = None
+            self._search_at_depth.release()          # cuts the depth search's reference cycles
 
     def _snapshot_extra(self) -> dict:
         return {"depth": self.depth, "depth_results": list(self.depth_results)}

@@ -857,8 +857,6 @@ class GOSDT(Solver):
         # Problems point at their parents and children, so the memo is one large reference cycle
         # that only the cyclic garbage collector could free (seconds on millions of problems).
         # Cutting the links lets reference counting free each problem at once.
+        # (Solver._release_search then drops the memo, the queue and the rest.)
         for problem in self.problems.values():
             problem.parents = problem.splits = problem.origin = None
-        self.problems = {}
-        self._queue = []
-        self._dive_targets = []
