@@ -89,19 +89,17 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
         raise TypeError(f"make_solver() got unknown setting(s) {unknown}; the settings are {sorted(SETTINGS)}.")
     s = {**SETTINGS, **settings}
     auto = solver == "auto"
-    if auto:
-        additive = s["objective"] in OBJECTIVES and get_objective(s["objective"], omega=s["omega"],
-                                                                   theta=s["theta"]).additive
-        osdt_only = s["schedule"] is not None or s["warm_start"] not in (None, False) or s["top_k"] != 1
-        solver = "osdt" if osdt_only or (s["objective"] in OBJECTIVES and not additive) else "gosdt"
     memory_limit = parse_memory_limit(s["memory_limit"])
-    if solver not in SOLVERS:
+    if not auto and solver not in SOLVERS:
         raise ValueError(f"unknown solver {solver!r}; choose one of {sorted(SOLVERS)}.")
-    solver_cls = SOLVERS[solver]
-    capabilities = solver_cls.CAPABILITIES
     if s["objective"] not in OBJECTIVES:
         raise ValueError(f"unknown objective {s['objective']!r}; choose one of {sorted(OBJECTIVES)}.")
     objective = get_objective(s["objective"], omega=s["omega"], theta=s["theta"])
+    if auto:
+        osdt_only = s["schedule"] is not None or s["warm_start"] not in (None, False) or s["top_k"] != 1
+        solver = "osdt" if osdt_only or not objective.additive else "gosdt"
+    solver_cls = SOLVERS[solver]
+    capabilities = solver_cls.CAPABILITIES
     if not objective.additive and capabilities.objectives != "any":
         able = solvers_that(lambda cls: cls.CAPABILITIES.objectives == "any")
         raise ValueError(f"objective {s['objective']!r} is not a sum over leaves, so solver={solver!r} "

@@ -31,7 +31,7 @@ import pandas as pd
 
 from .binarize import BinaryFeature, Binarizer
 
-__all__ = ["Dataset", "SubsetSum", "bits_of", "distinct_rows", "mask_of"]
+__all__ = ["Dataset", "SubsetSum", "bits_of", "distinct_rows", "mask_of", "points_in"]
 
 
 def mask_of(indices) -> int:
@@ -71,6 +71,18 @@ def distinct_rows(Z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     keys = packed.view(np.dtype((np.void, packed.shape[1]))).ravel()
     _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
     return Z[first], inverse.ravel()
+
+
+def points_in(support: int, n_points: int) -> np.ndarray:
+    """Boolean mask of length ``n_points`` of the bits set in ``support`` (the inverse of :func:`mask_of`).
+
+    Examples
+    --------
+    >>> points_in(0b101, 4).tolist()
+    [True, False, True, False]
+    """
+    raw = np.frombuffer(support.to_bytes((n_points + 7) // 8, "little"), dtype=np.uint8)
+    return np.unpackbits(raw, count=n_points, bitorder="little").view(bool)
 
 
 def bits_of(mask: int) -> list[int]:

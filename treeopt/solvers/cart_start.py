@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..data import points_in
 from ..nodes import Leaf, Split
 
 __all__ = ["cart_incumbent"]
@@ -50,9 +51,7 @@ def cart_incumbent(dataset, model, penalty: float, support: int, depth_budget: i
     """
     from sklearn.tree import DecisionTreeClassifier
 
-    n_points = dataset.n_points
-    raw = np.frombuffer(support.to_bytes((n_points + 7) // 8, "little"), dtype=np.uint8)
-    rows = np.unpackbits(raw, count=n_points, bitorder="little").view(bool)
+    rows = points_in(support, dataset.n_points)
     points, counts = dataset.points[rows], dataset.counts[rows]
     point_index, label = np.nonzero(counts > 0)
     if len(np.unique(label)) < 2 or depth_budget == 0:

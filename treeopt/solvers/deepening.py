@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from ..data import Dataset
 from ..events import Started
-from ..tree import Tree
+from ..tree import Leaf, Tree
 from .base import EPS, Solver
 from .capabilities import Capabilities
 from .gosdt import GOSDT
@@ -84,11 +84,15 @@ class DepthDeepening(Solver):
         self.depth = 0                            # the depth budget being solved (0 before the start)
         self.depth_results: list[dict] = []       # one entry per finished depth
         self._search_at_depth: GOSDT | None = None
-        self._best_tree: Tree | None = None
-        self._best = None                         # weight units
-        self._lb = 0.0                            # weight units
+        # The incumbent starts as the single leaf; bounds in weight units.
+        counts = dataset.class_counts(dataset.all_points)
+        loss, prediction = self.model.leaf(counts)
+        self._best = loss + self.penalty
+        self._best_tree = Tree(Leaf(prediction, counts, self.model.to_objective(loss)), dataset.features,
+                               dataset.classes, binarizer=dataset.binarizer)
+        self._eq = self.model.equivalent_points(dataset.all_points) if self.bounds["equivalent_points"] else 0
+        self._lb = 0.0                            # raised to eq + λ when the search starts
         self._done_expansions = 0
-        self._done_problems = 0
         self._done_counts = {name: 0 for name in self.BOUNDS}
 
     # -- the search --------------------------------------------------------------------------
@@ -97,10 +101,7 @@ class DepthDeepening(Solver):
                      bounds=self.bounds, depth_budget=depth)
 
     def _search(self):
-        ds, lam = self.dataset, self.penalty
-        eq = self.model.equivalent_points(ds.all_points) if self.bounds["equivalent_points"] else 0
-        counts = ds.class_counts(ds.all_points)
-        self._best = self.model.leaf(counts)[0] + lam
+        eq, lam = self._eq, self.penalty
         self._lb = min(self._best, eq + lam)
         self._emit(Started(0, self.lower_bound, self.upper_bound))
         self._record()
@@ -133,7 +134,6 @@ class DepthDeepening(Solver):
                     break
                 yield
             self._done_expansions += search.expansions
-            self._done_problems += len(search.problems)
             for name in self.prune_counts:
                 self._done_counts[name] += search.prune_counts[name]
                 self.prune_counts[name] = self._done_counts[name]
@@ -164,9 +164,6 @@ class DepthDeepening(Solver):
 
     @property
     def upper_bound(self) -> float:
-        if self._best is None:
-            counts = self.dataset.class_counts(self.dataset.all_points)
-            return self.model.to_objective(self.model.leaf(counts)[0] + self.penalty)
         return self.model.to_objective(self._best)
 
     @property
@@ -179,8 +176,6 @@ class DepthDeepening(Solver):
         return 0 if self._search_at_depth is None else self._search_at_depth.cache_size
 
     def _incumbent(self) -> Tree:
-        if self._best_tree is None:
-            return GOSDT(self.dataset, regularization=self.regularization, objective=self.objective)._incumbent()
         return self._best_tree
 
     def _queue_entries(self, k: int) -> list:

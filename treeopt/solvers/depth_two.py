@@ -26,6 +26,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..data import points_in
+
 __all__ = ["DepthTwoSolver", "DepthTwoResult"]
 
 LEAF = -1   # "no split": the subtree is a single leaf
@@ -116,13 +118,11 @@ class DepthTwoSolver:
         self.penalty = float(penalty)
         self.eps = float(eps)
         self.n_points, self.n_features = self.points.shape
-        self._n_bytes = (self.n_points + 7) // 8
 
     # -- the rows of a support set ------------------------------------------------
     def rows(self, support: int) -> np.ndarray:
         """Boolean mask of the points in a support set (bit ``u`` set = point ``u`` in it)."""
-        raw = np.frombuffer(support.to_bytes(self._n_bytes, "little"), dtype=np.uint8)
-        return np.unpackbits(raw, count=self.n_points, bitorder="little").view(bool)
+        return points_in(support, self.n_points)
 
     @staticmethod
     def _loss(cells: np.ndarray) -> np.ndarray:

@@ -164,7 +164,7 @@ class Problem:
         self.queued = False
         self.scope = -math.inf        # the largest objective a parent can still use (see GOSDT._explore)
         self.explored = -math.inf     # the target of the last _explore of this problem's splits
-        self.completion = None        # (objective, (root, left, right) features) of a known small subtree
+        self.completion = None        # (objective, (root, left, right) features or a ready tree) of a known subtree
 
     @property
     def solved(self) -> bool:
@@ -418,11 +418,7 @@ class GOSDT(Solver):
                 if not problem.solved:
                     targets.append(problem)
                 continue
-            best = None
-            for split in problem.splits:
-                total = split[1].ub + split[2].ub
-                if best is None or total < best[0]:
-                    best = (total, split)
+            best = self._best_split(problem)
             if best is not None and best[0] < problem.leaf_obj - eps:
                 stack.append(best[1][1])
                 stack.append(best[1][2])
@@ -795,12 +791,7 @@ class GOSDT(Solver):
 
     def _extract(self, problem: Problem):
         """Algorithm 6: follow the split of least upper bound; a leaf when that is no better."""
-        best = None
-        if problem.splits:
-            for split in problem.splits:
-                total = split[1].ub + split[2].ub
-                if best is None or total < best[0]:
-                    best = (total, split)
+        best = self._best_split(problem)
         others = math.inf if best is None else best[0]
         completion = problem.completion
         if completion is not None:
@@ -813,6 +804,16 @@ class GOSDT(Solver):
             return completion[1]                                  # a ready tree (cart_start)
         _, (j, left, right) = best
         return Split(j, self._extract(left), self._extract(right))
+
+    @staticmethod
+    def _best_split(problem: Problem):
+        """``(left.ub + right.ub, split)`` of the viable split of least upper bound, or None."""
+        best = None
+        for split in problem.splits or ():
+            total = split[1].ub + split[2].ub
+            if best is None or total < best[0]:
+                best = (total, split)
+        return best
 
     def _small_tree(self, support: int, root: int, left: int, right: int):
         """The depth-two tree ``root`` → (``left``, ``right``) over ``support`` (``LEAF``: a leaf)."""
