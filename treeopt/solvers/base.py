@@ -50,7 +50,7 @@ import numpy as np
 import pandas as pd
 
 from ..data import Dataset
-from ..events import Event, Finished, Improved, LowerBoundRaised, Progress
+from ..events import Event, Expanded, Finished, Improved, LowerBoundRaised, Progress, Pruned
 from ..memory import parse_memory_limit, resident_memory
 from ..objectives import Objective, get_objective
 from ..tree import Tree
@@ -425,6 +425,22 @@ class Solver:
     def _emit(self, event: Event) -> None:
         if self._events is not None:
             self._events.append(event)
+
+    def _member_unit(self, member: "Solver", advance):
+        """Run ``advance()``, one unit of a member search, passing its Expanded and Pruned events on.
+
+        For solvers built from other searches (``deepening``, ``portfolio``): the member's own
+        Started, Improved and LowerBoundRaised refer to its bounds only, so the owner emits the
+        global ones from its ``_record``.
+        """
+        member._events = [] if self._events is not None else None
+        try:
+            return advance()
+        finally:
+            events, member._events = member._events or (), None
+            for event in events:
+                if isinstance(event, (Expanded, Pruned)):
+                    self._emit(event)
 
     def _count(self, bound: str, n: int = 1) -> None:
         self.prune_counts[bound] += n

@@ -32,9 +32,8 @@ from .gosdt import GOSDT
 
 __all__ = ["DepthDeepening"]
 
-#: The events of a depth's search that are passed on (its own Started, Improved and
-#: LowerBoundRaised refer to that depth only; the deepening emits the global ones).
-_PASSED_ON = ("Expanded", "Pruned")
+#: What the generator of a finished depth search returns (one per unit before: None).
+_END = object()
 
 
 class DepthDeepening(Solver):
@@ -115,17 +114,7 @@ class DepthDeepening(Solver):
             # Deeper trees have at least depth + 2 leaves (none if depth is the user's budget).
             deeper = eq + (depth + 2) * lam if depth != self.depth_budget else float("inf")
             while True:
-                search._events = [] if self._events is not None else None
-                try:
-                    next(steps)
-                    alive = True
-                except StopIteration:
-                    alive = False
-                finally:
-                    passed = [e for e in (search._events or ()) if type(e).__name__ in _PASSED_ON]
-                    search._events = None
-                for event in passed:
-                    self._emit(event)
+                alive = self._member_unit(search, lambda: next(steps, _END)) is not _END
                 self.expansions = self._done_expansions + search.expansions
                 for name in self.prune_counts:
                     self.prune_counts[name] = self._done_counts[name] + search.prune_counts[name]

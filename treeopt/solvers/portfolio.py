@@ -25,8 +25,6 @@ from .gosdt import GOSDT
 
 __all__ = ["Portfolio"]
 
-_PASSED_ON = ("Expanded", "Pruned")
-
 
 class Portfolio(Solver):
     """GOSDT and :class:`DepthDeepening` interleaved; certified when their bounds meet.
@@ -75,14 +73,7 @@ class Portfolio(Solver):
             name = min(live, key=lambda n: live[n].elapsed)
             member = live[name]
             before = (self.lower_bound, self.upper_bound)
-            member._events = [] if self._events is not None else None
-            try:
-                alive = member.step(1)
-            finally:
-                passed = [e for e in (member._events or ()) if type(e).__name__ in _PASSED_ON]
-                member._events = None
-            for event in passed:
-                self._emit(event)
+            alive = self._member_unit(member, lambda: member.step(1))
             self.expansions = sum(m.expansions for m in members.values())
             for bound in self.prune_counts:
                 self.prune_counts[bound] = sum(m.prune_counts[bound] for m in members.values())
