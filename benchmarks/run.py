@@ -92,12 +92,17 @@ MODULES = {"treeopt": "treeopt.solvers", "gosdt": "gosdt", "pystreed": "pystreed
 
 
 def worker(solver: str, name: str, lam: float, time_limit: float) -> dict:
-    import numpy as np
     import importlib
     importlib.import_module(MODULES[solver])          # imports are not part of the fit's time
     X, y = read_binary(name)
+    return measure(FITS[solver], solver, name, X, y, lam, time_limit)
+
+
+def measure(fit, solver: str, name: str, X, y, lam: float, time_limit: float) -> dict:
+    """Run one ``fit`` and report CPU, wall, peak memory and the objective recomputed from its predictions."""
+    import numpy as np
     base_mb, cpu0, wall0 = _peak_mb(), _cpu(), time.perf_counter()
-    certified, predict, n_leaves, extra = FITS[solver](X, y, lam, time_limit)
+    certified, predict, n_leaves, extra = fit(X, y, lam, time_limit)
     cpu, wall, peak_mb = _cpu() - cpu0, time.perf_counter() - wall0, _peak_mb()
     errors = float(np.mean(np.asarray(predict()) != y.to_numpy()))
     return {"solver": solver, "dataset": name, "lambda": lam, "certified": bool(certified),

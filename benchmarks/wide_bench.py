@@ -37,7 +37,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from run import _cpu, _peak_mb, geomean, run_one as run_worker  # noqa: E402  (the shared runner)
+from run import fit_gosdt, geomean, measure, run_one as run_worker  # noqa: E402  (the shared runner)
 SHARED = Path(os.environ.get("TREEOPT_SHARED", HERE.parents[1] / "shared"))
 ROWS = [("compas__allthr", 0.001), ("compas__allthr", 0.005), ("spiral__allthr", 0.001), ("spiral__allthr", 0.005),
         ("tic-tac-toe__onehot", 0.005), ("tic-tac-toe__onehot", 0.01), ("tic-tac-toe__onehot", 0.02),
@@ -132,32 +132,12 @@ def fit_pystreed_id(X, y, lam, time_limit):
     return certified, lambda: clf.predict(Z), leaves, {"depth": depth}
 
 
-def fit_gosdt(X, y, lam, time_limit):
-    from gosdt import GOSDTClassifier
-    clf = GOSDTClassifier(regularization=lam, allow_small_reg=True, time_limit=int(math.ceil(time_limit)))
-    Z = X.to_numpy()
-    clf.fit(Z, y.to_numpy())
-
-    def leaves(node):
-        return leaves(node.left_child) + leaves(node.right_child) if hasattr(node, "left_child") else 1
-
-    certified = str(clf.result_.status).endswith("CONVERGED")
-    return certified, lambda: clf.trees_[0].predict(Z), leaves(clf.trees_[0].tree), {}
-
-
 FITS = {"treeopt": fit_treeopt, "deepening": fit_deepening, "portfolio": fit_portfolio, "pystreed-id": fit_pystreed_id, "gosdt": fit_gosdt}
 
 
 def worker(solver: str, name: str, lam: float, time_limit: float) -> dict:
-    import numpy as np
     X, y = read(name)
-    base_mb, cpu0, wall0 = _peak_mb(), _cpu(), time.perf_counter()
-    certified, predict, n_leaves, extra = FITS[solver](X, y, lam, time_limit)
-    cpu, wall, peak_mb = _cpu() - cpu0, time.perf_counter() - wall0, _peak_mb()
-    errors = float(np.mean(np.asarray(predict()) != y.to_numpy()))
-    return {"solver": solver, "dataset": name, "lambda": lam, "certified": bool(certified),
-            "objective": errors + lam * n_leaves, "leaves": n_leaves, "cpu": cpu, "wall": wall,
-            "peak_mb": peak_mb, "base_mb": base_mb, "n_features": X.shape[1], **extra}
+    return {**measure(FITS[solver], solver, name, X, y, lam, time_limit), "n_features": X.shape[1]}
 
 
 def run_one(solver: str, name: str, lam: float, time_limit: float) -> dict:
