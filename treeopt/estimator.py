@@ -24,6 +24,26 @@ from .tree import Tree
 
 __all__ = ["OptimalTreeClassifier"]
 
+def check_fit_input(estimator, X, y):
+    """Validate ``(X, y)`` for ``fit`` as scikit-learn does; set ``classes_``; return ``(table, y)``.
+
+    ``table`` is ``X`` itself when it is a DataFrame (its columns name the splits), else the
+    validated array. Shared by :class:`OptimalTreeClassifier` and ``OptimalTreeClassifierCV``.
+    """
+    estimator._validate_params()
+    frame = X if isinstance(X, pd.DataFrame) else None
+    if frame is not None and frame.columns.duplicated().any():
+        repeated = sorted({str(c) for c in frame.columns[frame.columns.duplicated()]})
+        raise ValueError(f"X has duplicate column names {repeated}; rename or drop the repeated columns "
+                         "(a tree names its splits by column).")
+    X_checked, y = validate_data(estimator, X, y, dtype=None, ensure_all_finite=False, y_numeric=False)
+    y = np.asarray(y)
+    check_labels(y)
+    check_classification_targets(y)   # continuous or multi-output targets: "Unknown label type"
+    estimator.classes_ = np.unique(y)
+    return (frame if frame is not None else X_checked), y
+
+
 class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     """Provably optimal sparse decision tree (minimises loss + λ × leaves).
 
@@ -294,18 +314,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     # -- fitting ------------------------------------------------------------------
     def _build_solver(self, X, y, sample_weight, y_ref=None):
         """Validate ``(X, y)`` as scikit-learn does, then build the solver with :func:`treeopt.make_solver`."""
-        self._validate_params()
-        frame = X if isinstance(X, pd.DataFrame) else None
-        if frame is not None and frame.columns.duplicated().any():
-            repeated = sorted({str(c) for c in frame.columns[frame.columns.duplicated()]})
-            raise ValueError(f"X has duplicate column names {repeated}; rename or drop the repeated columns "
-                             "(a tree names its splits by column).")
-        X_checked, y = validate_data(self, X, y, dtype=None, ensure_all_finite=False, y_numeric=False)
-        y = np.asarray(y)
-        check_labels(y)
-        check_classification_targets(y)   # continuous or multi-output targets: "Unknown label type"
-        self.classes_ = np.unique(y)
-        table = frame if frame is not None else X_checked
+        table, y = check_fit_input(self, X, y)
         solver = make_solver(table, y, solver=self.solver, sample_weight=sample_weight, y_ref=y_ref,
                              classes=self.classes_, **{name: getattr(self, name) for name in SETTINGS})
         self.binarizer_ = solver.dataset.binarizer

@@ -9,12 +9,10 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.metrics import get_scorer_names
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .binarize import table_input_tags
-from .building import check_labels
-from .estimator import OptimalTreeClassifier
+from .estimator import OptimalTreeClassifier, check_fit_input
 from .frontier.cross_validation import cross_validate_frontier
 
 __all__ = ["OptimalTreeClassifierCV"]
@@ -166,18 +164,7 @@ class OptimalTreeClassifierCV(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        self._validate_params()
-        frame = X if isinstance(X, pd.DataFrame) else None
-        if frame is not None and frame.columns.duplicated().any():
-            repeated = sorted({str(c) for c in frame.columns[frame.columns.duplicated()]})
-            raise ValueError(f"X has duplicate column names {repeated}; rename or drop the repeated columns "
-                             "(a tree names its splits by column).")
-        X_checked, y = validate_data(self, X, y, dtype=None, ensure_all_finite=False, y_numeric=False)
-        y = np.asarray(y)
-        check_labels(y)
-        check_classification_targets(y)
-        self.classes_ = np.unique(y)
-        table = frame if frame is not None else X_checked
+        table, y = check_fit_input(self, X, y)
         search = dict(objective=self.objective, omega=self.omega, time_limit=self.time_limit,
                       cache_limit=self.cache_limit, thresholds=self.thresholds, max_thresholds=self.max_thresholds)
         cvf = cross_validate_frontier(table, y, cv=5 if self.cv is None else self.cv, max_leaves=self.max_leaves,
