@@ -12,71 +12,22 @@ Skipped, not failed, when chromium, voila or playwright is missing.
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
+from voila_server import CHROMIUM, CHROMIUM_ARGS, serve
+
 NOTEBOOK = Path(__file__).parent / "notebooks" / "player.ipynb"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 
 pytestmark = pytest.mark.browser
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _wait_for_port(port: int, proc: subprocess.Popen, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise RuntimeError(f"voila exited early with code {proc.returncode}")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=1):
-                return
-        except OSError:
-            time.sleep(0.3)
-    raise TimeoutError(f"voila did not open port {port} within {timeout} s")
-
-
 @pytest.fixture
 def voila_url(tmp_path):
-    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
-        pytest.skip("Debian's chromium is not installed (make system-deps installs it)")
-    pytest.importorskip("voila")
-    pytest.importorskip("playwright.sync_api")
-    port = _free_port()
-    env = dict(os.environ)
-    for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_RUNTIME_DIR"):
-        path = tmp_path / name.lower()
-        path.mkdir()
-        env[name] = str(path)
-    log = open(tmp_path / "voila.log", "w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "voila", str(NOTEBOOK), "--no-browser", f"--port={port}",
-         "--Voila.ip=127.0.0.1", "--show_tracebacks=True"],
-        cwd=NOTEBOOK.parent, env=env, stdout=log, stderr=subprocess.STDOUT)
-    try:
-        _wait_for_port(port, proc, timeout=120)
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        log.close()
+    with serve(NOTEBOOK, tmp_path) as url:
+        yield url
 
 
 def _steps(page) -> int:
