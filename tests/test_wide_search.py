@@ -17,11 +17,12 @@ from test_gosdt_oracle import lambdas, problems
 from treeopt import OptimalTreeClassifier
 from treeopt.data import Dataset
 from treeopt.solvers import GOSDT, DepthDeepening
+from treeopt.solvers.depth_three import DepthThreeSolver
 from treeopt.solvers.depth_two import LEAF, DepthTwoSolver
 
 from conftest import require_datasets
 
-WIDE = ["depth_two", "completions", "dives"]
+WIDE = ["depth_two", "depth_three", "completions", "dives"]
 
 
 def small_tree_objective(X, y, w, lam, objective, result) -> float:
@@ -59,6 +60,47 @@ def test_depth_two_solver_matches_the_oracle_at_depth_two(data, lam, objective):
     one, _ = solver.depth_one(dataset.all_points)
     assert model.to_objective(one) == pytest.approx(
         brute_force(X, y, lam, sample_weight=w, objective=objective, depth=1).objective, abs=1e-9)
+
+
+def spec_objective(X, y, w, lam, objective, spec) -> float:
+    """The oracle's objective of a nested spec (LEAF, a feature, or (feature, left, right))."""
+    X, y, w = _inputs(X, y, w)
+    classes, costs = class_costs(X, y, w, objective)
+    index = {c: k for k, c in enumerate(classes.tolist())}
+
+    def build(spec):
+        if spec == LEAF:
+            return ("leaf", None)
+        feature, left, right = (spec, LEAF, LEAF) if isinstance(spec, int) else spec
+        return ("split", feature, build(left), build(right))
+
+    tree = _label_leaves(build(spec), X, [index[v] for v in y.tolist()], w, costs, classes)
+    return tree_objective(tree, X, y, lam, sample_weight=w, objective=objective)
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=problems(n_classes=2, weights="float") | problems(n_classes=3) | problems(weights="int"),
+       lam=lambdas, objective=st.sampled_from(["accuracy", "balanced_accuracy"]),
+       target_shift=st.sampled_from([None, 0.0, 0.05]))
+def test_depth_three_solver_matches_the_oracle_at_depth_three(data, lam, objective, target_shift):
+    """Exact at depth three; with a target, it finds the optimum below it or proves there is none."""
+    X, y, w = data
+    expected = brute_force(X, y, lam, sample_weight=w, objective=objective, depth=3)
+    dataset = Dataset.from_binary(X, y, sample_weight=w)
+    from treeopt.objectives import get_objective
+    model = get_objective(objective).loss_model(dataset)
+    eps = 1e-9 * dataset.total_weight
+    two = DepthTwoSolver(dataset.points, dataset.counts * model.costs, lam * dataset.total_weight, eps)
+    three = DepthThreeSolver(two)
+    target = np.inf if target_shift is None else (expected.objective + target_shift) / model.scale
+    objective_w, spec = three.solve(np.ones(dataset.n_points, dtype=bool), target)
+    if spec is None:                       # nothing beats the target: the optimum is not below it
+        assert target_shift is not None
+        assert target_shift == 0.0         # a target above the optimum must be beaten
+        assert model.to_objective(objective_w) <= expected.objective + 1e-9
+    else:
+        assert model.to_objective(objective_w) == pytest.approx(expected.objective, abs=1e-9)
+        assert spec_objective(X, y, w, lam, objective, spec) == pytest.approx(expected.objective, abs=1e-9)
 
 
 def check(solver_cls, X, y, w, lam, *, bounds=None, depth=None, objective="accuracy"):

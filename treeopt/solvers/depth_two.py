@@ -28,14 +28,14 @@ import numpy as np
 
 from ..data import points_in
 
-__all__ = ["DepthTwoSolver", "DepthTwoResult"]
+__all__ = ["DepthTwoSolver", "DepthTwoResult", "PairCounts", "one_blas_thread"]
 
 LEAF = -1   # "no split": the subtree is a single leaf
 
 _blas = None
 
 
-def _one_blas_thread():
+def one_blas_thread():
     """A context that runs BLAS on one thread.
 
     The products here are small (at most points × features × features) and come
@@ -118,6 +118,9 @@ class DepthTwoSolver:
         self.penalty = float(penalty)
         self.eps = float(eps)
         self.n_points, self.n_features = self.points.shape
+        # Random integer weights for finding equal columns (see columns()): their sums stay exact
+        # integers in float64 (below 2**53) whatever order BLAS adds them in.
+        self._hash_weights = np.random.default_rng(0).integers(1, 1 << 20, self.n_points).astype(np.float64)
 
     # -- the rows of a support set ------------------------------------------------
     def rows(self, support: int) -> np.ndarray:
@@ -134,7 +137,7 @@ class DepthTwoSolver:
     # -- solving -----------------------------------------------------------------------
     def depth_one(self, support: int) -> tuple[float, int]:
         """(objective, feature) of the best tree of depth at most one (feature -1: the leaf)."""
-        with _one_blas_thread():
+        with one_blas_thread():
             return self._depth_one(support)
 
     def _depth_one(self, support: int) -> tuple[float, int]:
@@ -151,41 +154,126 @@ class DepthTwoSolver:
 
     def solve(self, support: int) -> DepthTwoResult:
         """The best subtrees of depth at most one below every split, and of depth at most two."""
-        with _one_blas_thread():                 # about 20 µs; without it BLAS threads spin (CPU > wall)
-            return self._solve(support)
+        with one_blas_thread():                 # about 20 µs; without it BLAS threads spin (CPU > wall)
+            return self.solve_rows(self.rows(support))
 
-    def _solve(self, support: int) -> DepthTwoResult:
-        lam, eps = self.penalty, self.eps
-        mask = self.rows(support)
+    def solve_rows(self, mask: np.ndarray) -> DepthTwoResult:
+        """:meth:`solve` for the points selected by a boolean mask (call inside :func:`one_blas_thread`)."""
+        columns = self.columns(mask)
+        counts = self.counts(columns)
+        return counts.result(self.n_features)
+
+    # -- the columns that matter on a support set ----------------------------------------
+    def columns(self, mask: np.ndarray) -> "Columns":
+        """The support's rows and its *distinct, non-constant* feature columns.
+
+        A feature true (or false) on every row of the support splits nothing there,
+        and two features equal on every row give the same subtrees, so only one
+        column per class of equal columns is kept. On threshold features this is
+        most of them: below a split on ``x <= t`` every threshold of ``x`` above
+        ``t`` is constant, and thresholds with no row of the support between them
+        are equal. The products below then shrink with the square of the kept count.
+        """
         X, W = self.points[mask], self.scored[mask]
+        m = X.shape[0]
+        ones = X.sum(axis=0)
+        kept = np.flatnonzero((ones > 0) & (ones < m))
+        X = X[:, kept]
+        # Equal columns have equal weighted sums under random weights; a collision of unequal
+        # columns is checked for (and then nothing is merged), so the result is exact.
+        keys = self._hash_weights[mask] @ X
+        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        if len(first) < len(kept) and np.array_equal(X[:, first][:, inverse], X):
+            X, kept, members = X[:, first], kept[first], (kept, inverse)
+        else:
+            members = (kept, np.arange(len(kept)))
+        return Columns(X, W, kept, members)
+
+    def counts(self, columns: "Columns") -> "PairCounts":
+        """Single and pair counts of a support's kept columns, with every depth-two quantity."""
+        X, W = columns.X, columns.W
+        n_classes = W.shape[1]
         total = W.sum(axis=0)                                   # (K,)
         single = W.T @ X                                        # (K, F)
-        # pair[c, i, k]: weight of class c with f_i and f_k both true (one product per class).
-        pair = np.stack([(X * W[:, c, None]).T @ X for c in range(W.shape[1])])
+        # pair[c, i, k]: weight of class c with f_i and f_k both true (one product for all classes).
+        m, f = X.shape
+        weighted = (W[:, :, None] * X[:, None, :]).reshape(m, n_classes * f)
+        pair = (weighted.T @ X).reshape(n_classes, f, f)
+        return PairCounts(self, columns, total, single, pair)
+
+
+@dataclass
+class Columns:
+    """A support's rows (``X``: kept feature columns, ``W``: scored class weights).
+
+    ``features[i]`` is the dataset feature of kept column ``i``; ``members`` is
+    ``(features, column)``: every non-constant dataset feature and the kept column
+    equal to it on the support.
+    """
+
+    X: np.ndarray
+    W: np.ndarray
+    features: np.ndarray
+    members: tuple
+
+
+class PairCounts:
+    """Depth-one and depth-two optima below every split of one support (kept columns)."""
+
+    def __init__(self, solver: DepthTwoSolver, columns: Columns, total, single, pair):
+        lam, eps = solver.penalty, solver.eps
+        loss = solver._loss
+        self.columns, self.total, self.single, self.pair = columns, total, single, pair
+        n = single.shape[1]
         right = single[:, :, None]                              # (K, F, 1): f_i true
         left = (total[:, None] - single)[:, :, None]            # (K, F, 1): f_i false
         # Children of root split i, each either a leaf or split on k into two leaves.
-        right_split = self._loss(pair) + self._loss(right - pair) + 2 * lam                     # (F, F)
-        left_split = self._loss(single[:, None, :] - pair) + \
-            self._loss(left - single[:, None, :] + pair) + 2 * lam
-        right_leaf = self._loss(right[:, :, 0]) + lam                                          # (F,)
-        left_leaf = self._loss(left[:, :, 0]) + lam
-        right_k = np.argmin(right_split, axis=1)
-        left_k = np.argmin(left_split, axis=1)
-        columns = np.arange(self.n_features)
-        right_best = right_split[columns, right_k]
-        left_best = left_split[columns, left_k]
-        right_is_split = right_best < right_leaf - eps
-        left_is_split = left_best < left_leaf - eps
-        right_obj = np.where(right_is_split, right_best, right_leaf)
-        left_obj = np.where(left_is_split, left_best, left_leaf)
-        right_feature = np.where(right_is_split, right_k, LEAF)
-        left_feature = np.where(left_is_split, left_k, LEAF)
-        leaf_obj = float(self._loss(total[:, None])[0]) + lam
-        both = left_obj + right_obj
-        i = int(np.argmin(both)) if self.n_features else 0
-        if self.n_features and both[i] < leaf_obj - eps:
-            objective, root = float(both[i]), i
+        right_split = loss(pair) + loss(right - pair) + 2 * lam                     # (F, F)
+        left_split = loss(single[:, None, :] - pair) + loss(left - single[:, None, :] + pair) + 2 * lam
+        self.right_leaf = loss(right[:, :, 0]) + lam                                # (F,)
+        self.left_leaf = loss(left[:, :, 0]) + lam
+        right_k = np.argmin(right_split, axis=1) if n else np.zeros(0, int)
+        left_k = np.argmin(left_split, axis=1) if n else np.zeros(0, int)
+        columns_ = np.arange(n)
+        right_best = right_split[columns_, right_k]
+        left_best = left_split[columns_, left_k]
+        right_is_split = right_best < self.right_leaf - eps
+        left_is_split = left_best < self.left_leaf - eps
+        self.right_objective = np.where(right_is_split, right_best, self.right_leaf)
+        self.left_objective = np.where(left_is_split, left_best, self.left_leaf)
+        self.right_k = np.where(right_is_split, right_k, LEAF)          # kept-column indices
+        self.left_k = np.where(left_is_split, left_k, LEAF)
+        self.leaf_objective = float(loss(total[:, None])[0]) + lam
+        both = self.left_objective + self.right_objective
+        i = int(np.argmin(both)) if n else 0
+        if n and both[i] < self.leaf_objective - eps:
+            self.objective, self.root = float(both[i]), i
         else:
-            objective, root = leaf_obj, LEAF
-        return DepthTwoResult(leaf_obj, right_obj, right_feature, left_obj, left_feature, objective, root)
+            self.objective, self.root = self.leaf_objective, LEAF
+
+    def feature(self, column: int) -> int:
+        """The dataset feature of a kept column (``LEAF`` stays ``LEAF``)."""
+        return LEAF if column == LEAF else int(self.columns.features[column])
+
+    def spec(self) -> tuple | int:
+        """The best depth-two tree as a nested spec (see :func:`treeopt.solvers.depth_two.spec_tree`)."""
+        i = self.root
+        if i == LEAF:
+            return LEAF
+        return (self.feature(i), self.feature(int(self.left_k[i])), self.feature(int(self.right_k[i])))
+
+    def result(self, n_features: int) -> DepthTwoResult:
+        """The result over every dataset feature (constant features: ``inf``, a leaf)."""
+        features, column = self.columns.members
+        right_obj = np.full(n_features, np.inf)
+        left_obj = np.full(n_features, np.inf)
+        right_feature = np.full(n_features, LEAF)
+        left_feature = np.full(n_features, LEAF)
+        kept = self.columns.features
+        to_feature = np.append(kept, LEAF)                       # column LEAF (-1) maps to LEAF
+        right_obj[features] = self.right_objective[column]
+        left_obj[features] = self.left_objective[column]
+        right_feature[features] = to_feature[self.right_k[column]]
+        left_feature[features] = to_feature[self.left_k[column]]
+        return DepthTwoResult(self.leaf_objective, right_obj, right_feature, left_obj, left_feature,
+                              self.objective, self.feature(self.root))

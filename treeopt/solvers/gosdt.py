@@ -82,6 +82,14 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     when the problem's upper bound is at most ``eq + 4λ`` (every tree with four or
     more leaves costs at least that, Theorems B.4 and B.9, and a tree with at most
     three leaves has depth at most two). Counts problems solved this way.
+``depth_three``
+    The depth-three solver of ``treeopt/solvers/depth_three.py``: every root split
+    with two depth-two subtrees, tried in order of their lower bounds, where the
+    similar-support bound (Theorem B.10: ``R*(B) >= R*(A) - w(A \\ B)``) lets each
+    solved child bound the children of every other split. It closes a problem at
+    a remaining depth budget of three, and on wide data when its upper bound is at
+    most ``eq + 5λ`` (at most four leaves can do better, and four leaves fit in
+    depth three). Needs ``depth_two``. Counts problems solved this way.
 ``completions``
     Upper bounds, not a pruning rule: the same pair counts give, at every
     expansion, each child's best subtree of depth at most one, which becomes the
@@ -120,12 +128,13 @@ from itertools import count
 
 import numpy as np
 
-from ..data import Dataset
+from ..data import Dataset, points_in
 from ..events import Expanded, Pruned, Started
 from ..tree import Leaf, Split, Tree
 from .base import EPS, QueueEntry, Solver
 from .capabilities import Capabilities
 from .cart_start import cart_incumbent
+from .depth_three import DepthThreeSolver
 from .depth_two import LEAF, DepthTwoSolver
 from .gc_pause import HeapFreeze
 
@@ -226,6 +235,8 @@ class GOSDT(Solver):
         "depth": "depth_budget (not a theorem: the user's constraint)",
         "depth_two": "MurTree section 4.3 (exact depth-two solver from pair counts) where at most three leaves "
                      "can be optimal (GOSDT Theorems B.4, B.9) or two levels of depth budget remain",
+        "depth_three": "GOSDT Theorem B.10 (similar support) between the root splits of an exact depth-three "
+                       "solver, where three levels of depth budget remain or at most four leaves can be optimal",
         "completions": "MurTree section 4.3 pair counts as upper bounds: each child's best depth-one subtree",
         "dives": "search order (SPLIT/LicketySPLIT's idea): expand the incumbent's unexpanded leaves first",
         "cart_start": "first incumbent (not a bound): CART pruned at λ (Breiman et al. 1984, cost-complexity)",
@@ -266,6 +277,8 @@ class GOSDT(Solver):
         wanted = self._depth_two or self.bounds["completions"]
         self._pairs = DepthTwoSolver(dataset.points, dataset.counts * self.model.costs, self.penalty, self.eps) \
             if wanted and 0 < dataset.n_features <= self.max_pair_features else None
+        self._three = DepthThreeSolver(self._pairs) \
+            if self._pairs is not None and self._depth_two and self.bounds["depth_three"] else None
         self.root: Problem | None = None
         self._dive_targets: list = []          # unexpanded problems on the incumbent, to expand first
         self._dived_at = None                  # the root's upper bound when the incumbent was last scanned
@@ -464,13 +477,21 @@ class GOSDT(Solver):
                 if self._depth_two:
                     self._solve_small(problem, *self._pairs.depth_one(problem.support))
                     return
+            elif self._three is not None and (problem.depth_left == 3 or (
+                    self._wide and problem.depth_left is None and
+                    problem.ub <= problem.eq + 5 * self.penalty + self.eps)):
+                # At most four leaves can beat ub (Theorems B.4, B.9), and four leaves fit in depth three.
+                objective, spec = self._three.solve(points_in(problem.support, self.dataset.n_points), problem.ub)
+                self.prune_counts["depth_three"] += 1
+                self._solve_small(problem, objective, spec, counter=None)
+                return
             else:
                 exact = self._depth_two and (problem.depth_left == 2 or (
                     self._wide and problem.ub <= problem.eq + 4 * self.penalty + self.eps))
                 if exact or (dive and self.bounds["completions"]):
                     pairs = self._pairs.solve(problem.support)
                 if exact:
-                    self._solve_small(problem, pairs.objective, pairs.root_feature, pairs)
+                    self._solve_small(problem, pairs.objective, pairs.tree())
                     return
         ds = self.dataset
         depth_left = None if problem.depth_left is None else problem.depth_left - 1
@@ -561,19 +582,23 @@ class GOSDT(Solver):
             child.lb = objective
         completed.append(child)
 
-    def _solve_small(self, problem: Problem, objective: float, root: int, pairs=None) -> None:
-        """``depth_two``: the problem's optimum is its best tree of depth at most two (or one)."""
+    def _solve_small(self, problem: Problem, objective: float, spec, counter: str | None = "depth_two") -> None:
+        """``depth_two``/``depth_three``: the problem's optimum is its best tree of depth at most two or three.
+
+        ``objective`` is that optimum, or a lower bound at least ``problem.ub - eps`` when
+        ``spec`` is None (no small tree beats the upper bound, which is then the optimum).
+        ``spec`` is the tree as a nested spec (see :meth:`_small_tree`).
+        """
         old_lb, old_ub = problem.lb, problem.ub
         problem.expanded = True
         problem.splits = []
-        if objective < problem.ub - self.eps:
+        if spec is not None and objective < problem.ub - self.eps:
             problem.ub = objective
-            if root != LEAF:
-                left, right = (LEAF, LEAF) if pairs is None else (int(pairs.left_feature[root]),
-                                                                    int(pairs.right_feature[root]))
-                problem.completion = (objective, (root, left, right))
+            if spec != LEAF and spec != (LEAF, LEAF, LEAF):
+                problem.completion = (objective, spec)
         problem.lb = problem.ub
-        self.prune_counts["depth_two"] += 1
+        if counter is not None:
+            self.prune_counts[counter] += 1
         if self._events is not None:
             self._emit(Expanded(self.expansions, self.rule(problem), self._obj(problem.lb), self._obj(problem.ub), 0))
         if problem.lb != old_lb or problem.ub != old_ub:
@@ -799,8 +824,8 @@ class GOSDT(Solver):
         if problem.leaf_obj <= others + self.eps:
             return Leaf(problem.prediction, problem.counts, self._obj(problem.leaf_loss))
         if completion is not None and (best is None or completion[0] <= best[0] + self.eps):
-            if isinstance(completion[1], tuple):                  # (root, left, right) of a small tree
-                return self._small_tree(problem.support, *completion[1])
+            if isinstance(completion[1], (tuple, int)):           # a small tree's spec
+                return self._small_tree(problem.support, completion[1])
             return completion[1]                                  # a ready tree (cart_start)
         _, (j, left, right) = best
         return Split(j, self._extract(left), self._extract(right))
@@ -815,21 +840,20 @@ class GOSDT(Solver):
                 best = (total, split)
         return best
 
-    def _small_tree(self, support: int, root: int, left: int, right: int):
-        """The depth-two tree ``root`` → (``left``, ``right``) over ``support`` (``LEAF``: a leaf)."""
-        def leaf(rows):
-            counts = self.dataset.class_counts(rows)
+    def _small_tree(self, support: int, spec):
+        """The tree of a nested spec over ``support``.
+
+        A spec is ``LEAF``, a feature (a split into two leaves), or ``(feature, left
+        spec, right spec)``; the depth-two and depth-three solvers describe their trees
+        this way, and each leaf predicts its support's best class.
+        """
+        if spec == LEAF:
+            counts = self.dataset.class_counts(support)
             loss, prediction = self.model.leaf(counts)
             return Leaf(prediction, counts, self._obj(loss))
-
-        def depth_one(rows, feature):
-            if feature == LEAF:
-                return leaf(rows)
-            true_rows = rows & self.dataset.feature_masks[feature]
-            return Split(feature, leaf(rows ^ true_rows), leaf(true_rows))
-
-        true_rows = support & self.dataset.feature_masks[root]
-        return Split(root, depth_one(support ^ true_rows, left), depth_one(true_rows, right))
+        feature, left, right = (spec, LEAF, LEAF) if isinstance(spec, (int, np.integer)) else spec
+        true_rows = support & self.dataset.feature_masks[feature]
+        return Split(int(feature), self._small_tree(support ^ true_rows, left), self._small_tree(true_rows, right))
 
     def rule(self, problem: Problem) -> str:
         """The conjunction of tests on the first path that reached ``problem``."""
