@@ -93,7 +93,7 @@ def test_accuracy_matches_oracle(switch, data, lam):
     check(X, y, w, lam, bounds=_bounds(switch))
 
 
-@given(data=problems(), lam=lambdas, depth=st.integers(0, 3),
+@given(data=problems(), lam=lambdas, depth=st.integers(0, 5),
        switch=st.sampled_from(SWITCHES))
 def test_depth_budget_matches_oracle(data, lam, depth, switch):
     X, y, w = data

@@ -22,7 +22,7 @@ from treeopt.solvers.depth_two import LEAF, DepthTwoSolver
 
 from conftest import require_datasets
 
-WIDE = ["depth_two", "depth_three", "completions", "dives"]
+WIDE = ["depth_two", "depth_three", "similar_support", "completions", "dives"]
 
 
 def small_tree_objective(X, y, w, lam, objective, result) -> float:
@@ -128,7 +128,7 @@ class WideGOSDT(GOSDT):
 @pytest.mark.parametrize("switch", [None] + WIDE)
 @settings(max_examples=25, deadline=None)
 @given(data=problems() | problems(weights="int") | problems(weights="float"), lam=lambdas,
-       depth=st.sampled_from([None, None, 1, 2, 3]))
+       depth=st.sampled_from([None, None, 1, 2, 3, 4, 5]))
 def test_gosdt_with_the_wide_switches_matches_the_oracle(switch, data, lam, depth):
     X, y, w = data
     solver = check(WideGOSDT, X, y, w, lam, bounds=None if switch is None else {switch: False}, depth=depth)
@@ -280,3 +280,25 @@ def test_cart_start_makes_the_first_incumbent_at_least_as_good_as_pruned_cart():
     off = GOSDT(Dataset.from_binary(X, y), regularization=lam, bounds={"cart_start": False, "dives": False})
     off.step(1)
     assert off.upper_bound > solver.upper_bound
+
+
+@pytest.mark.parametrize("depth", [3, 4])
+def test_depth_three_and_similar_support_prune_and_keep_the_optimum_on_threshold_features(depth):
+    """All thresholds of two noisy numeric columns: the new switches fire and change nothing but the work."""
+    rng = np.random.default_rng(depth)
+    raw = rng.normal(size=(50, 2))
+    y = ((raw[:, 0] * raw[:, 1] > 0) ^ (rng.random(50) < 0.15)).astype(int)
+    X = pd.DataFrame(raw, columns=["a", "b"])
+    fits = {}
+    for bounds in (None, {"depth_three": False, "similar_support": False}):
+        clf = OptimalTreeClassifier(regularization=0.01, depth_budget=depth, thresholds="all", solver="gosdt",
+                                    bounds=bounds, keep_search=True).fit(X, y)
+        fits[bounds is None] = clf
+    on, off = fits[True], fits[False]
+    assert on.status_ == off.status_ == "optimal"
+    assert on.objective_ == pytest.approx(off.objective_, abs=1e-12)
+    assert on.solver_.prune_counts["depth_three"] > 0
+    if depth == 4:
+        assert on.solver_.prune_counts["similar_support"] > 0
+    assert off.solver_.prune_counts["depth_three"] == off.solver_.prune_counts["similar_support"] == 0
+    assert on.tree_.depth <= depth

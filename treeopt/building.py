@@ -37,6 +37,10 @@ SETTINGS = {
 #: deepening interleaved): on wide data neither dominates (``benchmarks/results_wide.md``), while on
 #: narrow data GOSDT alone certifies about twice as fast as sharing the time.
 AUTO_WIDE_FEATURES = 24
+#: Up to this depth budget ``solver="auto"`` runs GOSDT even on wide data: its ``depth_three`` and
+#: ``similar_support`` switches solve a shallow budget directly, where iterative deepening would
+#: only repeat the smaller budgets first (compas and spiral with all thresholds, ``benchmarks/contree_bench.py``).
+AUTO_SHALLOW_DEPTH = 4
 
 
 def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, classes=None,
@@ -52,7 +56,8 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
         A name of ``treeopt.SOLVERS``, or ``"auto"``: ``"osdt"`` for objectives that are not a sum
         over leaves (F-score, AUC) and for OSDT's options (``schedule``, ``warm_start``,
         ``top_k``); else ``"portfolio"`` on data with at least 24 binary features
-        (:data:`AUTO_WIDE_FEATURES`) and ``"gosdt"`` below or with lower-bound guessing.
+        (:data:`AUTO_WIDE_FEATURES`) and ``"gosdt"`` below, with lower-bound guessing, or with a
+        depth budget of at most 4 (:data:`AUTO_SHALLOW_DEPTH`).
     sample_weight : array_like, optional
     y_ref : array_like, optional
         A reference model's predictions: lower-bound guessing (McTavish et al., *Fast sparse
@@ -152,8 +157,9 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
             warn_if_hopeless(len(y), binarizer.features_)
         dataset = Dataset.from_arrays(X, y, sample_weight=sample_weight, binarizer=binarizer, classes=classes)
     objective.validate(dataset)
+    shallow = s["depth_budget"] is not None and s["depth_budget"] <= AUTO_SHALLOW_DEPTH
     if auto and solver == "gosdt" and dataset.n_features >= AUTO_WIDE_FEATURES and not options \
-            and y_ref is None and s["reference"] is None:
+            and y_ref is None and s["reference"] is None and not shallow:
         solver, solver_cls = "portfolio", SOLVERS["portfolio"]
     guess, predictions = reference_kwargs(solver_cls, solver, s["reference"], y_ref, dataset, X, y, sample_weight,
                                           dataset.binarizer, s["random_state"])

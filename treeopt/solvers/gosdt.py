@@ -90,6 +90,15 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     a remaining depth budget of three, and on wide data when its upper bound is at
     most ``eq + 5λ`` (at most four leaves can do better, and four leaves fit in
     depth three). Needs ``depth_two``. Counts problems solved this way.
+``similar_support``
+    Theorem B.10 (similar support bound) between the children of one problem's
+    splits: adding rows to a support raises its optimum by at most their weight,
+    and removing rows never raises it, so ``R*(B) >= R*(A) - w(A \\ B)``. When a
+    child ``A`` is solved, every other child ``B`` of the same parent gets that
+    lower bound; the weights of the four pairings of two splits' sides come from
+    the parent's pair counts (``treeopt/solvers/similar_support.py``). Kept for
+    budgeted problems with at least four levels left, whose children the
+    ``depth_three`` solver closes in one step each. Counts lower bounds raised.
 ``completions``
     Upper bounds, not a pruning rule: the same pair counts give, at every
     expansion, each child's best subtree of depth at most one, which becomes the
@@ -136,6 +145,7 @@ from .capabilities import Capabilities
 from .cart_start import cart_incumbent
 from .depth_three import DepthThreeSolver
 from .depth_two import LEAF, DepthTwoSolver
+from .similar_support import SimilarSupport
 from .gc_pause import HeapFreeze
 
 __all__ = ["GOSDT"]
@@ -153,7 +163,7 @@ class Problem:
 
     __slots__ = ("support", "depth_left", "lb", "ub", "leaf_obj", "leaf_loss", "prediction", "counts",
                  "eq", "plain_lb", "splits", "parents", "expanded", "origin", "queued", "scope", "explored",
-                 "completion")
+                 "completion", "similar")
 
     def __init__(self, support, depth_left, counts, leaf_loss, prediction, leaf_obj, lb, eq, plain_lb, origin):
         self.support = support
@@ -173,7 +183,8 @@ class Problem:
         self.queued = False
         self.scope = -math.inf        # the largest objective a parent can still use (see GOSDT._explore)
         self.explored = -math.inf     # the target of the last _explore of this problem's splits
-        self.completion = None        # (objective, (root, left, right) features or a ready tree) of a known subtree
+        self.completion = None        # (objective, spec of a small tree, or a ready tree) of a known subtree
+        self.similar = None           # SimilarSupport of its splits (``similar_support``), or None
 
     @property
     def solved(self) -> bool:
@@ -237,6 +248,8 @@ class GOSDT(Solver):
                      "can be optimal (GOSDT Theorems B.4, B.9) or two levels of depth budget remain",
         "depth_three": "GOSDT Theorem B.10 (similar support) between the root splits of an exact depth-three "
                        "solver, where three levels of depth budget remain or at most four leaves can be optimal",
+        "similar_support": "GOSDT Theorem B.10 (similar support): a solved child bounds the children of every "
+                           "other split of its parent by its optimum minus the weight of the rows they lack",
         "completions": "MurTree section 4.3 pair counts as upper bounds: each child's best depth-one subtree",
         "dives": "search order (SPLIT/LicketySPLIT's idea): expand the incumbent's unexpanded leaves first",
         "cart_start": "first incumbent (not a bound): CART pruned at λ (Breiman et al. 1984, cost-complexity)",
@@ -277,6 +290,7 @@ class GOSDT(Solver):
         wanted = self._depth_two or self.bounds["completions"]
         self._pairs = DepthTwoSolver(dataset.points, dataset.counts * self.model.costs, self.penalty, self.eps) \
             if wanted and 0 < dataset.n_features <= self.max_pair_features else None
+        self._similar = self._pairs is not None and self.bounds["similar_support"] and not self.lower_bound_guessed
         self._three = DepthThreeSolver(self._pairs) \
             if self._pairs is not None and self._depth_two and self.bounds["depth_three"] else None
         self.root: Problem | None = None
@@ -493,6 +507,13 @@ class GOSDT(Solver):
                 if exact:
                     self._solve_small(problem, pairs.objective, pairs.tree())
                     return
+        if self._similar and problem.depth_left is not None and problem.depth_left >= 4:
+            # The pair counts give both the children's completions and the weights the
+            # similar-support bound needs; a budgeted problem this high up is rare enough to keep them.
+            counts = self._pairs.counts(self._pairs.columns(points_in(problem.support, self.dataset.n_points)))
+            problem.similar = SimilarSupport.of(counts, self.dataset.n_features)
+            if pairs is None:
+                pairs = counts.result(self.dataset.n_features)
         ds = self.dataset
         depth_left = None if problem.depth_left is None else problem.depth_left - 1
         support = problem.support
@@ -756,6 +777,10 @@ class GOSDT(Solver):
         """Send a bound change up to every parent (Algorithm 1, lines 21-25), transitively."""
         root = self.root
         old_root = (root.lb, root.ub)
+        if problem.solved and self._similar:
+            for parent in problem.parents:
+                if parent.similar is not None and not parent.solved:
+                    self._similar_support(parent, problem)
         stack = list(problem.parents)
         while stack:
             parent = stack.pop()
@@ -767,6 +792,32 @@ class GOSDT(Solver):
                 stack.extend(parent.parents)
         if (root.lb, root.ub) != old_root:
             self._record(improved=root.ub < old_root[1], raised=root.lb > old_root[0])
+
+    def _similar_support(self, parent: Problem, child: Problem) -> None:
+        """``similar_support`` (Theorem B.10): raise the lower bounds of the other splits' children.
+
+        For supports ``A`` and ``B`` of the same depth budget, ``R*(B) >= R*(A ∩ B) >=
+        R*(A) - w(A \\ B)``: the solved ``child`` (``A``) bounds each child ``B`` of every
+        other split of ``parent``, with ``w`` the scored weight of the rows ``A`` has and
+        ``B`` lacks, read from the parent's pair counts.
+        """
+        similar = parent.similar
+        for j, left, right in parent.splits:
+            if left is child or right is child:
+                break
+        else:
+            return
+        to_left, to_right = similar.bounds_from(j, left is child, child.lb)
+        column = similar.column
+        eps = self.eps
+        raised = 0
+        for k, left, right in parent.splits:
+            c = column[k]
+            for problem, bound in ((left, to_left[c]), (right, to_right[c])):
+                if bound > problem.lb + eps and not problem.solved:
+                    problem.lb = problem.ub if bound >= problem.ub - eps else bound
+                    raised += 1
+        self.prune_counts["similar_support"] += raised
 
     # -- reading the state -------------------------------------------------------
     def _obj(self, weight_units: float) -> float:
