@@ -378,7 +378,9 @@ class GOSDT(Solver):
         ds = self.dataset
         self.root = self._find_or_create(ds.all_points, self.depth_budget, None)
         self.root.scope = math.inf                                # the root's target is its own upper bound
-        if self.bounds["cart_start"] and not self.root.solved:
+        shallow = self._pairs is not None and self.depth_budget is not None and (
+            self.depth_budget <= 2 and self._depth_two or self.depth_budget == 3 and self._three is not None)
+        if self.bounds["cart_start"] and not self.root.solved and not shallow:   # shallow: solved in one step
             start = cart_incumbent(ds, self.model, self.penalty, ds.all_points, self.depth_budget)
             if start is not None and start[0] < self.root.ub - self.eps:
                 self.root.ub, self.root.completion = start[0], start
