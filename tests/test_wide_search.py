@@ -57,6 +57,12 @@ def test_depth_two_solver_matches_the_oracle_at_depth_two(data, lam, objective):
     result = solver.solve(dataset.all_points)
     assert model.to_objective(result.objective) == pytest.approx(expected.objective, abs=1e-9)
     assert small_tree_objective(X, y, w, lam, objective, result) == pytest.approx(expected.objective, abs=1e-9)
+    # best(): the same optimum from the pair matrix and, without it, one root split at a time.
+    for max_pair_columns in (1500, 0):
+        solver.max_pair_columns = max_pair_columns
+        objective_w, spec = solver.best(np.ones(dataset.n_points, dtype=bool))
+        assert model.to_objective(objective_w) == pytest.approx(expected.objective, abs=1e-9)
+        assert spec_objective(X, y, w, lam, objective, spec) == pytest.approx(expected.objective, abs=1e-9)
     one, _ = solver.depth_one(dataset.all_points)
     assert model.to_objective(one) == pytest.approx(
         brute_force(X, y, lam, sample_weight=w, objective=objective, depth=1).objective, abs=1e-9)
@@ -81,9 +87,10 @@ def spec_objective(X, y, w, lam, objective, spec) -> float:
 @settings(max_examples=80, deadline=None)
 @given(data=problems(n_classes=2, weights="float") | problems(n_classes=3) | problems(weights="int"),
        lam=lambdas, objective=st.sampled_from(["accuracy", "balanced_accuracy"]),
-       target_shift=st.sampled_from([None, 0.0, 0.05]))
-def test_depth_three_solver_matches_the_oracle_at_depth_three(data, lam, objective, target_shift):
-    """Exact at depth three; with a target, it finds the optimum below it or proves there is none."""
+       target_shift=st.sampled_from([None, 0.0, 0.05]), max_pair_columns=st.sampled_from([1500, 0]))
+def test_depth_three_solver_matches_the_oracle_at_depth_three(data, lam, objective, target_shift, max_pair_columns):
+    """Exact at depth three, with or without pair matrices; with a target, it finds the optimum
+    below it or proves there is none."""
     X, y, w = data
     expected = brute_force(X, y, lam, sample_weight=w, objective=objective, depth=3)
     dataset = Dataset.from_binary(X, y, sample_weight=w)
@@ -91,6 +98,7 @@ def test_depth_three_solver_matches_the_oracle_at_depth_three(data, lam, objecti
     model = get_objective(objective).loss_model(dataset)
     eps = 1e-9 * dataset.total_weight
     two = DepthTwoSolver(dataset.points, dataset.counts * model.costs, lam * dataset.total_weight, eps)
+    two.max_pair_columns = max_pair_columns            # 0: no pair matrix, root splits one by one
     three = DepthThreeSolver(two)
     target = np.inf if target_shift is None else (expected.objective + target_shift) / model.scale
     objective_w, spec = three.solve(np.ones(dataset.n_points, dtype=bool), target)
@@ -302,3 +310,17 @@ def test_depth_three_and_similar_support_prune_and_keep_the_optimum_on_threshold
         assert on.solver_.prune_counts["similar_support"] > 0
     assert off.solver_.prune_counts["depth_three"] == off.solver_.prune_counts["similar_support"] == 0
     assert on.tree_.depth <= depth
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=problems() | problems(weights="float") | problems(n_classes=3), lam=lambdas,
+       depth=st.sampled_from([None, 2, 3, 4]))
+def test_gosdt_without_pair_matrices_matches_the_oracle(data, lam, depth):
+    """Wide supports (here: every support) solve their depth-two and depth-three problems root split by root split."""
+    X, y, w = data
+    saved = DepthTwoSolver.max_pair_columns
+    DepthTwoSolver.max_pair_columns = 0
+    try:
+        check(WideGOSDT, X, y, w, lam, depth=depth)
+    finally:
+        DepthTwoSolver.max_pair_columns = saved

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .depth_two import LEAF, DepthTwoSolver, PairCounts, one_blas_thread
+from .depth_two import DepthTwoSolver, Leaves, one_blas_thread, similar_bounds
 
 __all__ = ["DepthThreeSolver"]
 
@@ -105,26 +105,30 @@ class DepthThreeSolver:
     # -- the search over root splits -------------------------------------------------------
     def _solve(self, mask: np.ndarray, target: float) -> tuple[float, object]:
         two = self.two
-        eps, lam = two.eps, two.penalty
+        eps = two.eps
         columns = two.columns(mask)
-        counts = two.counts(columns)
-        best, spec = target - eps, None
-        if counts.objective < best:                              # the best tree of depth at most two
-            best, spec = counts.objective, counts.spec()
-        n = columns.X.shape[1]
-        if n == 0 or best <= 2 * lam:                             # no split can pay for its two leaves
-            return self._answer(best, spec, target)
-        low_left, low_right = self._child_lower_bounds(columns, counts)
-        # Weights of the four pairings of sides, from the pair counts (every class together):
-        # w(f_j ∧ f_k), w(f_j ∧ ¬f_k), w(¬f_j ∧ f_k), w(¬f_j ∧ ¬f_k).
-        both = counts.pair.sum(axis=0)
-        single = counts.single.sum(axis=0)
-        total = float(counts.total.sum())
-        right_not = single[:, None] - both                       # f_j true, f_k false
-        left_and = single[None, :] - both                        # f_j false, f_k true
-        neither = total - single[:, None] - single[None, :] + both
+        X, W = columns.X, columns.W
+        n = X.shape[1]
+        leaves = Leaves.of(two, columns)
+        row_weight = W.sum(axis=1)
+        if n <= two.max_pair_columns:
+            counts = two.counts(columns)
+            both_all = counts.pair.sum(axis=0)                    # w(f_j ∧ f_k) for every pair
+
+            def both_of(j):
+                return both_all[j]
+            best, spec = (counts.objective, counts.spec()) if counts.objective < target - eps else (target - eps, None)
+        else:                                                     # no pair matrix: one row per tried split
+            def both_of(j):
+                rows = X[:, j] > 0
+                return row_weight[rows] @ X[rows]
+            best, spec = two.bounded(columns, target)             # the best tree of depth at most two
+        if n == 0:
+            return best, spec
+        single_w = row_weight @ X
+        total_w = float(row_weight.sum())
+        low_left, low_right = leaves.lower_bounds()
         tried = np.zeros(n, dtype=bool)
-        X = columns.X
         rows = np.flatnonzero(mask)
         while True:
             bound = low_left + low_right
@@ -135,40 +139,18 @@ class DepthThreeSolver:
             tried[j] = True
             right_rows = X[:, j] > 0
             left_mask, right_mask = self._child_masks(rows, right_rows)
-            left_obj, left_spec = self._depth_two(left_mask)
-            value = left_obj + low_right[j]
-            right_obj, right_spec = (np.inf, None)
-            if value < best:
-                right_obj, right_spec = self._depth_two(right_mask)
-                value = left_obj + right_obj
-                if value < best:
-                    best, spec = value, (counts.feature(j), left_spec, right_spec)
-            # Similar support (Theorem B.10): each solved child bounds the children of every
-            # other split by its optimum minus the weight of the rows it has that they lack.
-            low_left[j] = left_obj
-            np.maximum(low_left, left_obj - left_and[j], out=low_left)      # ¬f_j vs ¬f_k: ¬f_j ∧ f_k
-            np.maximum(low_right, left_obj - neither[j], out=low_right)     # ¬f_j vs f_k: ¬f_j ∧ ¬f_k
-            if right_spec is not None:
-                low_right[j] = right_obj
-                np.maximum(low_right, right_obj - right_not[j], out=low_right)  # f_j vs f_k: f_j ∧ ¬f_k
-                np.maximum(low_left, right_obj - both[j], out=low_left)         # f_j vs ¬f_k: f_j ∧ f_k
+            left_obj, left_spec = self._depth_two(left_mask, best - low_right[j])
+            right_obj = right_spec = None
+            if left_spec is not None and left_obj + low_right[j] < best:
+                right_obj, right_spec = self._depth_two(right_mask, best - left_obj)
+                if right_spec is not None and left_obj + right_obj < best:
+                    best, spec = left_obj + right_obj, (int(columns.features[j]), left_spec, right_spec)
+            # Similar support (Theorem B.10): each solved child bounds the children of every other
+            # split. A child that did not beat its target is bounded below by it (minus eps), which
+            # is all the bound needs.
+            similar_bounds(low_left, low_right, j, left_obj, right_obj, both_of(j), single_w, total_w)
         self.skipped_splits += int(n - tried.sum())
-        return self._answer(best, spec, target)
-
-    @staticmethod
-    def _answer(best: float, spec, target: float) -> tuple[float, object]:
         return best, spec
-
-    def _child_lower_bounds(self, columns, counts: PairCounts) -> tuple[np.ndarray, np.ndarray]:
-        """Each child's least objective: its leaf, or its equivalent-points loss + 2λ (B.2, B.9)."""
-        lam = self.two.penalty
-        W = columns.W
-        point_eq = W.sum(axis=1) - W.max(axis=1)                 # what even a pure leaf per point loses
-        eq_right = point_eq @ columns.X
-        eq_left = float(point_eq.sum()) - eq_right
-        low_right = np.minimum(counts.right_leaf, eq_right + 2 * lam)
-        low_left = np.minimum(counts.left_leaf, eq_left + 2 * lam)
-        return low_left, low_right
 
     def _child_masks(self, rows: np.ndarray, right_rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         left = np.zeros(self.two.n_points, dtype=bool)
@@ -177,15 +159,17 @@ class DepthThreeSolver:
         right[rows[right_rows]] = True
         return left, right
 
-    def _depth_two(self, mask: np.ndarray) -> tuple[float, object]:
-        """A child's best tree of depth at most two (memoised by support)."""
+    def _depth_two(self, mask: np.ndarray, target: float) -> tuple[float, object]:
+        """A child's best tree of depth at most two if it beats ``target`` (exact results memoised by support)."""
         key = np.packbits(mask).tobytes()
         found = self._memo.get(key)
-        if found is None:
-            counts = self.two.counts(self.two.columns(mask))
-            found = (counts.objective, counts.spec())
+        if found is not None:
+            objective, spec = found
+            return (objective, spec) if objective < target - self.two.eps else (target - self.two.eps, None)
+        objective, spec = self.two.best(mask, target)
+        self.solved_children += 1
+        if spec is not None:
             if len(self._memo) >= self.memo_size:
                 self._memo.clear()
-            self._memo[key] = found
-            self.solved_children += 1
-        return found
+            self._memo[key] = (objective, spec)
+        return objective, spec

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..data import points_in
 
-__all__ = ["DepthTwoSolver", "DepthTwoResult", "PairCounts", "one_blas_thread"]
+__all__ = ["DepthTwoSolver", "DepthTwoResult", "PairCounts", "Leaves", "similar_bounds", "one_blas_thread"]
 
 LEAF = -1   # "no split": the subtree is a single leaf
 
@@ -84,6 +84,32 @@ class DepthTwoResult:
         return (i, int(self.left_feature[i]), int(self.right_feature[i]))
 
 
+def similar_bounds(low_left, low_right, j, left_obj, right_obj, both, single, total) -> None:
+    """Raise every split's child lower bounds from the solved children of split ``j`` (in place).
+
+    GOSDT Theorem B.10 (similar support): ``R*(B) >= R*(A ∩ B) >= R*(A) - w(A \\ B)``.
+    With ``A`` the left child ``S ∖ f_j`` or the right child ``S ∩ f_j`` and ``B`` a child
+    of split ``k``, ``w(A \\ B)`` is the weight of ``¬f_j ∧ f_k``, ``¬f_j ∧ ¬f_k``,
+    ``f_j ∧ f_k`` or ``f_j ∧ ¬f_k``; ``both[k] = w(f_j ∧ f_k)``, ``single[k] = w(f_k)``
+    and ``total = w(S)`` give all four. ``left_obj`` or ``right_obj`` may be None (not solved).
+
+    Examples
+    --------
+    >>> low_left, low_right = np.zeros(2), np.zeros(2)
+    >>> similar_bounds(low_left, low_right, 0, 5.0, None, np.array([3.0, 1.0]), np.array([3.0, 2.0]), 6.0)
+    >>> low_left.tolist(), low_right.tolist()     # ¬f_0 has weight 3: it lacks 1 and 2 of ¬f_1, f_1
+    ([5.0, 4.0], [2.0, 3.0])
+    """
+    if left_obj is not None:
+        low_left[j] = left_obj
+        np.maximum(low_left, left_obj - (single - both), out=low_left)                # ¬f_j ∧ f_k
+        np.maximum(low_right, left_obj - (total - single[j] - single + both), out=low_right)   # ¬f_j ∧ ¬f_k
+    if right_obj is not None:
+        low_right[j] = right_obj
+        np.maximum(low_right, right_obj - (single[j] - both), out=low_right)          # f_j ∧ ¬f_k
+        np.maximum(low_left, right_obj - both, out=low_left)                          # f_j ∧ f_k
+
+
 class DepthTwoSolver:
     """Solve depth-two (and depth-one) subproblems of one dataset exactly.
 
@@ -111,6 +137,10 @@ class DepthTwoSolver:
     >>> solver.depth_one((1 << 4) - 1)
     (11.0, -1)
     """
+
+    #: Above this many kept columns a support's pair matrix (columns² numbers per class) is not
+    #: built; :meth:`best` then solves root splits one by one (:meth:`bounded`).
+    max_pair_columns = 1500
 
     def __init__(self, points: np.ndarray, scored_counts: np.ndarray, penalty: float, eps: float):
         self.points = np.asarray(points, dtype=np.float64)
@@ -151,6 +181,75 @@ class DepthTwoSolver:
         if objective[k] < leaf_obj - self.eps:
             return float(objective[k]), k
         return leaf_obj, LEAF
+
+    def best(self, mask: np.ndarray, target: float = np.inf) -> tuple[float, object]:
+        """``(objective, spec)`` of the best tree of depth at most two over a mask's points.
+
+        With at most :attr:`max_pair_columns` kept columns the pair matrix gives the exact
+        optimum whatever the target (an exact value is the strongest bound for the
+        similar-support bound of ``treeopt/solvers/depth_three.py``). With more, root
+        splits are solved one by one (:meth:`bounded`) and the answer is exact only when
+        it is below ``target - eps``; otherwise it is ``(target - eps, None)``, a lower
+        bound (nothing beats the target). The spec is ``LEAF`` or ``(root, left, right)``
+        features (``LEAF`` for a leaf child). Call inside :func:`one_blas_thread`.
+        """
+        columns = self.columns(mask)
+        if columns.X.shape[1] > self.max_pair_columns:
+            return self.bounded(columns, target)
+        counts = self.counts(columns)
+        return counts.objective, counts.spec()
+
+    def bounded(self, columns: "Columns", target: float = np.inf) -> tuple[float, object]:
+        """:meth:`best` one root split at a time, for supports with many columns.
+
+        Each tried root split ``j`` costs one product over the rows with ``f_j`` (the
+        pair counts of ``j`` with every column), which gives both children's best
+        depth-one subtrees and the weights of the similar-support bound (GOSDT Theorem
+        B.10, as in ``treeopt/solvers/depth_three.py``): ``R*(B) >= R*(A) - w(A \\ B)``
+        bounds the children of every other split. Splits are tried by least lower
+        bound until it reaches the best objective, so on threshold columns one solved
+        split closes its neighbours.
+        """
+        lam, eps, loss = self.penalty, self.eps, self._loss
+        X, W = columns.X, columns.W
+        leaves = Leaves.of(self, columns)
+        best, spec = target - eps, None
+        if leaves.leaf_objective < best:
+            best, spec = leaves.leaf_objective, LEAF
+        n = X.shape[1]
+        if n == 0:
+            return best, spec
+        low_left, low_right = leaves.lower_bounds()
+        row_weight = W.sum(axis=1)
+        single_w = row_weight @ X
+        total_w = float(row_weight.sum())
+        total, single = leaves.total, leaves.single
+        tried = np.zeros(n, dtype=bool)
+        while True:
+            bound = low_left + low_right
+            bound[tried] = np.inf
+            j = int(np.argmin(bound))
+            if bound[j] >= best:
+                break
+            tried[j] = True
+            rows = X[:, j] > 0
+            pair = W[rows].T @ X[rows]                           # (K, F): class weights of f_j ∧ f_k
+            right = single[:, j:j + 1]
+            left = total[:, None] - right
+            right_split = loss(pair) + loss(right - pair) + 2 * lam
+            left_split = loss(single - pair) + loss(left - single + pair) + 2 * lam
+            right_split[j] = left_split[j] = np.inf              # splitting on j again splits nothing
+            rk, lk = int(np.argmin(right_split)), int(np.argmin(left_split))
+            right_obj, right_k = (right_split[rk], rk) if right_split[rk] < leaves.right_leaf[j] - eps \
+                else (leaves.right_leaf[j], LEAF)
+            left_obj, left_k = (left_split[lk], lk) if left_split[lk] < leaves.left_leaf[j] - eps \
+                else (leaves.left_leaf[j], LEAF)
+            if left_obj + right_obj < best:
+                best = left_obj + right_obj
+                spec = tuple(LEAF if c == LEAF else int(columns.features[c]) for c in (j, left_k, right_k))
+            both = pair.sum(axis=0)
+            similar_bounds(low_left, low_right, j, left_obj, right_obj, both, single_w, total_w)
+        return best, spec
 
     def solve(self, support: int) -> DepthTwoResult:
         """The best subtrees of depth at most one below every split, and of depth at most two."""
@@ -277,3 +376,33 @@ class PairCounts:
         left_feature[features] = to_feature[self.left_k[column]]
         return DepthTwoResult(self.leaf_objective, right_obj, right_feature, left_obj, left_feature,
                               self.objective, self.feature(self.root))
+
+
+@dataclass
+class Leaves:
+    """Leaf objectives of a support and of both children of every kept column (weight units)."""
+
+    total: np.ndarray            # (K,) scored weight per class
+    single: np.ndarray           # (K, F) with the column true
+    leaf_objective: float
+    right_leaf: np.ndarray       # (F,)
+    left_leaf: np.ndarray
+    eq_right: np.ndarray         # equivalent-points loss of each child (GOSDT equation 9)
+    eq_left: np.ndarray
+    penalty: float
+
+    @classmethod
+    def of(cls, solver: DepthTwoSolver, columns: Columns) -> "Leaves":
+        lam, loss = solver.penalty, solver._loss
+        X, W = columns.X, columns.W
+        total = W.sum(axis=0)
+        single = W.T @ X
+        point_eq = W.sum(axis=1) - W.max(axis=1)                 # what even one leaf per point loses
+        eq_right = point_eq @ X
+        return cls(total, single, float(loss(total[:, None])[0]) + lam, loss(single) + lam,
+                   loss(total[:, None] - single) + lam, eq_right, float(point_eq.sum()) - eq_right, lam)
+
+    def lower_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each child's least objective: its leaf, or its equivalent-points loss + 2λ (GOSDT B.2, B.9)."""
+        two = 2 * self.penalty
+        return np.minimum(self.left_leaf, self.eq_left + two), np.minimum(self.right_leaf, self.eq_right + two)

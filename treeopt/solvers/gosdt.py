@@ -144,7 +144,7 @@ from .base import EPS, QueueEntry, Solver
 from .capabilities import Capabilities
 from .cart_start import cart_incumbent
 from .depth_three import DepthThreeSolver
-from .depth_two import LEAF, DepthTwoSolver
+from .depth_two import LEAF, DepthTwoSolver, one_blas_thread
 from .similar_support import SimilarSupport
 from .gc_pause import HeapFreeze
 
@@ -255,7 +255,8 @@ class GOSDT(Solver):
         "cart_start": "first incumbent (not a bound): CART pruned at λ (Breiman et al. 1984, cost-complexity)",
         "reference_lower_bound": "McTavish et al. 2022, section 4.3 (lower-bound guess from a reference model)",
     }
-    #: Above this many features the pair counts (features² numbers per class) are not built.
+    #: Above this many features ``completions`` are off: they need a full pair matrix (features²
+    #: numbers per class) on every dive. The exact depth-two and depth-three solvers work at any width.
     max_pair_features = 2000
     #: From this many features on, ``depth_two`` also closes unbudgeted problems with room for at
     #: most three leaves. On fewer, creating the children in Python is cheaper than the numpy call
@@ -289,7 +290,9 @@ class GOSDT(Solver):
         self._wide = dataset.n_features >= self.wide_features
         wanted = self._depth_two or self.bounds["completions"]
         self._pairs = DepthTwoSolver(dataset.points, dataset.counts * self.model.costs, self.penalty, self.eps) \
-            if wanted and 0 < dataset.n_features <= self.max_pair_features else None
+            if wanted and dataset.n_features > 0 else None
+        # Completions need a full pair matrix at once; the exact solvers bound their way through any width.
+        self._all_pairs = dataset.n_features <= self.max_pair_features
         self._similar = self._pairs is not None and self.bounds["similar_support"] and not self.lower_bound_guessed
         self._three = DepthThreeSolver(self._pairs) \
             if self._pairs is not None and self._depth_two and self.bounds["depth_three"] else None
@@ -504,18 +507,24 @@ class GOSDT(Solver):
             else:
                 exact = self._depth_two and (problem.depth_left == 2 or (
                     self._wide and problem.ub <= problem.eq + 4 * self.penalty + self.eps))
-                if exact or (dive and self.bounds["completions"]):
-                    pairs = self._pairs.solve(problem.support)
                 if exact:
-                    self._solve_small(problem, pairs.objective, pairs.tree())
+                    with one_blas_thread():
+                        objective, spec = self._pairs.best(points_in(problem.support, self.dataset.n_points),
+                                                           problem.ub)
+                    self._solve_small(problem, objective, spec)
                     return
+                if dive and self.bounds["completions"] and self._all_pairs:
+                    pairs = self._pairs.solve(problem.support)
         if self._similar and problem.depth_left is not None and problem.depth_left >= 4:
             # The pair counts give both the children's completions and the weights the
             # similar-support bound needs; a budgeted problem this high up is rare enough to keep them.
-            counts = self._pairs.counts(self._pairs.columns(points_in(problem.support, self.dataset.n_points)))
-            problem.similar = SimilarSupport.of(counts, self.dataset.n_features)
-            if pairs is None:
-                pairs = counts.result(self.dataset.n_features)
+            with one_blas_thread():
+                columns = self._pairs.columns(points_in(problem.support, self.dataset.n_points))
+                if columns.X.shape[1] <= self._pairs.max_pair_columns:
+                    counts = self._pairs.counts(columns)
+                    problem.similar = SimilarSupport.of(counts, self.dataset.n_features)
+                    if pairs is None:
+                        pairs = counts.result(self.dataset.n_features)
         ds = self.dataset
         depth_left = None if problem.depth_left is None else problem.depth_left - 1
         support = problem.support

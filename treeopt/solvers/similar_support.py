@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .depth_two import PairCounts
+from .depth_two import PairCounts, similar_bounds
 
 __all__ = ["SimilarSupport"]
 
@@ -80,11 +80,7 @@ class SimilarSupport:
             For every kept column ``k``: lower bounds on the optima of ``S ∖ f_k`` and ``S ∩ f_k``.
         """
         j = self.column[feature]
-        both = self.both[j]
-        if left:                                                  # A = S ∖ f_j
-            lack_left = self.single - both                        # ¬f_j ∧ f_k
-            lack_right = self.total - self.single[j] - self.single + both     # ¬f_j ∧ ¬f_k
-        else:                                                     # A = S ∩ f_j
-            lack_left = both                                      # f_j ∧ f_k
-            lack_right = self.single[j] - both                    # f_j ∧ ¬f_k
-        return objective - lack_left, objective - lack_right
+        to_left, to_right = np.full(len(self.single), -np.inf), np.full(len(self.single), -np.inf)
+        similar_bounds(to_left, to_right, j, objective if left else None, None if left else objective,
+                       self.both[j], self.single, self.total)
+        return to_left, to_right
