@@ -50,7 +50,7 @@ def test_a_callable_leaf_label_gets_the_tree_and_the_leaf():
 
 def test_highlight_and_collapse_keep_working_with_a_leaf_label():
     tree = _tree()
-    dot = tree.to_dot(leaf_label="positive_rate", max_depth=1, highlight_path=[0, 4])
+    dot = tree.to_dot(leaf_label="positive_rate", max_depth=1, highlight_path=[0, 1])
     assert "… 2 leaves" in dot and "P(yes) = 0.1" in dot and dot.count("penwidth=3") == 2
 
 
