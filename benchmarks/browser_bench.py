@@ -44,7 +44,7 @@ CELL = f"""from treeopt.datasets import load_tic_tac_toe
 from treeopt.widgets import explore
 
 X, y = load_tic_tac_toe()
-player = explore(X, y, regularization={REGULARIZATION})
+player = explore(X, y, regularization={REGULARIZATION}{{extra}})
 player"""
 
 
@@ -69,9 +69,9 @@ def run_rate(seconds: float) -> float:
     return result.expansions / (time.perf_counter() - start)
 
 
-def _notebook(directory: Path) -> Path:
+def _notebook(directory: Path, extra: str = "") -> Path:
     path = directory / "browser_bench.ipynb"
-    cell = {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": CELL}
+    cell = {"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [], "source": CELL.format(extra=extra)}
     nb = {"cells": [cell], "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
                                                       "language": "python"}},
           "nbformat": 4, "nbformat_minor": 5}
@@ -136,6 +136,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3, help="Play, Pause, Step ×N rounds")
     parser.add_argument("--play-seconds", type=float, default=5.0)
+    parser.add_argument("--refresh-interval", type=float, default=None,
+                        help="explore's refresh_interval (default: explore's own, 0.2 s)")
     parser.add_argument("--out", default=str(Path(__file__).with_name("results_player.md")))
     args = parser.parse_args()
     from voila_server import serve_process
@@ -146,7 +148,8 @@ def main() -> None:
         print(f"run(): {base:,.0f} expansions/s", flush=True)
         with tempfile.TemporaryDirectory() as tmp:
             tmp = Path(tmp)
-            with serve_process(_notebook(tmp), tmp) as url:
+            extra = "" if args.refresh_interval is None else f", refresh_interval={args.refresh_interval}"
+            with serve_process(_notebook(tmp, extra), tmp) as url:
                 result = drive(url, args.rounds, args.play_seconds)
     load.append(os.getloadavg()[0])
     print(json.dumps(result, indent=1), flush=True)
@@ -165,9 +168,13 @@ def main() -> None:
     ]
     lines = ["", "## In a real browser, one core busy (issue 14)", "",
              f"`flock /tmp/treeopt-bench.lock .venv/bin/python benchmarks/browser_bench.py --rounds {args.rounds} "
-             f"--play-seconds {args.play_seconds}` (Python {platform.python_version()}, 2 cores shared with other "
+             f"--play-seconds {args.play_seconds}"
+             + ("" if args.refresh_interval is None else f" --refresh-interval {args.refresh_interval}")
+             + f"` (Python {platform.python_version()}, 2 cores shared with other "
              f"jobs, load average {load[0]:.1f} → {load[-1]:.1f}). Tic-tac-toe, λ = {REGULARIZATION}, GOSDT, "
-             "`explore` defaults (default views), served by Voila, headless Debian Chromium driven by Playwright, "
+             + ("`explore` defaults (default views, refresh_interval 0.2 s)" if args.refresh_interval is None
+              else f"`explore` defaults but refresh_interval={args.refresh_interval}")
+             + ", served by Voila, headless Debian Chromium driven by Playwright, "
              "another process spinning on one core throughout (including the run() measurement). One value per "
              f"round ({args.rounds} rounds of Play {args.play_seconds:g} s, Pause, 3 s still, Step ×N).", "",
              "| measure | target | measured |", "| --- | --- | --- |"]
