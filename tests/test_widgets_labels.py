@@ -13,7 +13,7 @@ from treeopt.binarize import BinaryFeature  # noqa: E402
 from treeopt.datasets import load_monk  # noqa: E402
 from treeopt.tree import Leaf, Split, Tree  # noqa: E402
 from treeopt.widgets import BoundsView, QueueView, RocView, TraceView, TreeView, explore  # noqa: E402
-from treeopt.widgets.tree_view import positive_rate_labels, render_tree_svg  # noqa: E402
+from treeopt.widgets.tree_view import render_tree_svg  # noqa: E402
 
 
 def annotations(view) -> str:
@@ -59,15 +59,21 @@ def test_auc_leaves_show_their_positive_rate_and_the_counts_have_a_legend(auc_pl
     assert "training rows of each class" in view._caption.value and "P(1) = share of class 1" in view._caption.value
 
 
-def test_leaf_labels_replace_only_the_class_line_of_leaves():
+@pytest.mark.parametrize("backend", ["python", "graphviz"])
+def test_positive_rate_leaf_labels_replace_only_the_class_line_of_leaves(backend):
+    if backend == "graphviz":
+        graphviz = pytest.importorskip("graphviz")
+        try:
+            graphviz.Source("digraph { a }").pipe(format="svg")
+        except (graphviz.ExecutableNotFound, graphviz.CalledProcessError):
+            pytest.skip("graphviz's dot binary is not installed")
     features = [BinaryFeature("age <= 30", 0, "threshold", 30.0, "age <= 30")]
     tree = Tree(Split(0, Leaf(0, (4, 1)), Leaf(0, (1, 3))), features, ["no", "yes"])
-    labels = positive_rate_labels(tree)
-    assert labels == {1: "P(yes) = 0.75", 2: "P(yes) = 0.2"}
-    svg, _ = render_tree_svg(tree, backend="python", leaf_labels=labels)
+    svg, used = render_tree_svg(tree, backend=backend, leaf_label="positive_rate")
+    assert used == backend
     assert "P(yes) = 0.75" in svg and "P(yes) = 0.2" in svg and "age &lt;= 30" in svg
-    assert "no: 4 / yes: 1" in svg                       # the counts line stays
-    plain, _ = render_tree_svg(tree, backend="python")
+    assert ("no: 4 / yes: 1" if backend == "python" else "[4 / 1]") in svg   # the counts line stays
+    plain, _ = render_tree_svg(tree, backend=backend)
     assert "P(yes)" not in plain
 
 

@@ -43,11 +43,21 @@ def _wait_for_port(port: int, proc: subprocess.Popen, timeout: float) -> None:
 
 @contextlib.contextmanager
 def serve(notebook: Path, tmp_path: Path):
-    """Yield the URL of ``notebook`` served by Voila (its own Jupyter dirs under ``tmp_path``)."""
+    """Yield the URL of ``notebook`` served by Voila (its own Jupyter dirs under ``tmp_path``).
+
+    Skips the calling test when chromium, voila or playwright is missing.
+    """
     if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
         pytest.skip("Debian's chromium is not installed (make system-deps installs it)")
     pytest.importorskip("voila")
     pytest.importorskip("playwright.sync_api")
+    with serve_process(notebook, tmp_path) as url:
+        yield url
+
+
+@contextlib.contextmanager
+def serve_process(notebook: Path, tmp_path: Path):
+    """Yield the URL of ``notebook`` served by Voila, without pytest (``benchmarks/browser_bench.py``)."""
     port = _free_port()
     env = dict(os.environ)
     for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_RUNTIME_DIR"):

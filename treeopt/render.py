@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from html import escape
 
-__all__ = ["tree_svg", "layout_tree", "NodeBox"]
+__all__ = ["tree_svg", "layout_tree", "NodeBox", "leaf_title"]
 
 #: Fill colours of leaves, by predicted class (matches Tree.to_dot).
 LEAF_COLORS = ["#aec7e8", "#ffbb78", "#98df8a", "#ff9896", "#c5b0d5", "#c49c94"]
@@ -101,7 +101,52 @@ def _box_size(lines) -> tuple[float, float]:
     return max(width, 40.0), len(lines) * LINE_HEIGHT + 2 * PAD_Y
 
 
-def layout_tree(tree, *, max_depth: int | None = None) -> NodeBox:
+def leaf_title(tree, leaf, leaf_label="class") -> str:
+    """The first line of a leaf's box: its predicted class, its positive rate, or a caller's text.
+
+    Used by :func:`tree_svg` and :meth:`treeopt.tree.Tree.to_dot`.
+
+    Parameters
+    ----------
+    tree : Tree
+    leaf : Leaf
+    leaf_label : {"class", "positive_rate"} or callable, default="class"
+        ``"class"``: the predicted class. ``"positive_rate"``: the share of
+        the last class (the positive one) among the leaf's training rows,
+        ``P(yes) = 0.75``; the score by which an AUC tree ranks rows (GOSDT
+        paper, section 5). A callable gets ``(tree, leaf)`` and returns the text.
+
+    Examples
+    --------
+    >>> from treeopt.binarize import BinaryFeature
+    >>> from treeopt.tree import Leaf, Split, Tree
+    >>> t = Tree(Split(0, Leaf(0, (4, 1)), Leaf(0, (1, 3))), [BinaryFeature("a", 0, "binary", 1, "a")], ["no", "yes"])
+    >>> leaf_title(t, t.root.left), leaf_title(t, t.root.left, "positive_rate")
+    ('no', 'P(yes) = 0.2')
+    >>> leaf_title(t, t.root.right, lambda tree, leaf: f"{sum(leaf.counts)} rows")
+    '4 rows'
+    """
+    if callable(leaf_label):
+        return str(leaf_label(tree, leaf))
+    if leaf_label == "class":
+        return f"{tree.classes[leaf.prediction]}"
+    if leaf_label == "positive_rate":
+        positive = tree.classes[-1]
+        counts = tuple(leaf.counts) if leaf.counts is not None else ()
+        total = float(sum(counts)) if counts else 0.0
+        return f"P({positive}) = {counts[-1] / total:.2g}" if total > 0 else f"P({positive}) = n/a"
+    raise ValueError(f"leaf_label must be 'class', 'positive_rate' or a callable (tree, leaf) -> str, "
+                     f"got {leaf_label!r}.")
+
+
+def check_leaf_label(leaf_label) -> None:
+    """Raise a clear ``ValueError`` for a bad ``leaf_label`` before anything is drawn."""
+    if not callable(leaf_label) and leaf_label not in ("class", "positive_rate"):
+        raise ValueError(f"leaf_label must be 'class', 'positive_rate' or a callable (tree, leaf) -> str, "
+                         f"got {leaf_label!r}.")
+
+
+def layout_tree(tree, *, max_depth: int | None = None, leaf_label="class") -> NodeBox:
     """Lay out a tree: every box gets its position and size.
 
     Parameters
@@ -109,6 +154,8 @@ def layout_tree(tree, *, max_depth: int | None = None) -> NodeBox:
     tree : Tree
     max_depth : int, optional
         Draw subtrees below this depth as one collapsed box.
+    leaf_label : {"class", "positive_rate"} or callable, default="class"
+        The first line of each leaf's box (see :func:`leaf_title`).
 
     Returns
     -------
@@ -124,13 +171,14 @@ def layout_tree(tree, *, max_depth: int | None = None) -> NodeBox:
     >>> root.lines, [(label, child.node_id) for label, child in root.children]
     (['age <= 30'], [('yes', 1), ('no', 2)])
     """
+    check_leaf_label(leaf_label)
     counter = [0]
 
     def build(node, depth) -> NodeBox:
         node_id = counter[0]
         counter[0] += 1
         if _is_leaf(node):
-            lines = [f"{tree.classes[node.prediction]}"]
+            lines = [leaf_title(tree, node, leaf_label)]
             if len(node.counts) == len(tree.classes):
                 lines.append(" / ".join(f"{c}: {_fmt(n)}" for c, n in zip(tree.classes, node.counts)))
             box = NodeBox(node_id, lines, "leaf", LEAF_COLORS[node.prediction % len(LEAF_COLORS)])
@@ -171,7 +219,7 @@ def _boxes(box):
 
 
 def tree_svg(tree, *, highlight_path: list | None = None, max_depth: int | None = None,
-             title: str | None = None) -> str:
+             title: str | None = None, leaf_label="class") -> str:
     """SVG text of a tree, drawn without graphviz.
 
     Parameters
@@ -183,6 +231,8 @@ def tree_svg(tree, *, highlight_path: list | None = None, max_depth: int | None 
         Collapse subtrees below this depth into one box.
     title : str, optional
         A caption above the tree.
+    leaf_label : {"class", "positive_rate"} or callable, default="class"
+        The first line of each leaf's box (see :func:`leaf_title`).
 
     Returns
     -------
@@ -199,7 +249,7 @@ def tree_svg(tree, *, highlight_path: list | None = None, max_depth: int | None 
     True
     """
     highlight = set(highlight_path or [])
-    root = layout_tree(tree, max_depth=max_depth)
+    root = layout_tree(tree, max_depth=max_depth, leaf_label=leaf_label)
     boxes = list(_boxes(root))
     offset = LINE_HEIGHT + 4 if title else 0.0
     width = max(b.x + b.width / 2 for b in boxes) + MARGIN

@@ -491,7 +491,8 @@ class Tree:
         """
         return tree_to_latex(self, show_counts=show_counts, standalone=standalone)
 
-    def to_dot(self, *, highlight_path: list | None = None, max_depth: int | None = None) -> str:
+    def to_dot(self, *, highlight_path: list | None = None, max_depth: int | None = None,
+               leaf_label="class") -> str:
         """Graphviz DOT source of the tree (no graphviz import needed).
 
         Parameters
@@ -500,7 +501,14 @@ class Tree:
             Node ids (pre-order numbering) to draw in bold, e.g. from :meth:`decision_path`.
         max_depth : int, optional
             Draw subtrees below this depth as a single collapsed box.
+        leaf_label : {"class", "positive_rate"} or callable, default="class"
+            The first line of each leaf's box: the predicted class, the share of
+            the last (positive) class, or ``leaf_label(tree, leaf)``; see
+            :func:`treeopt.render.leaf_title`.
         """
+        from .render import check_leaf_label, leaf_title
+
+        check_leaf_label(leaf_label)
         highlight = set(highlight_path or [])
         lines = ["digraph Tree {", '  node [shape=box, style="rounded,filled", fontname="Helvetica", fillcolor="#f8f8f8"];',
                  '  edge [fontname="Helvetica"];']
@@ -517,7 +525,8 @@ class Tree:
                 return my_id
             if isinstance(node, Leaf):
                 counts = " / ".join(_fmt(c) for c in node.counts) if node.counts else ""
-                label = f"{self.classes[node.prediction]}\\n[{counts}]" if counts else f"{self.classes[node.prediction]}"
+                title = leaf_title(self, node, leaf_label)
+                label = f"{title}\\n[{counts}]" if counts else title
                 fill = _LEAF_COLORS[node.prediction % len(_LEAF_COLORS)]
                 lines.append(f'  n{my_id} [label="{_esc(label)}", fillcolor="{fill}"{bold}];')
                 return my_id

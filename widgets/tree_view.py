@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from html import escape
 
-import re
 import time
 
 import ipywidgets as widgets
@@ -31,44 +30,12 @@ from treeopt.render import tree_svg
 
 from .view import PlayerView
 
-__all__ = ["TreeView", "render_tree_svg", "positive_rate_labels", "leaf_legend"]
+__all__ = ["TreeView", "render_tree_svg", "leaf_legend"]
 
 # "fit width": a large tree's SVG (graphviz's and ours both have a viewBox) shrinks to the view's width.
 _STYLE = """<style>
 .treeopt-tree-svg.treeopt-fit svg { max-width: 100%; height: auto; }
 </style>"""
-
-
-def _leaves_by_id(tree) -> dict:
-    """Leaves by pre-order node id (the numbering of ``Tree.to_dot`` and ``treeopt.render``)."""
-    out, stack, counter = {}, [tree.root], 0
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Leaf):
-            out[counter] = node
-        counter += 1
-        stack.extend(reversed(children_in_display_order(node)))
-    return out
-
-
-def positive_rate_labels(tree) -> dict:
-    """First line of each leaf's box for a ranking (AUC) tree: its positive rate, by node id.
-
-    Examples
-    --------
-    >>> from treeopt.binarize import BinaryFeature
-    >>> from treeopt.tree import Leaf, Split, Tree
-    >>> t = Tree(Split(0, Leaf(0, (4, 1)), Leaf(0, (1, 3))), [BinaryFeature("a", 0, "binary", 1, "a")], ["no", "yes"])
-    >>> positive_rate_labels(t)
-    {1: 'P(yes) = 0.75', 2: 'P(yes) = 0.2'}
-    """
-    positive = tree.classes[-1]
-    labels = {}
-    for node_id, leaf in _leaves_by_id(tree).items():
-        counts = tuple(leaf.counts)
-        total = float(sum(counts)) if counts else 0.0
-        labels[node_id] = f"P({positive}) = {counts[-1] / total:.2g}" if total > 0 else f"P({positive}) = n/a"
-    return labels
 
 
 def leaf_legend(tree, ranking: bool = False) -> str:
@@ -88,29 +55,8 @@ def leaf_legend(tree, ranking: bool = False) -> str:
     return f"leaves: {first}; [{counts}] = training rows of each class reaching the leaf"
 
 
-def _relabel_dot(dot: str, labels: dict) -> str:
-    def sub(match):
-        node_id = int(match.group(2))
-        if node_id not in labels or "\\n[" not in match.group(3):
-            return match.group(0)
-        rest = match.group(3)[match.group(3).index("\\n["):]
-        return f'{match.group(1)}{labels[node_id].replace(chr(34), "")}{rest}"'
-    return re.sub(r'^(\s*n(\d+) \[label=")((?:[^"\\]|\\.)*)"', sub, dot, flags=re.M)
-
-
-def _relabel_svg(svg: str, labels: dict) -> str:
-    from html import escape as esc
-
-    def sub(match):
-        node_id = int(match.group(2))
-        if node_id not in labels:
-            return match.group(0)
-        return f"{match.group(1)}{esc(labels[node_id])}{match.group(4)}"
-    return re.sub(r'(<g class="node" id="node(\d+)">\s*<rect[^>]*/>\s*<text[^>]*>)([^<]*)(</text>)', sub, svg)
-
-
 def render_tree_svg(tree, *, highlight_path=None, max_depth=None, backend: str = "auto",
-                    leaf_labels: dict | None = None) -> tuple[str, str]:
+                    leaf_label="class") -> tuple[str, str]:
     """SVG of a tree and the backend that drew it.
 
     Parameters
@@ -122,9 +68,9 @@ def render_tree_svg(tree, *, highlight_path=None, max_depth=None, backend: str =
         Collapse subtrees below this depth.
     backend : {"auto", "graphviz", "python"}, default="auto"
         ``auto``: graphviz when its ``dot`` binary runs, else pure Python.
-    leaf_labels : dict of int to str, optional
-        A first line for leaf boxes by node id, in place of the predicted class
-        (e.g. :func:`positive_rate_labels`).
+    leaf_label : {"class", "positive_rate"} or callable, default="class"
+        The first line of each leaf's box (:func:`treeopt.render.leaf_title`):
+        ``"positive_rate"`` for a tree that ranks rows (AUC).
 
     Returns
     -------
@@ -150,9 +96,7 @@ def render_tree_svg(tree, *, highlight_path=None, max_depth=None, backend: str =
             if backend == "graphviz":
                 raise ImportError("the graphviz backend needs the graphviz package: pip install graphviz") from None
         if graphviz is not None:
-            dot = tree.to_dot(highlight_path=highlight_path, max_depth=max_depth)
-            if leaf_labels:
-                dot = _relabel_dot(dot, leaf_labels)
+            dot = tree.to_dot(highlight_path=highlight_path, max_depth=max_depth, leaf_label=leaf_label)
             try:
                 svg = graphviz.Source(dot).pipe(format="svg", encoding="utf-8")
             except (graphviz.ExecutableNotFound, graphviz.CalledProcessError):
@@ -160,8 +104,7 @@ def render_tree_svg(tree, *, highlight_path=None, max_depth=None, backend: str =
                     raise
             else:
                 return svg[svg.find("<svg"):], "graphviz"
-    svg = tree_svg(tree, highlight_path=highlight_path, max_depth=max_depth)
-    return (_relabel_svg(svg, leaf_labels) if leaf_labels else svg), "python"
+    return tree_svg(tree, highlight_path=highlight_path, max_depth=max_depth, leaf_label=leaf_label), "python"
 
 
 class TreeView(PlayerView):
@@ -357,13 +300,13 @@ class TreeView(PlayerView):
             return
         path = self._path()
         ranking = self.ranking
-        labels = positive_rate_labels(tree) if ranking else None
-        key = (tree.to_dot(highlight_path=path, max_depth=self._max_depth), self._backend, ranking)
+        leaf_label = "positive_rate" if ranking else "class"
+        key = (tree.to_dot(highlight_path=path, max_depth=self._max_depth, leaf_label=leaf_label), self._backend)
         if key not in self._cache:
             if len(self._cache) > 64:
                 self._cache.clear()
             self._cache[key] = render_tree_svg(tree, highlight_path=path, max_depth=self._max_depth,
-                                               backend=self._backend, leaf_labels=labels)
+                                               backend=self._backend, leaf_label=leaf_label)
         self.svg, self.backend_used = self._cache[key]
         s = self.frame.snapshot
         note = "" if self.backend_used == "graphviz" else " · drawn without graphviz (install it for nicer layout)"
