@@ -10,7 +10,7 @@ __all__ = ["explore"]
 
 
 def explore(X, y, *, sample_weight=None, views="default", speed: int = 200, delay: float = 0.0,
-            refresh_interval: float = 0.2, slice_seconds: float = 0.05, rate: float | None = None,
+            refresh_interval: float = 0.5, slice_seconds: float = 0.05, rate: float | None = None,
             **estimator_params):
     """A :class:`SolverPlayer` with all views, ready to play, on ``(X, y)``.
 
@@ -29,8 +29,9 @@ def explore(X, y, *, sample_weight=None, views="default", speed: int = 200, dela
         At most this many units of work per slice.
     delay : float, default=0
         Seconds between slices while playing.
-    refresh_interval : float, default=0.2
-        Minimum seconds between redraws while playing.
+    refresh_interval : float, default=0.5
+        Minimum seconds between redraws while playing (0.5: the search keeps about 80 % of
+        its speed in a browser on a busy machine, benchmarks/results_player.md).
     slice_seconds : float, default=0.05
         At most about this many seconds of work per slice (so Pause answers quickly).
     rate : float, optional

@@ -76,8 +76,9 @@ class SolverPlayer(widgets.VBox):
         Stop playing (status ``cache_limit``) once the search holds more than
         this many cache entries (the solver's ``cache_size``): a memory cap,
         checked after each slice like ``time_limit``.
-    refresh_interval : float, default=0.2
-        Minimum seconds between redraws while playing.
+    refresh_interval : float, default=0.5
+        Minimum seconds between redraws while playing (0.5: the search keeps about 80 % of
+        its speed in a browser on a busy machine, benchmarks/results_player.md).
     top_k : int, default=10
         Queue entries recorded per frame.
     max_frames : int, default=400
@@ -143,7 +144,7 @@ class SolverPlayer(widgets.VBox):
     delay = Float(0.0)
     time_limit = Float(None, allow_none=True)
     cache_limit = Int(None, allow_none=True)
-    refresh_interval = Float(0.2)
+    refresh_interval = Float(0.5)
     slice_seconds = Float(0.05)
     rate = Float(None, allow_none=True)
     position = Int(0)
@@ -191,7 +192,7 @@ class SolverPlayer(widgets.VBox):
         return proposal["value"]
 
     def __init__(self, solver, *, views="default", speed: int = 200, delay: float = 0.0,
-                 time_limit: float | None = None, refresh_interval: float = 0.2, top_k: int = 10,
+                 time_limit: float | None = None, refresh_interval: float = 0.5, top_k: int = 10,
                  max_frames: int = 400, solver_factory: Callable | None = None, cache_limit: int | None = None,
                  slice_seconds: float = 0.05, rate: float | None = None, **kwargs):
         missing = [name for name in ("step", "snapshot", "lower_bound", "upper_bound", "expansions")
