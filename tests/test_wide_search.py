@@ -324,3 +324,42 @@ def test_gosdt_without_pair_matrices_matches_the_oracle(data, lam, depth):
         check(WideGOSDT, X, y, w, lam, depth=depth)
     finally:
         DepthTwoSolver.max_pair_columns = saved
+
+
+class SlicedGOSDT(WideGOSDT):
+    """Every depth-three solve advances one root split per unit of work."""
+
+    three_slice_seconds = 0.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=problems() | problems(weights="float") | problems(n_classes=3), lam=lambdas,
+       depth=st.sampled_from([None, 3, 4]), max_pair_columns=st.sampled_from([1500, 0]))
+def test_sliced_depth_three_solves_match_the_oracle_and_report_true_bounds(data, lam, depth, max_pair_columns):
+    """A depth-three solve spread over many units keeps the optimum, and the bounds the
+    search shows between its slices bracket it (check() asserts every traced lower bound)."""
+    X, y, w = data
+    saved = DepthTwoSolver.max_pair_columns
+    DepthTwoSolver.max_pair_columns = max_pair_columns
+    try:
+        check(SlicedGOSDT, X, y, w, lam, depth=depth)
+    finally:
+        DepthTwoSolver.max_pair_columns = saved
+
+
+def test_a_depth_three_solve_pauses_between_slices_with_an_honest_gap():
+    """Depth budget three on all thresholds of two numeric columns: one unit of work leaves the
+    root open with lower bound <= optimum <= upper bound, and resuming certifies the optimum."""
+    rng = np.random.default_rng(7)
+    raw = rng.normal(size=(80, 2))
+    y = ((np.sin(3 * raw[:, 0]) * raw[:, 1] > 0) ^ (rng.random(80) < 0.1)).astype(int)
+    dataset = Dataset.from_arrays(pd.DataFrame(raw, columns=["a", "b"]), y)
+    whole = GOSDT(dataset, regularization=0.005, depth_budget=3).run()
+    sliced = SlicedGOSDT(dataset, regularization=0.005, depth_budget=3)
+    sliced.step(1)
+    assert sliced.status == "paused"
+    assert sliced.lower_bound <= whole.objective + 1e-12 <= sliced.upper_bound + 2e-12
+    assert sliced.lower_bound < sliced.upper_bound
+    result = sliced.run()
+    assert result.optimal and result.objective == pytest.approx(whole.objective, abs=1e-12)
+    assert sliced.expansions > 2

@@ -32,11 +32,13 @@ Objectives are in weight units (scored loss + λ per leaf), like the solvers'.
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from .depth_two import DepthTwoSolver, Leaves, one_blas_thread, similar_bounds
 
-__all__ = ["DepthThreeSolver"]
+__all__ = ["DepthThreeSolver", "DepthThreeRun"]
 
 
 class DepthThreeSolver:
@@ -99,58 +101,14 @@ class DepthThreeSolver:
             leaves, or ``(feature, left spec, right spec)``); None when nothing beats
             ``target``.
         """
-        with one_blas_thread():
-            return self._solve(mask, float(target))
+        run = self.start(mask, target)
+        while not run.done:
+            run.advance()
+        return run.objective, run.spec
 
-    # -- the search over root splits -------------------------------------------------------
-    def _solve(self, mask: np.ndarray, target: float) -> tuple[float, object]:
-        two = self.two
-        eps = two.eps
-        columns = two.columns(mask)
-        X, W = columns.X, columns.W
-        n = X.shape[1]
-        leaves = Leaves.of(two, columns)
-        row_weight = W.sum(axis=1)
-        if n <= two.max_pair_columns:
-            counts = two.counts(columns)
-            both_all = counts.pair.sum(axis=0)                    # w(f_j ∧ f_k) for every pair
-
-            def both_of(j):
-                return both_all[j]
-            best, spec = (counts.objective, counts.spec()) if counts.objective < target - eps else (target - eps, None)
-        else:                                                     # no pair matrix: one row per tried split
-            def both_of(j):
-                rows = X[:, j] > 0
-                return row_weight[rows] @ X[rows]
-            best, spec = two.bounded(columns, target)             # the best tree of depth at most two
-        if n == 0:
-            return best, spec
-        single_w = row_weight @ X
-        total_w = float(row_weight.sum())
-        low_left, low_right = leaves.lower_bounds()
-        tried = np.zeros(n, dtype=bool)
-        rows = np.flatnonzero(mask)
-        while True:
-            bound = low_left + low_right
-            bound[tried] = np.inf
-            j = int(np.argmin(bound))
-            if bound[j] >= best:
-                break
-            tried[j] = True
-            right_rows = X[:, j] > 0
-            left_mask, right_mask = self._child_masks(rows, right_rows)
-            left_obj, left_spec = self._depth_two(left_mask, best - low_right[j])
-            right_obj = right_spec = None
-            if left_spec is not None and left_obj + low_right[j] < best:
-                right_obj, right_spec = self._depth_two(right_mask, best - left_obj)
-                if right_spec is not None and left_obj + right_obj < best:
-                    best, spec = left_obj + right_obj, (int(columns.features[j]), left_spec, right_spec)
-            # Similar support (Theorem B.10): each solved child bounds the children of every other
-            # split. A child that did not beat its target is bounded below by it (minus eps), which
-            # is all the bound needs.
-            similar_bounds(low_left, low_right, j, left_obj, right_obj, both_of(j), single_w, total_w)
-        self.skipped_splits += int(n - tried.sum())
-        return best, spec
+    def start(self, mask: np.ndarray, target: float) -> "DepthThreeRun":
+        """A solve that advances in slices (:meth:`DepthThreeRun.advance`), for a stepwise search."""
+        return DepthThreeRun(self, mask, float(target))
 
     def _child_masks(self, rows: np.ndarray, right_rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         left = np.zeros(self.two.n_points, dtype=bool)
@@ -173,3 +131,101 @@ class DepthThreeSolver:
                 self._memo.clear()
             self._memo[key] = (objective, spec)
         return objective, spec
+
+
+class DepthThreeRun:
+    """One depth-three solve, advanced a slice at a time so that a search stays stepwise.
+
+    On 15,000 threshold columns a depth-three solve takes minutes; a time limit or a
+    Pause must not wait for it. Between slices :attr:`lower_bound` (the least bound of
+    the root splits not yet tried, or the best tree's objective) and :attr:`best` (the
+    best tree found so far) bracket the optimum, so the search can show them.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from treeopt.solvers.depth_two import DepthTwoSolver
+    >>> X = np.array([[a, b, c] for a in (0, 1) for b in (0, 1) for c in (0, 1)], dtype=bool)
+    >>> counts = np.stack([5 * (X.sum(axis=1) % 2 == 0), 5 * (X.sum(axis=1) % 2 == 1)], axis=1).astype(float)
+    >>> run = DepthThreeSolver(DepthTwoSolver(X, counts, penalty=1.0, eps=1e-9)).start(np.ones(8, bool), np.inf)
+    >>> run.advance(seconds=0.0)                  # one root split at most
+    >>> run.lower_bound <= 8.0 <= run.best
+    True
+    >>> while not run.done:
+    ...     run.advance()
+    >>> run.objective
+    8.0
+    """
+
+    def __init__(self, solver: DepthThreeSolver, mask: np.ndarray, target: float):
+        self.solver = solver
+        two = self.two = solver.two
+        eps = two.eps
+        with one_blas_thread():
+            columns = self.columns = two.columns(mask)
+            X, W = columns.X, columns.W
+            n = X.shape[1]
+            leaves = Leaves.of(two, columns)
+            if n <= two.max_pair_columns:
+                counts = two.counts(columns)
+                self._both_all = counts.pair.sum(axis=0)             # w(f_j ∧ f_k) for every pair
+                best, spec = (counts.objective, counts.spec()) if counts.objective < target - eps \
+                    else (target - eps, None)
+            else:                                                     # no pair matrix: one row per tried split
+                self._both_all = None
+                best, spec = two.bounded(columns, target)             # the best tree of depth at most two
+            row_weight = W.sum(axis=1)
+            self._single_w = row_weight @ X
+        self.best, self.spec = best, spec
+        self._total_w = float(row_weight.sum())
+        self._low_left, self._low_right = leaves.lower_bounds()
+        self._tried = np.zeros(n, dtype=bool)
+        self._rows = np.flatnonzero(mask)
+        self.done = n == 0
+        self.lower_bound = best if self.done else min(best, float((self._low_left + self._low_right).min()))
+
+    @property
+    def objective(self) -> float:
+        """The optimum (or ``target - eps`` when nothing beats the target), once :attr:`done`."""
+        return self.best
+
+    def advance(self, seconds: float | None = None) -> None:
+        """Try root splits, least bound first, until done or ``seconds`` have passed (at least one)."""
+        if self.done:
+            return
+        stop = None if seconds is None else time.perf_counter() + seconds
+        with one_blas_thread():
+            while not self.done:
+                self._try_next()
+                if stop is not None and time.perf_counter() >= stop:
+                    break
+
+    def _try_next(self) -> None:
+        solver, low_left, low_right = self.solver, self._low_left, self._low_right
+        bound = low_left + low_right
+        bound[self._tried] = np.inf
+        j = int(np.argmin(bound))
+        if bound[j] >= self.best:
+            self.done = True
+            self.lower_bound = self.best
+            solver.skipped_splits += int(len(self._tried) - self._tried.sum())
+            return
+        self._tried[j] = True
+        right_rows = self.columns.X[:, j] > 0
+        left_mask, right_mask = solver._child_masks(self._rows, right_rows)
+        left_obj, left_spec = solver._depth_two(left_mask, self.best - low_right[j])
+        right_obj = right_spec = None
+        if left_spec is not None and left_obj + low_right[j] < self.best:
+            right_obj, right_spec = solver._depth_two(right_mask, self.best - left_obj)
+            if right_spec is not None and left_obj + right_obj < self.best:
+                self.best = left_obj + right_obj
+                self.spec = (int(self.columns.features[j]), left_spec, right_spec)
+        # Similar support (Theorem B.10): each solved child bounds the children of every other
+        # split. A child that did not beat its target is bounded below by it (minus eps), which
+        # is all the bound needs.
+        both = self._both_all[j] if self._both_all is not None else self.two.pair_weights(self.columns, j).sum(axis=0)
+        similar_bounds(low_left, low_right, j, left_obj, right_obj, both, self._single_w, self._total_w)
+        bound = low_left + low_right
+        bound[self._tried] = np.inf
+        self.lower_bound = min(self.best, float(bound.min()))
+

@@ -262,6 +262,9 @@ class GOSDT(Solver):
     #: most three leaves. On fewer, creating the children in Python is cheaper than the numpy call
     #: (measured on the narrow suite: 1.5x slower overall with it at 11-18 features).
     wide_features = 32
+    #: A depth-three solve advances by slices of about this many seconds (one unit of work each),
+    #: so a time limit or a Pause waits at most about one slice.
+    three_slice_seconds = 0.1
 
     def __init__(self, dataset: Dataset, *, regularization: float, objective="accuracy",
                  bounds: dict | None = None, depth_budget: int | None = None,
@@ -296,6 +299,7 @@ class GOSDT(Solver):
         self._similar = self._pairs is not None and self.bounds["similar_support"] and not self.lower_bound_guessed
         self._three = DepthThreeSolver(self._pairs) \
             if self._pairs is not None and self._depth_two and self.bounds["depth_three"] else None
+        self._three_runs = {}            # id(problem) -> DepthThreeRun of a depth-three solve under way
         self.root: Problem | None = None
         self._dive_targets: list = []          # unexpanded problems on the incumbent, to expand first
         self._dived_at = None                  # the root's upper bound when the incumbent was last scanned
@@ -500,9 +504,7 @@ class GOSDT(Solver):
                     self._wide and problem.depth_left is None and
                     problem.ub <= problem.eq + 5 * self.penalty + self.eps)):
                 # At most four leaves can beat ub (Theorems B.4, B.9), and four leaves fit in depth three.
-                objective, spec = self._three.solve(points_in(problem.support, self.dataset.n_points), problem.ub)
-                self.prune_counts["depth_three"] += 1
-                self._solve_small(problem, objective, spec, counter=None)
+                self._advance_three(problem)
                 return
             else:
                 exact = self._depth_two and (problem.depth_left == 2 or (
@@ -613,6 +615,36 @@ class GOSDT(Solver):
         if child.lb >= objective - self.eps:
             child.lb = objective
         completed.append(child)
+
+    def _advance_three(self, problem: Problem) -> None:
+        """``depth_three``: one slice of the problem's exact depth-three solve.
+
+        A solve on thousands of columns can take minutes, so it advances by slices of
+        :attr:`three_slice_seconds` (``treeopt/solvers/depth_three.py``, ``DepthThreeRun``).
+        Between slices the problem stays open, with its lower bound raised to the run's
+        and its upper bound lowered to the best tree found so far, and goes back on the queue.
+        """
+        run = self._three_runs.get(id(problem))
+        if run is None:
+            run = self._three_runs[id(problem)] = self._three.start(
+                points_in(problem.support, self.dataset.n_points), problem.ub)
+        run.advance(self.three_slice_seconds)
+        if run.done:
+            del self._three_runs[id(problem)]
+            self.prune_counts["depth_three"] += 1
+            self._solve_small(problem, run.objective, run.spec, counter=None)
+            return
+        old_lb, old_ub = problem.lb, problem.ub
+        if run.spec is not None and run.best < problem.ub - self.eps:
+            problem.ub = run.best
+            if run.spec != LEAF:
+                problem.completion = (run.best, run.spec)
+        problem.lb = min(max(problem.lb, run.lower_bound), problem.ub)
+        if self._events is not None:
+            self._emit(Expanded(self.expansions, self.rule(problem), self._obj(problem.lb), self._obj(problem.ub), 0))
+        if problem.lb != old_lb or problem.ub != old_ub:
+            self._propagate(problem)
+        self._push(problem)
 
     def _solve_small(self, problem: Problem, objective: float, spec, counter: str | None = "depth_two") -> None:
         """``depth_two``/``depth_three``: the problem's optimum is its best tree of depth at most two or three.

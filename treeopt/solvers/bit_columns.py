@@ -1,0 +1,112 @@
+"""Feature columns as packed bits: weighted counts of rows by popcount.
+
+The depth-two and depth-three solvers need, for one chosen split ``f_j`` of a support
+``S``, the class weights of ``S ∩ f_j ∩ f_k`` for every feature ``k``. As a float
+product over the rows (``W[rows].T @ X[rows]``) that copies a rows × features matrix per
+split: on scikit-learn's breast cancer data with every threshold (15,310 columns) about
+12 ms. With each column stored as bits (one ``uint64`` word per 64 points), the same
+counts are ``popcount(column & rows & class)`` summed over words, about 0.4 ms.
+
+Weights are not bits, so each class's point weights are split into a few *planes*
+``w = Σ value_p · [point in plane p]``: one plane per distinct weight when there are few
+(unit weights: one plane per class), otherwise the binary digits of integer multiples of
+the least weight (points merged from equal rows carry counts 1, 2, 3, ...). Weights that
+are neither (arbitrary sample weights) have no planes, and callers keep the float product.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["pack_mask", "pack_columns", "WeightPlanes", "as_rows_of_bytes"]
+
+
+def pack_mask(mask: np.ndarray) -> np.ndarray:
+    """A boolean vector as ``uint64`` words (bit ``u % 64`` of word ``u // 64`` is ``mask[u]``).
+
+    Examples
+    --------
+    >>> pack_mask(np.array([True, False, True])).tolist()
+    [5]
+    """
+    packed = np.packbits(np.asarray(mask, dtype=bool), bitorder="little")
+    return np.pad(packed, (0, (-len(packed)) % 8)).view(np.uint64)
+
+
+def pack_columns(X: np.ndarray) -> np.ndarray:
+    """The columns of a 0/1 matrix (points × features) as rows of words, shape (features, words).
+
+    Examples
+    --------
+    >>> pack_columns(np.array([[1, 0], [1, 1], [0, 1]])).tolist()
+    [[3], [6]]
+    """
+    packed = np.packbits(np.asarray(X).T > 0, axis=1, bitorder="little")
+    packed = np.pad(packed, ((0, 0), (0, (-packed.shape[1]) % 8)))
+    return np.ascontiguousarray(packed).view(np.uint64)
+
+
+def as_rows_of_bytes(words: np.ndarray) -> np.ndarray:
+    """Each row of a 2-D word array as one opaque value, so ``np.unique`` finds equal rows.
+
+    Examples
+    --------
+    >>> rows = np.array([[1, 2], [3, 4], [1, 2]], dtype=np.uint64)
+    >>> len(np.unique(as_rows_of_bytes(rows)))
+    2
+    """
+    words = np.ascontiguousarray(words)
+    return words.view(np.dtype((np.void, words.dtype.itemsize * words.shape[1]))).ravel()
+
+
+class WeightPlanes:
+    """Class weights of points as a few bit planes, for weighted counts by popcount.
+
+    Parameters
+    ----------
+    weights : ndarray of shape (n_points, n_classes)
+        Each point's (scored) weight per class.
+    max_planes : int, default=24
+        Give up (``planes`` None) beyond this many planes in all.
+
+    Attributes
+    ----------
+    planes : list of (class, value, words) or None
+        ``weights[:, class] = Σ value · [point in words]`` over the class's planes.
+
+    Examples
+    --------
+    >>> W = np.array([[1.0, 0.0], [3.0, 0.5], [2.0, 0.5]])
+    >>> planes = WeightPlanes(W)
+    >>> rows = pack_mask(np.array([True, True, True]))
+    >>> columns = pack_columns(np.array([[1], [1], [0]]))
+    >>> planes.counts(columns, rows).tolist()      # class weights of points 0 and 1
+    [[4.0], [0.5]]
+    """
+
+    def __init__(self, weights: np.ndarray, max_planes: int = 24):
+        weights = np.asarray(weights, dtype=np.float64)
+        self.n_classes = weights.shape[1]
+        planes = []
+        for k in range(self.n_classes):
+            column = weights[:, k]
+            values = np.unique(column[column != 0])
+            if len(values) <= 4:
+                planes += [(k, float(v), pack_mask(column == v)) for v in values]
+                continue
+            unit = values[0]
+            multiples = np.round(column / unit)
+            if unit <= 0 or not np.array_equal(multiples * unit, column) or multiples.max() >= 1 << 20:
+                planes = None
+                break
+            digits = multiples.astype(np.int64)
+            planes += [(k, float(unit * (1 << b)), pack_mask((digits >> b) & 1))
+                       for b in range(int(digits.max()).bit_length())]
+        self.planes = planes if planes is not None and len(planes) <= max_planes else None
+
+    def counts(self, columns: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Class weights of the points in ``rows`` and in each column, shape (classes, columns)."""
+        out = np.zeros((self.n_classes, columns.shape[0]))
+        for k, value, words in self.planes:
+            out[k] += value * np.bitwise_count(columns & (rows & words)).sum(axis=1)
+        return out
