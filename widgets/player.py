@@ -35,6 +35,9 @@ from treeopt.solvers.base import check_cache_limit
 from .labels import gap_label, lower_bound_label, queue_text, status_text
 from .recording import Frame, Recording
 
+SLOW_MOTION_RATE = 10.0
+"""Units per second at or below which playing draws every slice (a slice is then one unit)."""
+
 __all__ = ["SolverPlayer", "as_player"]
 
 #: Choices of the speed slider (units of work per slice).
@@ -66,8 +69,9 @@ class SolverPlayer(widgets.VBox):
         at least one unit, so one unit costing more than this is a slice).
     rate : float, optional
         Slow motion: at most this many units of work per second while
-        playing (e.g. 1 to follow single expansions; every step is drawn at
-        rates up to ``1 / refresh_interval``). None: as fast as possible.
+        playing (e.g. 1 to follow single expansions; at rates up to 10 a
+        slice is one unit and every slice is drawn, whatever
+        ``refresh_interval``). None: as fast as possible.
     delay : float, default=0
         Seconds to wait between slices while playing (to watch slowly).
     time_limit : float, optional
@@ -421,8 +425,8 @@ class SolverPlayer(widgets.VBox):
                 if rate is None:
                     self._refresh()
                     await asyncio.sleep(self.delay)
-                else:                                   # slow enough to see every slice: draw each one
-                    self._refresh(force=rate * self.refresh_interval <= 1)
+                else:                                   # slow motion: up to 10 units/s, draw every slice
+                    self._refresh(force=rate <= SLOW_MOTION_RATE)
                     done = self.n_steps - before
                     await asyncio.sleep(self.delay + max(0.0, done / rate - (clock() - started)))
         except Exception as error:                      # shown in the status line, kept for inspection
