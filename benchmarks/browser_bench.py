@@ -137,7 +137,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="Play, Pause, Step ×N rounds")
     parser.add_argument("--play-seconds", type=float, default=5.0)
     parser.add_argument("--refresh-interval", type=float, default=None,
-                        help="explore's refresh_interval (default: explore's own, 0.2 s)")
+                        help="explore's refresh_interval (default: explore's own, 0.5 s)")
     parser.add_argument("--out", default=str(Path(__file__).with_name("results_player.md")))
     args = parser.parse_args()
     from voila_server import serve_process
@@ -172,7 +172,7 @@ def main() -> None:
              + ("" if args.refresh_interval is None else f" --refresh-interval {args.refresh_interval}")
              + f"` (Python {platform.python_version()}, 2 cores shared with other "
              f"jobs, load average {load[0]:.1f} → {load[-1]:.1f}). Tic-tac-toe, λ = {REGULARIZATION}, GOSDT, "
-             + ("`explore` defaults (default views, refresh_interval 0.2 s)" if args.refresh_interval is None
+             + ("`explore` defaults (default views, refresh_interval 0.5 s)" if args.refresh_interval is None
               else f"`explore` defaults but refresh_interval={args.refresh_interval}")
              + ", served by Voila, headless Debian Chromium driven by Playwright, "
              "another process spinning on one core throughout (including the run() measurement). One value per "
