@@ -16,6 +16,7 @@ is recomputed exactly from the dataset's bitsets.
 from __future__ import annotations
 
 import numpy as np
+from sklearn.tree import DecisionTreeClassifier   # imported with the solvers, not inside a fit
 
 from ..data import points_in
 from ..nodes import Leaf, Split
@@ -49,8 +50,6 @@ def cart_incumbent(dataset, model, penalty: float, support: int, depth_budget: i
     >>> round(model.to_objective(objective), 4), type(root).__name__
     (0.15, 'Split')
     """
-    from sklearn.tree import DecisionTreeClassifier
-
     rows = points_in(support, dataset.n_points)
     points, counts = dataset.points[rows], dataset.counts[rows]
     point_index, label = np.nonzero(counts > 0)

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 from ..data import points_in
 from .bit_columns import WeightPlanes, as_rows_of_bytes, pack_columns, pack_mask
@@ -33,7 +34,9 @@ __all__ = ["DepthTwoSolver", "DepthTwoResult", "PairCounts", "Leaves", "similar_
 
 LEAF = -1   # "no split": the subtree is a single leaf
 
-_blas = None
+# Finding the loaded BLAS libraries scans every shared library of the process (about 20 ms),
+# so it is done once, when the solvers are imported, not inside the first fit.
+_blas = ThreadpoolController()
 
 
 def one_blas_thread():
@@ -43,10 +46,6 @@ def one_blas_thread():
     thousands of times per second; a multi-threaded BLAS spends more time waking
     its threads than multiplying (measured 25-40 times slower on two busy cores).
     """
-    global _blas
-    if _blas is None:
-        from threadpoolctl import ThreadpoolController
-        _blas = ThreadpoolController()
     return _blas.limit(limits=1, user_api="blas")
 
 
