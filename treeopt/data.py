@@ -213,7 +213,9 @@ class Dataset:
     def __post_init__(self):
         n_points = self.points.shape[0]
         self.all_points = (1 << n_points) - 1
-        self.feature_masks = [mask_of(np.flatnonzero(self.points[:, j])) for j in range(self.points.shape[1])]
+        # Each feature's bitset of points, from all columns packed at once (thousands of threshold features).
+        packed = np.ascontiguousarray(np.packbits(np.asarray(self.points, dtype=bool), axis=0, bitorder="little").T)
+        self.feature_masks = [int.from_bytes(column.tobytes(), "little") for column in packed]
         self._class_sums = [SubsetSum(self.counts[:, k]) for k in range(self.counts.shape[1])]
         self._class_fns = tuple(s.as_function() for s in self._class_sums)
         self.exact_counts = all(s.exact for s in self._class_sums)

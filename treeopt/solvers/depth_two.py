@@ -143,7 +143,7 @@ class DepthTwoSolver:
     max_pair_columns = 1500
 
     def __init__(self, points: np.ndarray, scored_counts: np.ndarray, penalty: float, eps: float):
-        self.points = np.asarray(points, dtype=np.float64)
+        self.points = np.asarray(points, dtype=bool)      # float copies are made per support (wide data: 15,000+ columns)
         self.scored = np.asarray(scored_counts, dtype=np.float64)
         self.penalty = float(penalty)
         self.eps = float(eps)
@@ -173,7 +173,7 @@ class DepthTwoSolver:
 
     def _depth_one(self, support: int) -> tuple[float, int]:
         mask = self.rows(support)
-        X, W = self.points[mask], self.scored[mask]
+        X, W = self.points[mask].astype(np.float64), self.scored[mask]
         total = W.sum(axis=0)                                   # (K,)
         single = W.T @ X                                        # (K, F): weight with f true
         leaf_obj = float(self._loss(total[:, None])[0]) + self.penalty
@@ -297,7 +297,7 @@ class DepthTwoSolver:
         first = first[order]
         members = (kept, rank[inverse.ravel()])
         kept = kept[first]
-        X = self.points[np.ix_(rows, kept)]
+        X = self.points[np.ix_(rows, kept)].astype(np.float64)
         return Columns(X, self.scored[rows], kept, members, bits[first])
 
     def counts(self, columns: "Columns") -> "PairCounts":
