@@ -303,6 +303,7 @@ class GOSDT(Solver):
         self.root: Problem | None = None
         self._dive_targets: list = []          # unexpanded problems on the incumbent, to expand first
         self._dived_at = None                  # the root's upper bound when the incumbent was last scanned
+        self._dove_last = False                # the last unit was a dive (dives alternate with pops)
         self._queue: list = []
         self._sequence = count()
         self._shift = dataset.n_points
@@ -405,9 +406,13 @@ class GOSDT(Solver):
         while not root.solved and self._queue:
             counts = dict(self.prune_counts) if self._events is not None else None
             with pause:
-                if dives and self._dive():
+                # Dives alternate with queue pops (at most every other unit), so the exact search
+                # keeps at least half of the work even while the incumbent keeps changing.
+                if dives and not self._dove_last and self._dive():
+                    self._dove_last = True
                     self.expansions += 1
                 else:
+                    self._dove_last = False
                     problem = heapq.heappop(self._queue)[-1]
                     problem.queued = False
                     if problem.solved or not self._needed(problem):
