@@ -80,7 +80,7 @@ class WeightPlanes:
     >>> planes = WeightPlanes(W)
     >>> rows = pack_mask(np.array([True, True, True]))
     >>> columns = pack_columns(np.array([[1], [1], [0]]))
-    >>> planes.counts(columns, rows).tolist()      # class weights of points 0 and 1
+    >>> planes.counts(columns.T, rows).tolist()    # class weights of points 0 and 1
     [[4.0], [0.5]]
     """
 
@@ -104,9 +104,15 @@ class WeightPlanes:
                        for b in range(int(digits.max()).bit_length())]
         self.planes = planes if planes is not None and len(planes) <= max_planes else None
 
-    def counts(self, columns: np.ndarray, rows: np.ndarray) -> np.ndarray:
-        """Class weights of the points in ``rows`` and in each column, shape (classes, columns)."""
-        out = np.zeros((self.n_classes, columns.shape[0]))
+    def counts(self, columns_by_word: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Class weights of the points in ``rows`` and in each column, shape (classes, columns).
+
+        ``columns_by_word`` holds the columns word-major, shape (words, columns) (the transpose
+        of :func:`pack_columns`): summing the popcounts of a few long rows is about three times
+        faster than summing many short ones.
+        """
+        out = np.zeros((self.n_classes, columns_by_word.shape[1]))
         for k, value, words in self.planes:
-            out[k] += value * np.bitwise_count(columns & (rows & words)).sum(axis=1)
+            ones = np.bitwise_count(columns_by_word & (rows & words)[:, None]).sum(axis=0, dtype=np.int64)
+            out[k] += value * ones
         return out
