@@ -28,7 +28,7 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from ..data import points_in
-from .bit_columns import WeightPlanes, as_rows_of_bytes, pack_columns, pack_mask
+from .bit_columns import WeightPlanes, pack_columns, pack_mask, unique_columns
 
 __all__ = ["DepthTwoSolver", "DepthTwoResult", "PairCounts", "Leaves", "similar_bounds", "one_blas_thread"]
 
@@ -150,7 +150,7 @@ class DepthTwoSolver:
         self.n_points, self.n_features = self.points.shape
         # The columns as bits, for finding equal columns and counting rows by popcount
         # (treeopt/solvers/bit_columns.py); the class weights as bit planes, or None.
-        self.packed = pack_columns(self.points)
+        self.packed_by_word = np.ascontiguousarray(pack_columns(self.points).T)   # (words, features)
         self.planes = WeightPlanes(self.scored)
 
     # -- the rows of a support set ------------------------------------------------
@@ -285,20 +285,19 @@ class DepthTwoSolver:
         are equal. The products below then shrink with the square of the kept count.
         """
         rows = np.flatnonzero(mask)
-        bits = self.packed & pack_mask(mask)                    # each column on the support's points
-        ones = np.bitwise_count(bits).sum(axis=1)
+        by_word = self.packed_by_word & pack_mask(mask)[:, None]    # each column on the support's points
+        ones = np.bitwise_count(by_word).sum(axis=0, dtype=np.int64)
         kept = np.flatnonzero((ones > 0) & (ones < len(rows)))
-        bits = bits[kept]
+        by_word = by_word[:, kept]
         # Equal columns have equal bits on the support; keep the first of each, in dataset order.
-        _, first, inverse = np.unique(as_rows_of_bytes(bits), return_index=True, return_inverse=True)
-        order = np.argsort(first)
-        rank = np.empty_like(order)
-        rank[order] = np.arange(len(order))
-        first = first[order]
-        members = (kept, rank[inverse.ravel()])
+        first, inverse = unique_columns(by_word)
+        members = (kept, inverse)
+        by_word = np.ascontiguousarray(by_word[:, first])
         kept = kept[first]
-        X = self.points[np.ix_(rows, kept)].astype(np.float64)
-        return Columns(X, self.scored[rows], kept, members, bits[first])
+        X = self.points[rows][:, kept].astype(np.float64)       # two takes: twice as fast as np.ix_
+        columns = Columns(X, self.scored[rows], kept, members, np.ascontiguousarray(by_word.T))
+        columns.__dict__["_bits_by_word"] = by_word
+        return columns
 
     def counts(self, columns: "Columns") -> "PairCounts":
         """Single and pair counts of a support's kept columns, with every depth-two quantity."""
