@@ -71,8 +71,7 @@ def test_node_limit_stops_honestly(name, monk2):
         assert snap.best_tree is not None
 
 
-@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(reason="greedy does not emit Started yet"))
-                                  if n == "greedy" else n for n in sorted(SOLVERS)])
+@pytest.mark.parametrize("name", sorted(SOLVERS))
 def test_events_start_and_finish(name, monk2):
     solver = _build(name, monk2)
     events = list(solver.steps())

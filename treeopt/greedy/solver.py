@@ -51,7 +51,7 @@ import numpy as np
 
 from .criteria import gain_ratio, impurity, impurity_decrease, node_weight
 from ..data import Dataset, mask_of
-from ..events import Expanded, Pruned
+from ..events import Expanded, Pruned, Started
 from .grown_tree import Candidate, GrownNode, route
 from .prunings import cost_complexity_pruning, pessimistic_pruning
 from ..tree import Leaf, Tree
@@ -324,6 +324,7 @@ class GreedyInduction(Solver):
         return node.candidates
 
     def _search(self):
+        self._emit(Started(0, self.lower_bound, self.upper_bound))
         self._record()
         while self._frontier:
             node = self._frontier.popleft()
