@@ -337,6 +337,15 @@ def test_every_registered_solver_plays_in_the_default_views(name, monk1):
     assert all(a >= b - 1e-12 for a, b in zip(trace.data["upper_bound"], trace.data["upper_bound"][1:]))
     for feature in split_names(player.frame.snapshot.best_tree):
         assert html.escape(feature) in tree_view.svg
+    # Every solver's queue entries describe their payload the same way, and the view shows it.
+    entries = player.frame.snapshot.queue
+    assert bool(entries) == (player.frame.snapshot.queue_size > 0), name
+    for index, entry in enumerate(entries[:3]):
+        details = entry.details()
+        assert entry.payload is None or details, (name, type(entry.payload))
+        queue.select(index)
+        for key, value in details:
+            assert html.escape(key) in queue._detail.value and html.escape(value) in queue._detail.value
 
 
 # -- static output -------------------------------------------------------------------------

@@ -4,7 +4,8 @@ Each row is a :class:`~treeopt.solvers.QueueEntry`: the rule that leads to
 the subproblem (or a partial tree's leaves, for OSDT), its support (training
 weight), its lower and upper bound and the key the queue orders by. Click a
 row to see that subproblem in detail (the entry's fields and whatever plain
-numbers the solver keeps in its ``payload``).
+numbers the solver keeps in its ``payload``, as
+:meth:`~treeopt.solvers.QueueEntry.details` lists them for every solver).
 """
 
 from __future__ import annotations
@@ -30,32 +31,6 @@ def _short(value) -> str:
     if isinstance(value, tuple):
         return "(" + ", ".join(_short(v) for v in value) + ")"
     return str(value)
-
-
-def _payload_fields(payload) -> list[tuple[str, str]]:
-    """Plain-number attributes of a solver's payload object (solver-agnostic)."""
-    if payload is None:
-        return []
-    names = []
-    for cls in type(payload).__mro__:
-        names.extend(getattr(cls, "__slots__", ()))
-    names.extend(getattr(payload, "__dict__", {}).keys())
-    out = []
-    for name in dict.fromkeys(names):
-        if name.startswith("_"):
-            continue
-        value = getattr(payload, name, None)
-        if isinstance(value, bool) or value is None:
-            out.append((name, str(value)))
-        elif isinstance(value, int):
-            out.append((name, f"bitset of {value.bit_count()} points" if value.bit_length() > 64 else str(value)))
-        elif isinstance(value, float):
-            out.append((name, f"{value:.6g}"))
-        elif isinstance(value, str) and len(value) < 200:
-            out.append((name, value))
-        elif isinstance(value, tuple) and len(value) <= 20 and all(isinstance(v, (int, float)) for v in value):
-            out.append((name, _short(value)))
-    return out
 
 
 class QueueView(PlayerView):
@@ -141,7 +116,7 @@ class QueueView(PlayerView):
                  ("upper bound", f"{row['upper_bound']:.6g}"),
                  (gap_label(guessed), f"{row['upper_bound'] - row['lower_bound']:.3g}"),
                  ("priority key", escape(_short(row["priority"])))]
-        extra = _payload_fields(entry.payload)
+        extra = entry.details()
         if extra:
             items.append(("<i>solver state now</i>", ""))
             items.extend((escape(k), escape(v)) for k, v in extra)

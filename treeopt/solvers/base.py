@@ -44,6 +44,7 @@ import inspect
 import math
 import time
 from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any, Iterator
 
 import numpy as np
@@ -99,6 +100,53 @@ class QueueEntry:
     lower_bound: float = field(compare=False)
     upper_bound: float = field(compare=False)
     payload: Any = field(default=None, compare=False, repr=False)
+
+    def details(self) -> list[tuple[str, str]]:
+        """The payload's plain values as ``(name, text)`` pairs, the same way for every solver.
+
+        A payload is a solver's own object (GOSDT's problem, Branches' branch, greedy's
+        candidate) or a mapping (OSDT's partial tree); either way its public plain values
+        (numbers, booleans, short strings and tuples of numbers; bitsets as point counts) are
+        listed, so a view shows any solver's queue without knowing the solver.
+
+        Examples
+        --------
+        >>> QueueEntry((1,), "x", 3.0, 0.1, 0.2, payload={"n_leaves": 2, "schedule": "bfs"}).details()
+        [('n_leaves', '2'), ('schedule', 'bfs')]
+        """
+        payload = self.payload
+        if payload is None:
+            return []
+        if isinstance(payload, Mapping):
+            names, read = list(payload), payload.get
+        else:
+            names = [name for cls in type(payload).__mro__ for name in getattr(cls, "__slots__", ())]
+            names += list(getattr(payload, "__dict__", {}))
+            read = lambda name: getattr(payload, name, None)   # noqa: E731
+        out = []
+        for name in dict.fromkeys(str(n) for n in names):
+            if name.startswith("_"):
+                continue
+            text = _plain_text(read(name))
+            if text is not None:
+                out.append((name, text))
+        return out
+
+
+def _plain_text(value) -> str | None:
+    """``value`` as short text if it is a plain value worth showing, else None."""
+    if isinstance(value, bool) or value is None:
+        return str(value)
+    if isinstance(value, (int, np.integer)):
+        value = int(value)
+        return f"bitset of {value.bit_count()} points" if value.bit_length() > 64 else str(value)
+    if isinstance(value, (float, np.floating)):
+        return f"{float(value):.6g}"
+    if isinstance(value, str):
+        return value if len(value) < 200 else None
+    if isinstance(value, tuple) and len(value) <= 20 and all(isinstance(v, (int, float)) for v in value):
+        return "(" + ", ".join(f"{v:.6g}" if isinstance(v, float) else str(v) for v in value) + ")"
+    return None
 
 
 @dataclass(frozen=True)
