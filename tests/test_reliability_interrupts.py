@@ -214,3 +214,30 @@ def test_worker_thread_search_is_not_touched():
     thread.start()
     thread.join()
     assert seen["optimal"] and seen["handler"] is signal.default_int_handler
+
+
+def test_ctrl_c_stops_a_frontier_keeps_it_on_the_exception_and_resumes(monk2, monkeypatch):
+    """issue 17: ``treeopt.frontier`` used to swallow Ctrl-C and return as if nothing happened."""
+    import treeopt
+    from treeopt.frontier import search as frontier_search
+
+    X, y = monk2
+    expected = treeopt.frontier(X, y, max_leaves=6).table
+    original = frontier_search.ParetoSearch._solve
+    calls = {"n": 0}
+
+    def solve_with_ctrl_c(self, *args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 40:
+            signal.raise_signal(signal.SIGINT)
+        return (yield from original(self, *args, **kwargs))
+
+    monkeypatch.setattr(frontier_search.ParetoSearch, "_solve", solve_with_ctrl_c)
+    with pytest.raises(KeyboardInterrupt, match="frontier interrupted") as caught:
+        treeopt.frontier(X, y, max_leaves=6)
+    front = caught.value.frontier
+    assert front.search.status == "interrupted" and front.search.certified_leaves < 6
+    front.search.run()                                        # resumes to the same frontier
+    resumed = type(front)(front.search).table
+    assert resumed["certified"].all()
+    assert resumed[["leaves", "accuracy"]].equals(expected[["leaves", "accuracy"]])

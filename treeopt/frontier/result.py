@@ -390,6 +390,12 @@ def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: fl
     -------
     Frontier
 
+    Raises
+    ------
+    KeyboardInterrupt
+        On Ctrl-C (held to the end of a unit of work): its ``frontier`` attribute is the
+        frontier found so far, and ``frontier.search.run()`` resumes the search.
+
     Examples
     --------
     >>> import numpy as np
@@ -420,6 +426,15 @@ def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: fl
                           min_regularization=min_regularization)
     search.run(time_limit=time_limit, cache_limit=cache_limit)
     front = Frontier(search)
+    if search.status == "interrupted":
+        # Ctrl-C stops the caller too (a loop of frontiers, a script), as it does for ``fit``; the
+        # frontier found so far travels with the exception, so nothing is lost.
+        error = KeyboardInterrupt(
+            f"frontier interrupted: certified up to {search.certified_leaves} leaves. The frontier so far is "
+            "this exception's .frontier (its certified column says what is proven); "
+            ".frontier.search.run() resumes the search.")
+        error.frontier = front
+        raise error
     if X_test is not None:
         front.evaluate(X_test, y_test, "test")
     return front
