@@ -216,3 +216,16 @@ def test_probability_scorers_see_the_smoothed_leaf_frequencies(monk):
                 tree = front.tree_for(regularization=row["regularization"])
             expected = roc_auc_score(y[test], tree.predict_proba(X.iloc[test], smoothing=1.0)[:, 1])
             assert row[f"split{i}_test_score"] == pytest.approx(expected)
+
+
+def test_frontier_with_cv_is_the_cross_validated_frontier(monk, cvf):
+    """issue 15: ``treeopt.frontier(X, y, cv=...)`` as the issue names it."""
+    X, y = monk
+    through_frontier = frontier(X, y, max_leaves=8, cv=splits(X, y))
+    assert isinstance(through_frontier, CVFrontier)
+    assert through_frontier.table.equals(cvf.table) and through_frontier.by_leaves.equals(cvf.by_leaves)
+    assert through_frontier.regularization("one_se") == cvf.regularization("one_se")
+    with pytest.raises(ValueError, match="cv=5"):
+        frontier(X, y, max_leaves=8, n_jobs=2)
+    with pytest.raises(ValueError, match="X_test"):
+        frontier(X, y, max_leaves=8, cv=3, X_test=X, y_test=y)

@@ -352,7 +352,8 @@ def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: fl
              min_regularization: float | None = None, sample_weight=None, time_limit: float | None = None,
              cache_limit: int | None = None,
              X_test=None, y_test=None,
-             thresholds: str = "all", max_thresholds: int | None = None) -> Frontier:
+             thresholds: str = "all", max_thresholds: int | None = None,
+             cv=None, n_jobs: int | None = None, scoring=None, groups=None):
     """Every minimum-loss tree with up to ``max_leaves`` leaves, and the λ range of each.
 
     Parameters
@@ -385,10 +386,18 @@ def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: fl
         Held-out data: adds a ``test_accuracy`` column.
     thresholds, max_thresholds
         How numeric columns are binarized (see :class:`~treeopt.Binarizer`).
+    cv : int, cross-validation splitter or iterable, optional
+        Cross-validate the frontier instead (one frontier per fold, scored on the held-out
+        rows, plus the frontier on all the data): the same as
+        :func:`~treeopt.cross_validate_frontier` with these arguments, returning its
+        :class:`~treeopt.CVFrontier`.
+    n_jobs, scoring, groups : optional
+        With ``cv`` only: parallel jobs, the held-out score and group labels (see
+        :func:`~treeopt.cross_validate_frontier`).
 
     Returns
     -------
-    Frontier
+    Frontier, or CVFrontier with ``cv``
 
     Raises
     ------
@@ -408,6 +417,19 @@ def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: fl
     1       3      0.75         NaN         NaN    False
     2       4      1.00      0.0000      0.1667     True
     """
+    if cv is not None:
+        if X_test is not None or y_test is not None or isinstance(X, Dataset):
+            raise ValueError("with cv=..., pass the table X and labels y only (the folds give the held-out "
+                             "rows; X_test/y_test and ready Datasets are for a single frontier).")
+        # Imported here: treeopt/frontier/cross_validation.py builds each fold's frontier with this function.
+        from .cross_validation import cross_validate_frontier
+        return cross_validate_frontier(X, y, cv, max_leaves=max_leaves, objective=objective, omega=omega,
+                                       min_regularization=min_regularization, sample_weight=sample_weight,
+                                       groups=groups, scoring=scoring, time_limit=time_limit,
+                                       cache_limit=cache_limit, thresholds=thresholds,
+                                       max_thresholds=max_thresholds, n_jobs=n_jobs)
+    if n_jobs is not None or scoring is not None or groups is not None:
+        raise ValueError("n_jobs, scoring and groups apply to a cross-validated frontier: add cv=5 (or a splitter).")
     if isinstance(X, Dataset):
         if y is not None:
             raise ValueError("pass either a Dataset (with y=None) or X and y, not both.")
