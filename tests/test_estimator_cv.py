@@ -149,3 +149,22 @@ def test_a_dask_cluster_gives_the_same_cv_results_as_one_process():
             np.testing.assert_array_equal(np.asarray(remote.cv_results_[key]), np.asarray(value), err_msg=key)
     assert remote.regularization_ == local.regularization_
     assert remote.tree_ == local.tree_
+
+
+def test_missing_values_with_the_indicator_in_folds_and_refit():
+    """issue 15: ``missing=`` like OptimalTreeClassifier; NaN is refused by default."""
+    import pandas as pd
+    from treeopt import OptimalTreeClassifierCV, frontier
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=120)
+    y = (x > 0).astype(int)
+    x[rng.random(120) < 0.25] = np.nan
+    y[np.isnan(x)] = 1                                    # missing means positive here
+    X = pd.DataFrame({"x": x, "noise": rng.normal(size=120)})
+    with pytest.raises(ValueError, match="missing"):
+        OptimalTreeClassifierCV(cv=3, max_leaves=4).fit(X, y)
+    clf = OptimalTreeClassifierCV(cv=3, max_leaves=4, missing="indicator").fit(X, y)
+    assert clf.best_score_ > 0.95 and clf.score(X, y) == pytest.approx(1.0)    # held-out rows fall between thresholds
+    assert "x is missing" in clf.tree_.rules()
+    front = frontier(X, y, max_leaves=4, missing="indicator")
+    assert front.table["accuracy"].max() == pytest.approx(1.0)

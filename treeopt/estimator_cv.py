@@ -60,6 +60,9 @@ class OptimalTreeClassifierCV(ClassifierMixin, BaseEstimator):
         How numeric columns are binarized, inside each fold on its training rows.
     max_thresholds : int, optional
         Cap on threshold features per numeric column.
+    missing : {"error", "indicator"}, default="error"
+        Missing values (NaN, None): refused, or an ``x is missing`` feature per column with them,
+        in the folds and the refit (as :class:`~treeopt.OptimalTreeClassifier`'s ``missing``).
     proba_smoothing : float, default=0.0
         Laplace smoothing of ``predict_proba`` (for the refit tree and for
         probability scorers).
@@ -126,13 +129,15 @@ class OptimalTreeClassifierCV(ClassifierMixin, BaseEstimator):
         "cache_limit": [Interval(Integral, 1, None, closed="left"), None],
         "thresholds": [StrOptions({"all", "quantile"})],
         "max_thresholds": [Interval(Integral, 1, None, closed="left"), None],
+        "missing": [StrOptions({"error", "indicator"})],
         "proba_smoothing": [Interval(Real, 0, None, closed="left")],
     }
 
     def __init__(self, *, cv=None, scoring=None, n_jobs: int | None = None, max_leaves: int = 20,
                  min_regularization: float | None = None, selection: str = "best", objective: str = "accuracy",
                  omega: float | None = None, time_limit: float | None = None, cache_limit: int | None = None,
-                 thresholds: str = "all", max_thresholds: int | None = None, proba_smoothing: float = 0.0):
+                 thresholds: str = "all", max_thresholds: int | None = None, missing: str = "error",
+                 proba_smoothing: float = 0.0):
         self.cv = cv
         self.scoring = scoring
         self.n_jobs = n_jobs
@@ -145,6 +150,7 @@ class OptimalTreeClassifierCV(ClassifierMixin, BaseEstimator):
         self.cache_limit = cache_limit
         self.thresholds = thresholds
         self.max_thresholds = max_thresholds
+        self.missing = missing
         self.proba_smoothing = proba_smoothing
 
     def fit(self, X, y, sample_weight=None, groups=None):
@@ -153,7 +159,7 @@ class OptimalTreeClassifierCV(ClassifierMixin, BaseEstimator):
         Parameters
         ----------
         X : array_like or DataFrame of shape (n_samples, n_features)
-            Numeric, binary or categorical columns (no NaN).
+            Numeric, binary or categorical columns (NaN only with ``missing="indicator"``).
         y : array_like of shape (n_samples,)
         sample_weight : array_like of shape (n_samples,), optional
             Used by every search and by the scorer.
@@ -166,7 +172,8 @@ class OptimalTreeClassifierCV(ClassifierMixin, BaseEstimator):
         """
         table, y = check_fit_input(self, X, y)
         search = dict(objective=self.objective, omega=self.omega, time_limit=self.time_limit,
-                      cache_limit=self.cache_limit, thresholds=self.thresholds, max_thresholds=self.max_thresholds)
+                      cache_limit=self.cache_limit, thresholds=self.thresholds, max_thresholds=self.max_thresholds,
+                      missing=self.missing)
         cvf = cross_validate_frontier(table, y, cv=5 if self.cv is None else self.cv, max_leaves=self.max_leaves,
                                       min_regularization=self.min_regularization, sample_weight=sample_weight,
                                       groups=groups, scoring=self.scoring, n_jobs=self.n_jobs,

@@ -464,7 +464,8 @@ def cv_traces(table: pd.DataFrame) -> list[dict]:
 def cross_validate_frontier(X, y, cv=5, *, max_leaves: int = 20, objective="accuracy", omega: float | None = None,
                             min_regularization: float | None = None, sample_weight=None, groups=None,
                             scoring=None, time_limit: float | None = None, cache_limit: int | None = None,
-                            thresholds: str = "all", max_thresholds: int | None = None, refit: bool = True,
+                            thresholds: str = "all", max_thresholds: int | None = None, missing: str = "error",
+                            refit: bool = True,
                             n_jobs: int | None = None, proba_smoothing: float = 0.0) -> CVFrontier:
     """One frontier per fold, scored on held-out rows and aggregated per λ interval and per leaf budget.
 
@@ -495,6 +496,8 @@ def cross_validate_frontier(X, y, cv=5, *, max_leaves: int = 20, objective="accu
         Memo subproblems per fold.
     thresholds, max_thresholds
         How numeric columns are binarized (see :class:`~treeopt.Binarizer`).
+    missing : {"error", "indicator"}, default="error"
+        Missing values: refused, or an ``x is missing`` feature (see :class:`~treeopt.Binarizer`).
     refit : bool, default=True
         Also compute the frontier on all the data (one more job): its trees
         are what the chosen λ selects (:meth:`CVFrontier.tree_for`).
@@ -551,7 +554,7 @@ def cross_validate_frontier(X, y, cv=5, *, max_leaves: int = 20, objective="accu
         raise ValueError(f"cross-validation needs at least 2 folds, got {len(splits)}.")
     settings = dict(max_leaves=int(max_leaves), objective=objective, omega=omega,
                     min_regularization=min_regularization, time_limit=time_limit, cache_limit=cache_limit,
-                    thresholds=thresholds, max_thresholds=max_thresholds)
+                    thresholds=thresholds, max_thresholds=max_thresholds, missing=missing)
 
     def pick(values, index):
         return None if values is None else values[index]

@@ -352,7 +352,7 @@ def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: fl
              min_regularization: float | None = None, sample_weight=None, time_limit: float | None = None,
              cache_limit: int | None = None,
              X_test=None, y_test=None,
-             thresholds: str = "all", max_thresholds: int | None = None,
+             thresholds: str = "all", max_thresholds: int | None = None, missing: str = "error",
              cv=None, n_jobs: int | None = None, scoring=None, groups=None):
     """Every minimum-loss tree with up to ``max_leaves`` leaves, and the λ range of each.
 
@@ -386,6 +386,9 @@ def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: fl
         Held-out data: adds a ``test_accuracy`` column.
     thresholds, max_thresholds
         How numeric columns are binarized (see :class:`~treeopt.Binarizer`).
+    missing : {"error", "indicator"}, default="error"
+        Missing values (NaN, None): refused, or an ``x is missing`` feature per column with
+        them (see :class:`~treeopt.Binarizer`).
     cv : int, cross-validation splitter or iterable, optional
         Cross-validate the frontier instead (one frontier per fold, scored on the held-out
         rows, plus the frontier on all the data): the same as
@@ -427,7 +430,7 @@ def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: fl
                                        min_regularization=min_regularization, sample_weight=sample_weight,
                                        groups=groups, scoring=scoring, time_limit=time_limit,
                                        cache_limit=cache_limit, thresholds=thresholds,
-                                       max_thresholds=max_thresholds, n_jobs=n_jobs)
+                                       max_thresholds=max_thresholds, missing=missing, n_jobs=n_jobs)
     if n_jobs is not None or scoring is not None or groups is not None:
         raise ValueError("n_jobs, scoring and groups apply to a cross-validated frontier: add cv=5 (or a splitter).")
     if isinstance(X, Dataset):
@@ -437,7 +440,7 @@ def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: fl
     else:
         if y is None:
             raise ValueError("y is required (the labels), unless X is a treeopt Dataset.")
-        binarizer = Binarizer(thresholds=thresholds, max_thresholds=max_thresholds)
+        binarizer = Binarizer(thresholds=thresholds, max_thresholds=max_thresholds, missing=missing)
         dataset = Dataset.from_arrays(X, y, sample_weight=sample_weight, binarizer=binarizer)
     if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
         raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}.")
