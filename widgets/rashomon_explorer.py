@@ -103,6 +103,7 @@ class RashomonExplorer(widgets.VBox):
         self.caption = widgets.HTML()
         self.caption.add_class("treeopt-rashomon-caption")
         self.tree_caption = widgets.HTML()
+        self.tree_caption.add_class("treeopt-rashomon-tree-caption")
         self.picture = widgets.HTML()
         self.picture.add_class("treeopt-tree-svg")
         self.picture.layout = widgets.Layout(overflow="auto", max_height="520px", min_width="340px")
