@@ -87,6 +87,25 @@ def test_clicking_a_group_draws_its_best_tree(monk_set):
     assert "RashomonExplorer(0 trees" in bundle["text/plain"] and "0 trees" in bundle["text/html"]
 
 
+def test_a_click_message_from_the_page_and_the_group_control_select_the_same_group(monk_set):
+    """The frontend's click message (plotly's ``_js2py_pointsCallback``) reaches the handler, and the
+    group control is the same choice."""
+    explorer = RashomonExplorer(monk_set, backend="python")
+    trace = explorer.icicle.data[0]
+    index = next(i for i, node in enumerate(trace.ids) if "|" in node)
+    explorer.icicle._js2py_pointsCallback = {
+        "event_type": "plotly_click", "device_state": None, "selector": None,
+        "points": {"trace_indexes": [0], "point_indexes": [index], "xs": [None], "ys": [None]}}
+    assert explorer.selected_group == trace.ids[index] and explorer.group.value == trace.ids[index]
+    other = next(value for label, value in explorer.group.options if value not in ("", trace.ids[index]))
+    explorer.group.value = other
+    assert explorer.selected_group == other and "best tree of group" in explorer.tree_caption.value
+    explorer.group.value = ""
+    assert "best tree of the set" in explorer.tree_caption.value
+    explorer.max_leaves.value = 2                                # the groups follow the filters
+    assert [value for _, value in explorer.group.options][1:] == list(explorer._groups)
+
+
 def test_it_refuses_what_is_not_a_rashomon_set():
     with pytest.raises(TypeError, match="RashomonSet"):
         RashomonExplorer([1, 2, 3])

@@ -69,6 +69,8 @@ class RashomonExplorer(widgets.VBox):
     >>> explorer.select_group(explorer.icicle.data[0].ids[1])   # as a click on the first root split
     >>> explorer.svg.startswith("<svg")
     True
+    >>> explorer.group.value == explorer.icicle.data[0].ids[1]  # the group control follows the selection
+    True
     """
 
     count = Int(0)
@@ -104,6 +106,11 @@ class RashomonExplorer(widgets.VBox):
         self.caption.add_class("treeopt-rashomon-caption")
         self.tree_caption = widgets.HTML()
         self.tree_caption.add_class("treeopt-rashomon-tree-caption")
+        # The same choice as a click on the icicle, as a control: keyboards and screen readers reach
+        # it, and it works where a click in the page does not reach the kernel.
+        self.group = widgets.Dropdown(options=[("all trees", "")], value="", description="group",
+                                      layout=widgets.Layout(width="340px"))
+        self.group.add_class("treeopt-rashomon-group")
         self.picture = widgets.HTML()
         self.picture.add_class("treeopt-tree-svg")
         self.picture.layout = widgets.Layout(overflow="auto", max_height="520px", min_width="340px")
@@ -144,12 +151,13 @@ class RashomonExplorer(widgets.VBox):
             box.add_class(f"treeopt-rashomon-{name}")
             boxes.append(box)
         self.children = [filters, self.caption,
-                         widgets.HBox([boxes[0], widgets.VBox([self.tree_caption, self.picture])]),
+                         widgets.HBox([boxes[0], widgets.VBox([self.group, self.tree_caption, self.picture])]),
                          widgets.HBox(boxes[1:])]
         self.add_class("treeopt-rashomon-explorer")
         for control in (self.must_use, self.avoid, self.max_depth, self.max_leaves, self.epsilon):
             control.observe(self._on_filter, names="value")
         self.observe(self._on_selected, names="selected_group")
+        self.group.observe(self._on_group_chosen, names="value")
         self._apply()
 
     # -- filters ------------------------------------------------------------------------
@@ -227,6 +235,12 @@ class RashomonExplorer(widgets.VBox):
         self.caption.value = (f"<b>{self.count:,} trees</b> within objective {current.bound:.4f} "
                               f"(optimum {current.optimum:.4f}, λ = {current.regularization:g})"
                               + (f" · filters: {escape(shown)}" if shown else ""))
+        options = self._group_options()
+        if list(self.group.options) != options:
+            keep = self.selected_group if self.selected_group in self._groups else ""
+            with self.group.hold_trait_notifications():
+                self.group.options = options
+                self.group.value = keep
         if self.selected_group in self._groups or self.selected_group == "":
             self._show()
         else:
@@ -248,7 +262,16 @@ class RashomonExplorer(widgets.VBox):
             self.select_group(trace.ids[points.point_inds[0]])
 
     def _on_selected(self, change) -> None:
+        if self.group.value != change["new"] and change["new"] in dict(self._group_options()).values():
+            self.group.value = change["new"]
         self._show()
+
+    def _on_group_chosen(self, change) -> None:
+        if change["new"] != self.selected_group:
+            self.select_group(change["new"])
+
+    def _group_options(self) -> list:
+        return [("all trees", "")] + [(group.replace("/", " → "), group) for group in self._groups]
 
     def _show(self) -> None:
         if not self.count:
