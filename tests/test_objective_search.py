@@ -105,7 +105,8 @@ def problems(draw):
 
 def solvers_for(name):
     additive = get_objective(name).additive
-    return [s for s in SOLVERS if SOLVERS[s].exact and (additive or s in NON_ADDITIVE_SOLVERS)]
+    return [s for s in SOLVERS if SOLVERS[s].exact and SOLVERS[s].CAPABILITIES.depth_budget
+            and (additive or s in NON_ADDITIVE_SOLVERS)]
 
 
 @pytest.mark.parametrize("name, params", OBJECTIVES, ids=[f"{n}{p or ''}" for n, p in OBJECTIVES])

@@ -19,7 +19,8 @@ def monk2():
 @pytest.mark.parametrize("name", sorted(SOLVERS))
 def test_rebuild_keeps_every_setting_and_params_are_json(name, monk2):
     X, y = monk2
-    solver = make_solver(X, y, solver=name, regularization=0.05, depth_budget=3)
+    depth = 3 if SOLVERS[name].CAPABILITIES.depth_budget else None
+    solver = make_solver(X, y, solver=name, regularization=0.05, depth_budget=depth)
     solver.step(3)
     again = solver.rebuild()
     assert type(again) is type(solver) and again.status == "not_started"
@@ -28,6 +29,18 @@ def test_rebuild_keeps_every_setting_and_params_are_json(name, monk2):
     switched = solver.rebuild(bounds={next(iter(solver.BOUNDS)): False}) if solver.BOUNDS else again
     expected = {k: v for k, v in solver.params.items() if k != "bounds"}
     assert {k: v for k, v in switched.params.items() if k != "bounds"} == expected
+
+
+def test_a_solver_option_outside_the_settings_is_built_and_kept_by_name(monk2):
+    """The Rashomon set's epsilon is its own option (CAPABILITIES.options): make_solver builds it by name,
+    rebuild keeps it, and a solver that does not declare it refuses it."""
+    X, y = monk2
+    solver = make_solver(X, y, solver="rashomon", regularization=0.05, epsilon=0.02)
+    assert solver.params["epsilon"] == 0.02 and solver.rebuild().params["epsilon"] == 0.02
+    with pytest.raises(ValueError, match="epsilon"):
+        make_solver(X, y, solver="gosdt", regularization=0.05, epsilon=0.02)
+    with pytest.raises(ValueError, match="depth_budget"):
+        make_solver(X, y, solver="rashomon", regularization=0.05, depth_budget=2)
 
 
 def test_rebuild_refuses_unknown_settings(monk2):

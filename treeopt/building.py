@@ -23,7 +23,7 @@ from .objectives import OBJECTIVES, get_objective
 from .solvers.base import Solver
 from .solvers.registry import SOLVERS, solvers_that
 
-__all__ = ["make_solver", "check_labels", "check_setup_memory", "SETTINGS"]
+__all__ = ["make_solver", "solver_options", "check_labels", "check_setup_memory", "SETTINGS"]
 
 #: The settings make_solver takes, with their defaults (the estimator's parameters of the same names).
 SETTINGS = {
@@ -41,6 +41,18 @@ AUTO_WIDE_FEATURES = 24
 #: ``similar_support`` switches solve a shallow budget directly, where iterative deepening would
 #: only repeat the smaller budgets first (compas and spiral with all thresholds, ``benchmarks/contree_bench.py``).
 AUTO_SHALLOW_DEPTH = 4
+
+
+def solver_options() -> set:
+    """The registered solvers' own options that are not :data:`SETTINGS` (e.g. the Rashomon set's
+    ``epsilon`` and ``bound``): :func:`make_solver` and ``explore`` pass them to a solver that declares them.
+
+    Examples
+    --------
+    >>> sorted(solver_options())
+    ['bound', 'epsilon']
+    """
+    return {name for cls in SOLVERS.values() for name in cls.CAPABILITIES.options} - set(SETTINGS)
 
 
 def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, classes=None,
@@ -89,9 +101,11 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
     ...
     ValueError: solver='gosdt' does not take schedule='dfs'; schedule needs solver='osdt' (or leave schedule=None).
     """
+    extra = {name: settings.pop(name) for name in list(settings) if name in solver_options()}
     unknown = sorted(set(settings) - set(SETTINGS))
     if unknown:
-        raise TypeError(f"make_solver() got unknown setting(s) {unknown}; the settings are {sorted(SETTINGS)}.")
+        raise TypeError(f"make_solver() got unknown setting(s) {unknown}; the settings are {sorted(SETTINGS)} "
+                        f"and the solvers' own options {sorted(solver_options())}.")
     s = {**SETTINGS, **settings}
     auto = solver == "auto"
     memory_limit = parse_memory_limit(s["memory_limit"])
@@ -115,7 +129,8 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
                          f"λ per {capabilities.penalties[0]} (penalty={capabilities.penalties[0]!r}).")
     warm_start = {True: "cart", False: None}.get(s["warm_start"]) if isinstance(s["warm_start"], bool) \
         else s["warm_start"]
-    asked = {"schedule": s["schedule"], "warm_start": warm_start, "top_k": None if s["top_k"] == 1 else s["top_k"]}
+    asked = {"schedule": s["schedule"], "warm_start": warm_start, "top_k": None if s["top_k"] == 1 else s["top_k"],
+             **extra}
     options = {}
     for name, value in asked.items():
         if value is None:                                         # not asked for: the solver's default
@@ -128,6 +143,9 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
             raise ValueError(f"solver={solver!r} does not take {name}={value!r}; {name} needs "
                              f"solver={able[0]!r} (or leave {name}=None).")
         options[name] = value
+    if s["depth_budget"] is not None and not capabilities.depth_budget:
+        raise ValueError(f"solver={solver!r} takes no depth_budget (it keeps trees of every depth); leave "
+                         "depth_budget=None and filter its result by depth.")
     if (y_ref is not None or s["reference"] is not None) and not capabilities.guesses_lower_bounds:
         able = solvers_that(lambda cls: cls.CAPABILITIES.guesses_lower_bounds)
         raise ValueError(f"solver {solver!r} does not support lower-bound guessing (y_ref / reference); "

@@ -53,7 +53,8 @@ class RashomonSearch(Solver):
     """
 
     name = "rashomon"
-    CAPABILITIES = Capabilities(dataset="binary", objectives="additive", options=("epsilon", "bound"))
+    CAPABILITIES = Capabilities(dataset="binary", objectives="additive", options=("epsilon", "bound"),
+                                depth_budget=False)
 
     def __init__(self, dataset, *, regularization: float, objective="accuracy", epsilon: float | None = None,
                  bound: float | None = None, bounds: dict | None = None, depth_budget: int | None = None):
@@ -164,9 +165,13 @@ class RashomonSearch(Solver):
         for j in self._pending[:k]:
             right = graph.root & graph.features[j]
             left = graph.root ^ right
-            low = graph.lower_bound(left) + graph.lower_bound(right) if right and left else float("inf")
+            if not (right and left):                      # splits nothing here
+                low = high = float("inf")
+            else:                                          # bounds of the best tree under root split j:
+                low = graph.lower_bound(left) + graph.lower_bound(right)          # its children's bounds,
+                high = graph.leaf(left)[0] + graph.leaf(right)[0] + 2 * graph.leaf_cost   # its two-leaf tree
             out.append(QueueEntry((j,), self._rule(j), float(self.dataset.total_weight), low * graph.scale,
-                                  self.upper_bound, payload=j))
+                                  high * graph.scale, payload={"feature": j, "phase": self._phase}))
         return out
 
     @property

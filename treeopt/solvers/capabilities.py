@@ -45,6 +45,9 @@ class Capabilities:
     guesses_lower_bounds : bool
         Whether the solver takes ``reference_errors`` (lower-bound guessing, McTavish et al.,
         *Fast sparse decision tree optimization via reference ensembles*, section 4.3).
+    depth_budget : bool
+        Whether the solver takes a ``depth_budget`` (the Rashomon set keeps trees of every depth
+        and is filtered by depth afterwards).
     """
 
     dataset: str = "binary"
@@ -52,3 +55,4 @@ class Capabilities:
     penalties: tuple = ("leaf",)
     options: tuple = ()
     guesses_lower_bounds: bool = False
+    depth_budget: bool = True

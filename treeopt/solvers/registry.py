@@ -8,7 +8,7 @@ writing its class (a :class:`~treeopt.solvers.base.Solver` with ``BOUNDS`` and
 Examples
 --------
 >>> sorted(SOLVERS)
-['branches', 'deepening', 'gosdt', 'greedy', 'osdt', 'portfolio']
+['branches', 'deepening', 'gosdt', 'greedy', 'osdt', 'portfolio', 'rashomon']
 >>> solvers_that(lambda cls: cls.CAPABILITIES.objectives == "any")
 ['osdt']
 """
@@ -23,6 +23,7 @@ from .deepening import DepthDeepening
 from .gosdt import GOSDT
 from .osdt.search import OSDT
 from .portfolio import Portfolio
+from ..rashomon.stepwise import RashomonSearch
 
 __all__ = ["SOLVERS", "solvers_that"]
 
@@ -33,6 +34,7 @@ SOLVERS = {
     "greedy": GreedyInduction,
     "deepening": DepthDeepening,
     "portfolio": Portfolio,
+    "rashomon": RashomonSearch,
 }
 
 
