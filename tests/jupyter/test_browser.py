@@ -20,7 +20,7 @@ import pytest
 
 from voila_server import CHROMIUM, CHROMIUM_ARGS, serve
 
-NOTEBOOK = Path(__file__).parent / "notebooks" / "player.ipynb"
+NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "player.ipynb"
 
 pytestmark = pytest.mark.browser
 

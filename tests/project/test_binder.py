@@ -26,7 +26,7 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import Version
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 BINDER = ROOT / "binder"
 NOTEBOOKS = ROOT / "notebooks"
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())

@@ -3,7 +3,7 @@
 The explorer updates its plotly figures in place; this checks that a filter chosen in the page
 reaches the plot the browser draws (the icicle's total and the caption change), and that choosing
 a group in the page draws that group's best tree. Skipped, not
-failed, when chromium, voila or playwright is missing (as ``tests/test_browser.py``).
+failed, when chromium, voila or playwright is missing (as ``tests/jupyter/test_browser.py``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 
 from voila_server import CHROMIUM, CHROMIUM_ARGS, serve
 
-NOTEBOOK = Path(__file__).parent / "notebooks" / "rashomon_explorer.ipynb"
+NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "rashomon_explorer.ipynb"
 
 pytestmark = pytest.mark.browser
 
@@ -66,7 +66,7 @@ def test_a_filter_chosen_in_the_page_updates_the_drawn_icicle(voila_url, tmp_pat
 
 def test_choosing_a_group_in_the_page_draws_its_best_tree(voila_url, tmp_path):
     """issue 16: choosing a group shows its best tree, in a real browser (the group control; a click on
-    the icicle sends the same choice, tested headless in tests/test_rashomon_explorer.py)."""
+    the icicle sends the same choice, tested headless in tests/rashomon/test_rashomon_explorer.py)."""
     from playwright.sync_api import sync_playwright
 
     caption = ".treeopt-rashomon-tree-caption"

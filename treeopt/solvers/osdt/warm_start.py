@@ -3,7 +3,7 @@
 The OSDT thesis (chapter 6) seeds the incumbent with CART's objective so that
 the search never returns anything worse than CART. A warm start only ever
 *offers* a tree: the solver keeps it only when it beats the single leaf
-(tests/test_osdt.py checks it).
+(tests/osdt/test_osdt.py checks it).
 
 A leaf is a clause bitmask over the binary features: bit ``2f`` means
 "feature f is false" and bit ``2f + 1`` "feature f is true".
