@@ -410,14 +410,9 @@ class SolverPlayer(widgets.VBox):
                 units = self.speed if rate is None else max(1, min(self.speed, int(rate * 0.1)))
                 if not self._slice(units, self.slice_seconds):
                     break
-                if self.time_limit is not None and self.solver.elapsed >= self.time_limit:
-                    self._stopped = "time_limit"
-                    self.running = False
-                    self._sync()
-                    self._finish_callbacks(self)
-                    break
-                if self.cache_limit is not None and self.cache_size > self.cache_limit:
-                    self._stopped = "cache_limit"
+                reached = self.solver.limit_reached(time_limit=self.time_limit, cache_limit=self.cache_limit)
+                if reached is not None:
+                    self._stopped = reached
                     self.running = False
                     self._sync()
                     self._finish_callbacks(self)

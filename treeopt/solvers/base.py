@@ -514,6 +514,29 @@ class Solver:
             return self._elapsed
         return self._elapsed + time.perf_counter() - self._clock_start
 
+    def limit_reached(self, *, time_limit: float | None = None, cache_limit: int | None = None) -> str | None:
+        """Which of these limits the search as a whole has reached: ``"time_limit"`` (its
+        :attr:`elapsed` seconds), ``"cache_limit"`` (its :attr:`cache_size`), or None.
+
+        For drivers that step the search themselves (the widgets' player) and stop it at a
+        limit over the whole search, unlike :meth:`run`'s limits, which count from its call.
+
+        Examples
+        --------
+        >>> from treeopt.data import Dataset
+        >>> from treeopt.datasets import load_monk
+        >>> from treeopt.solvers import GOSDT
+        >>> solver = GOSDT(Dataset.from_arrays(*load_monk(1)), regularization=0.05)
+        >>> _ = solver.step(5)
+        >>> solver.limit_reached(cache_limit=1), solver.limit_reached(time_limit=3600.0)
+        ('cache_limit', None)
+        """
+        if time_limit is not None and self.elapsed >= time_limit:
+            return "time_limit"
+        if cache_limit is not None and self.cache_size > cache_limit:
+            return "cache_limit"
+        return None
+
     @property
     def gap(self) -> float:
         """``upper_bound - lower_bound`` (0 when optimality is certified)."""
