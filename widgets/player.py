@@ -34,6 +34,7 @@ from treeopt.solvers.base import check_cache_limit
 
 from .labels import gap_label, lower_bound_label, queue_text, status_text
 from .recording import Frame, Recording
+from .time_slices import TimedSlices
 
 SLOW_MOTION_RATE = 10.0
 """Units per second at or below which playing draws every slice (a slice is then one unit)."""
@@ -238,7 +239,7 @@ class SolverPlayer(widgets.VBox):
         self._task = None
         self._last_refresh = 0.0
         self._clock = time.perf_counter              # replaceable in tests (a fake clock)
-        self._unit_cost = None                       # measured seconds per unit of work
+        self._slices = TimedSlices(lambda: self._clock())   # time-bounded slices (widgets/time_slices.py)
         self._improved = False
         self._step_callbacks = widgets.CallbackDispatcher()
         self._improve_callbacks = widgets.CallbackDispatcher()
@@ -322,7 +323,7 @@ class SolverPlayer(widgets.VBox):
         if bounds is not None:
             current.update(bounds)
         self.solver = self.solver_factory(current)
-        self._unit_cost = None                          # another search: measure its steps afresh
+        self._slices.forget()                            # another search: measure its steps afresh
         self._finished = False
         self._stopped = ""
         self.error = None
@@ -358,7 +359,7 @@ class SolverPlayer(widgets.VBox):
         """Do ``n`` units of work (with ``seconds``: stop earlier once that much time is used)."""
         solver = self.solver
         before = solver.upper_bound
-        alive = self._work(n) if seconds is None else self._timed_work(n, seconds)
+        alive = self._slices.run(self.solver, n, seconds)
         improved = solver.upper_bound < before
         if improved:
             self._improved = True
@@ -370,35 +371,6 @@ class SolverPlayer(widgets.VBox):
             self._improve_callbacks(self)
         if not alive:
             self._finish_callbacks(self)
-        return alive
-
-    def _work(self, n: int) -> bool:
-        clock = self._clock
-        start = clock()
-        alive = self.solver.step(n)
-        self._learn_cost(clock() - start, n)
-        return alive
-
-    def _learn_cost(self, seconds: float, units: int) -> None:
-        cost = max(seconds, 0.0) / units
-        self._unit_cost = cost if self._unit_cost is None else 0.5 * self._unit_cost + 0.5 * cost
-
-    def _timed_work(self, n: int, seconds: float) -> bool:
-        """Up to ``n`` units, in chunks sized from the measured cost, until ``seconds`` have passed."""
-        clock = self._clock
-        start = clock()
-        done, alive = 0, True
-        while alive and done < n:
-            used = clock() - start
-            if done and used >= seconds:
-                break
-            if self._unit_cost is None:
-                chunk = 1                                 # nothing measured yet: one unit
-            else:                                         # a quarter of what is left, so a chunk overshoots little
-                chunk = int(0.25 * (seconds - used) / max(self._unit_cost, 1e-9))
-            chunk = max(1, min(chunk, n - done))
-            alive = self._work(chunk)
-            done += chunk
         return alive
 
     async def _play_loop(self, generation: int) -> None:
