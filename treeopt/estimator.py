@@ -19,7 +19,7 @@ from .building import SETTINGS, check_labels, make_solver
 from .guessing.fitting import guarantee_report
 from .guessing.thresholds import ThresholdGuessBinarizer
 from .objectives import OBJECTIVES, get_objective
-from .progress import ProgressLine
+from .progress import progress_display
 from .tree import Tree
 
 __all__ = ["OptimalTreeClassifier"]
@@ -161,10 +161,10 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         always kept, so that ``solver_.run()`` can resume it (``solver_.release()``
         frees it).
     verbose : int, default=0
-        0: quiet. 1 or more: a progress line on ``sys.stderr`` about once a second (time,
-        expansions, lower and upper bounds, queue and cache sizes), rewritten in place, which
-        terminals and Jupyter both show as one updating line
-        (:class:`~treeopt.progress.ProgressLine`).
+        0: quiet. 1 or more: progress about once a second (expansions, time, lower and upper
+        bounds, gap, queue): a ``tqdm`` bar when the optional ``tqdm`` package is installed (a
+        widget in Jupyter, text in a terminal), else one line on ``sys.stderr`` rewritten in
+        place (:func:`~treeopt.progress.progress_display`).
     proba_smoothing : float, default=0.0
         Additive (Laplace) smoothing α of :meth:`predict_proba`: a leaf's
         probability of class ``c`` is ``(n_c + α) / (n + α K)``, with
@@ -357,7 +357,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         time_limit = self.time_limit
         if time_limit is not None:          # the limit covers the setup (binarization) too
             time_limit = max(time_limit - (time.perf_counter() - started), 1e-9)
-        progress = ProgressLine() if self.verbose else None
+        progress = progress_display() if self.verbose else None
         try:
             result = solver.run(time_limit=time_limit, node_limit=self.node_limit,
                                 cache_limit=self.cache_limit, memory_limit=self.memory_limit,
