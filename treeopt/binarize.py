@@ -28,7 +28,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-__all__ = ["BinaryFeature", "Binarizer", "format_threshold", "is_missing_value", "missing_mask", "check_missing_policy",
+__all__ = ["BinaryFeature", "Binarizer", "as_frame", "is_binary_numeric", "format_threshold", "is_missing_value", "missing_mask", "check_missing_policy",
            "MISSING_POLICIES"]
 
 #: Values of the ``missing`` option of :class:`Binarizer` (and of the estimators).
@@ -169,7 +169,14 @@ class BinaryFeature:
         return f"not ({self.name}){either}"
 
 
-def _is_binary_numeric(values: np.ndarray) -> bool:
+def is_binary_numeric(values: np.ndarray) -> bool:
+    """Whether a column holds only 0/1 (or True/False) values, so it is a binary feature as it is.
+
+    Examples
+    --------
+    >>> is_binary_numeric(np.array([0, 1, 1])), is_binary_numeric(np.array([0, 2]))
+    (True, False)
+    """
     values = np.asarray(values)
     if values.size == 0:
         return False
@@ -270,7 +277,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         if self.max_thresholds is not None and int(self.max_thresholds) < 1:
             raise ValueError(f"max_thresholds must be a positive integer or None, got {self.max_thresholds!r}.")
         check_missing_policy(self.missing)
-        frame = _as_frame(X, missing=self.missing)
+        frame = as_frame(X, missing=self.missing)
         self.feature_names_in_ = np.asarray([str(c) for c in frame.columns], dtype=object)
         self.n_features_in_ = frame.shape[1]
         self.column_dtypes_ = [(str(frame.iloc[:, i].dtype), _holds_numbers(frame.iloc[:, i]))
@@ -289,7 +296,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 continue
             if name in categorical:
                 features.extend(self._category_features(name, index, values, has_missing))
-            elif _is_binary_numeric(values):
+            elif is_binary_numeric(values):
                 features.append(BinaryFeature(name, index, "binary", 1, name, has_missing))
             else:
                 features.extend(self._threshold_features(name, index, values, has_missing))
@@ -354,7 +361,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
     def transform(self, X) -> np.ndarray:
         """Return the boolean matrix of the binary features (rows × features)."""
         check_is_fitted(self, "features_")
-        frame = _as_frame(X, missing=getattr(self, "missing", "error"))
+        frame = as_frame(X, missing=getattr(self, "missing", "error"))
         if frame.shape[1] != self.n_features_in_:
             raise ValueError(
                 f"X has {frame.shape[1]} columns but the binarizer was fitted on {self.n_features_in_}.")
@@ -477,10 +484,15 @@ def check_missing_policy(missing) -> None:
                          "'indicator' (a feature 'x is missing' per column that has them).")
 
 
-def _as_frame(X, missing: str = "error") -> pd.DataFrame:
+def as_frame(X, missing: str = "error") -> pd.DataFrame:
     """Wrap ``X`` as a DataFrame, naming array columns ``x0, x1, ...``.
 
     With ``missing="error"`` a missing value raises; with ``"indicator"`` it is kept.
+
+    Examples
+    --------
+    >>> list(as_frame(np.array([[1, 2], [3, 4]])).columns)
+    ['x0', 'x1']
     """
     if isinstance(X, pd.DataFrame):
         frame = X

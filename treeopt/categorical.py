@@ -30,7 +30,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .binarize import Binarizer, BinaryFeature, _as_frame, check_missing_policy, missing_mask
+from .binarize import Binarizer, BinaryFeature, as_frame, check_missing_policy, missing_mask
 from .data import Dataset
 
 __all__ = ["CategoricalColumn", "CategoricalDataset", "OriginalColumns", "read_uci_categorical"]
@@ -94,7 +94,7 @@ class OriginalColumns:
 
     def transform(self, X) -> np.ndarray:
         """Boolean matrix (rows × binary features) of an original table."""
-        frame = _as_frame(X, missing=getattr(self, "missing", "error"))
+        frame = as_frame(X, missing=getattr(self, "missing", "error"))
         if frame.shape[1] != self.n_features_in_:
             raise ValueError(f"X has {frame.shape[1]} columns but the data had {self.n_features_in_}; "
                              "pass the original table with the same columns.")
@@ -194,7 +194,7 @@ class CategoricalDataset(Dataset):
         ((None, 'blue', 'red'), ['color is missing', 'color = blue', 'color = red'])
         """
         check_missing_policy(missing)
-        frame = _as_frame(X, missing=missing)
+        frame = as_frame(X, missing=missing)
         names = [str(c) for c in frame.columns]
         chooser = Binarizer(categorical_features=categorical_features)
         categorical = chooser._categorical_columns(frame)

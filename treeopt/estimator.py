@@ -14,7 +14,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .binarize import Binarizer, _as_frame, table_input_tags
+from .binarize import Binarizer, as_frame, table_input_tags
 from .building import SETTINGS, check_labels, make_solver
 from .guessing.fitting import guarantee_report
 from .guessing.thresholds import ThresholdGuessBinarizer
@@ -442,7 +442,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             frame = X if isinstance(X, pd.DataFrame) else None
             X_checked = validate_data(self, X, dtype=None, ensure_all_finite=False, reset=False)
             table = frame if frame is not None else X_checked
-            _as_frame(table, missing=getattr(self, "missing", "error"))     # refuses NaN under missing="error"
+            as_frame(table, missing=getattr(self, "missing", "error"))     # refuses NaN under missing="error"
             return table, False
         return self._transform(X), True
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..binarize import Binarizer, _as_frame, _is_binary_numeric
+from ..binarize import Binarizer, as_frame, is_binary_numeric
 
 __all__ = ["make_reference_model", "ReferenceInput", "fit_reference_model"]
 
@@ -82,7 +82,7 @@ class ReferenceInput:
     @classmethod
     def fit(cls, X, categorical_features="auto") -> "ReferenceInput":
         """Learn the input columns of table ``X`` (categorical columns as in :class:`Binarizer`)."""
-        frame = _as_frame(X)
+        frame = as_frame(X)
         categorical = Binarizer(categorical_features=categorical_features)._categorical_columns(frame)
         columns = []
         for index, column in enumerate(frame.columns):
@@ -91,7 +91,7 @@ class ReferenceInput:
             if name in categorical:
                 for feature in Binarizer._category_features(name, index, values):
                     columns.append((name, index, "category", feature.value))
-            elif _is_binary_numeric(values):
+            elif is_binary_numeric(values):
                 columns.append((name, index, "binary", 1))
             else:
                 try:
@@ -103,7 +103,7 @@ class ReferenceInput:
 
     def transform(self, X) -> np.ndarray:
         """The booster's float matrix for table ``X``."""
-        frame = _as_frame(X)
+        frame = as_frame(X)
         out = np.empty((len(frame), len(self.columns)), dtype=float)
         for k, (_, index, kind, value) in enumerate(self.columns):
             values = frame.iloc[:, index].to_numpy()

@@ -34,7 +34,7 @@ import numpy as np
 
 from sklearn.utils.validation import check_is_fitted
 
-from ..binarize import Binarizer, BinaryFeature, _as_frame, format_threshold
+from ..binarize import Binarizer, BinaryFeature, as_frame, format_threshold
 from .reference import ReferenceInput, make_reference_model
 
 __all__ = ["ThresholdGuessBinarizer"]
@@ -150,7 +150,7 @@ class ThresholdGuessBinarizer(Binarizer):
         if y is None:
             raise ValueError("ThresholdGuessBinarizer requires y to be passed, but the target y is None: call "
                              "fit(X, y); thresholds are guessed from a boosted model trained on y.")
-        frame = _as_frame(X)
+        frame = as_frame(X)
         y = np.asarray(y)
         if y.ndim == 2 and 1 in y.shape:
             y = y.ravel()
