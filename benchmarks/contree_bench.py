@@ -22,14 +22,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import platform
 import sys
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from run import geomean, measure, run_one as run_worker  # noqa: E402  (the shared runner)
+from run import command_line, geomean, measure, objective_cell, run_one as run_worker  # noqa: E402  (the shared runner)
 SHARED = Path(os.environ.get("TREEOPT_SHARED", HERE.parents[1] / "shared"))
 DATA = ["spiral", "compas", "breast_cancer"]
 DEPTHS = [2, 3, 4]
@@ -84,19 +83,9 @@ def worker(solver: str, case: str, lam: float, time_limit: float) -> dict:
 def report(rows, args) -> str:
     by = {(r["solver"], r["dataset"], round(r["lambda"], 6)): r for r in rows}
 
-    def cell(r):
-        if r is None:
-            return "-"
-        if "error" in r:
-            return r["error"].replace("|", "/")
-        mark = "**" if r["certified"] else ""
-        return f"{mark}{r['objective']:.4f}{mark} ({r['cpu']:.3f} s)"
-
+    cell = objective_cell
     out = ["# Depth budgets on continuous data: treeopt vs ConTree", "",
-           f"Command: `.venv/bin/python benchmarks/contree_bench.py {' '.join(sys.argv[1:])}` on "
-           f"{platform.node()} ({os.cpu_count()} cores, Python {platform.python_version()}), "
-           f"{time.strftime('%Y-%m-%d %H:%M')}, {args.time_limit:g} s per fit, each fit in its own subprocess, "
-           "one at a time (other sessions shared the machine: compare ratios, not seconds).", "",
+           command_line("contree_bench.py", args.time_limit), "",
            "Cells: objective recomputed from the returned tree (**bold** = certified optimal) and CPU seconds of "
            "the fit. treeopt = `OptimalTreeClassifier(regularization=λ, depth_budget=d, thresholds=\"all\")` "
            "(validation and binarization included); ConTree = `ConTree(max_depth=d, complexity_cost=λ)`.", "",

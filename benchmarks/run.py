@@ -147,6 +147,25 @@ def cell(row):
     return f"{row['cpu']:.3g}" if row["certified"] else f"TO ({row['cpu']:.0f})"
 
 
+def objective_cell(row, memory: bool = False) -> str:
+    """A fit as ``objective (CPU s[, MB])``, bold when certified; ``-`` when missing, its error if any."""
+    if row is None:
+        return "-"
+    if "error" in row:
+        return row["error"].replace("|", "/")
+    mark = "**" if row["certified"] else ""
+    cost = f"{row['cpu']:.1f} s, {row['peak_mb']:.0f} MB" if memory else f"{row['cpu']:.3f} s"
+    return f"{mark}{row['objective']:.4f}{mark} ({cost})"
+
+
+def command_line(script: str, time_limit: float) -> str:
+    """The report's first sentence: the command that produced it, where and when."""
+    return (f"Command: `.venv/bin/python benchmarks/{script} {' '.join(sys.argv[1:])}` on "
+            f"{platform.node()} ({os.cpu_count()} cores, Python {platform.python_version()}), "
+            f"{time.strftime('%Y-%m-%d %H:%M')}, {time_limit:g} s per fit, each fit in its own subprocess, "
+            "one at a time (other sessions shared the machine: compare ratios, not seconds).")
+
+
 def report(rows, references, args) -> str:
     by_key = {(r["solver"], r["dataset"], round(r["lambda"], 6)): r for r in rows}
     out = ["# treeopt GOSDT vs C++ gosdt and pystreed (STreeD)", "",

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from voila_server import CHROMIUM, CHROMIUM_ARGS, serve
+from voila_server import CHROMIUM, CHROMIUM_ARGS, serve, wait_until
 
 NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "player.ipynb"
 
@@ -33,15 +33,6 @@ def voila_url(tmp_path):
 
 def _steps(page) -> int:
     return int(page.locator(".treeopt-steps-value").inner_text())
-
-
-def _wait_until(predicate, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
 def test_play_pause_and_see_the_views_in_a_real_browser(voila_url, tmp_path):
@@ -76,13 +67,13 @@ def test_play_pause_and_see_the_views_in_a_real_browser(voila_url, tmp_path):
             }""")
             before_play = received[0]
             page.get_by_role("button", name="Play", exact=True).click()
-            _wait_until(lambda: "running" in page.locator(".treeopt-status").inner_text(), 60,
+            wait_until(lambda: "running" in page.locator(".treeopt-status").inner_text(), 60,
                         "the status to read 'running'")
-            _wait_until(lambda: _steps(page) > 0, 120, "the step counter to move")
-            _wait_until(lambda: _steps(page) > 50, 120, "the step counter to pass 50")
+            wait_until(lambda: _steps(page) > 0, 120, "the step counter to move")
+            wait_until(lambda: _steps(page) > 50, 120, "the step counter to pass 50")
 
             page.get_by_role("button", name="Pause", exact=True).click()
-            _wait_until(lambda: "paused" in page.locator(".treeopt-status").inner_text(), 120,
+            wait_until(lambda: "paused" in page.locator(".treeopt-status").inner_text(), 120,
                         "the status to read 'paused'")
             paused_at = _steps(page)
             time.sleep(2.0)
@@ -100,12 +91,12 @@ def test_play_pause_and_see_the_views_in_a_real_browser(voila_url, tmp_path):
 
             n = 100                                    # the N box's default
             page.get_by_role("button", name="Step ×N", exact=True).click()
-            _wait_until(lambda: _steps(page) == paused_at + n, 60, "Step ×N to show its steps")
+            wait_until(lambda: _steps(page) == paused_at + n, 60, "Step ×N to show its steps")
 
             # The queue table, the trace plot (>= 2 points per trace) and the tree SVG are visible.
             queue = page.locator(".treeopt-queue select")
             assert queue.is_visible()
-            _wait_until(lambda: queue.locator("option").count() > 0, 20, "queue rows")
+            wait_until(lambda: queue.locator("option").count() > 0, 20, "queue rows")
             # After Pause the plot shows the latest data (updated in place).
             read_lengths = ("() => Array.from(document.querySelectorAll('.treeopt-trace .js-plotly-plot'))"
                             ".map(e => (e.data || []).slice(0, 2).map(t => (t.x || []).length))")
@@ -113,7 +104,7 @@ def test_play_pause_and_see_the_views_in_a_real_browser(voila_url, tmp_path):
             def trace_plotted() -> bool:
                 return any(len(lengths) == 2 and min(lengths) >= 2 for lengths in page.evaluate(read_lengths))
 
-            _wait_until(trace_plotted, 60, "the trace plot to show >= 2 points per trace")
+            wait_until(trace_plotted, 60, "the trace plot to show >= 2 points per trace")
             assert page.locator(".treeopt-trace .js-plotly-plot").last.is_visible()
             tree = page.locator(".treeopt-tree-svg svg").first
             assert tree.is_visible()

@@ -8,12 +8,11 @@ failed, when chromium, voila or playwright is missing (as ``tests/jupyter/test_b
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
 
-from voila_server import CHROMIUM, CHROMIUM_ARGS, serve
+from voila_server import CHROMIUM, CHROMIUM_ARGS, serve, wait_until
 
 NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "rashomon_explorer.ipynb"
 
@@ -24,15 +23,6 @@ pytestmark = pytest.mark.browser
 def voila_url(tmp_path):
     with serve(NOTEBOOK, tmp_path) as url:
         yield url
-
-
-def _wait_until(predicate, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
 def test_a_filter_chosen_in_the_page_updates_the_drawn_icicle(voila_url, tmp_path):
@@ -53,10 +43,10 @@ def test_a_filter_chosen_in_the_page_updates_the_drawn_icicle(voila_url, tmp_pat
             page = browser.new_page(viewport={"width": 1400, "height": 1600})
             page.goto(voila_url, timeout=180_000)
             page.wait_for_selector(".treeopt-rashomon-icicle .js-plotly-plot", state="attached", timeout=180_000)
-            _wait_until(lambda: page.evaluate(total) == len(rs), 60, f"the icicle to show {len(rs)} trees")
+            wait_until(lambda: page.evaluate(total) == len(rs), 60, f"the icicle to show {len(rs)} trees")
             assert page.locator(".treeopt-tree-svg svg").first.is_visible()
             page.locator(".treeopt-rashomon-avoid select").select_option(label=name)
-            _wait_until(lambda: page.evaluate(total) == expected, 60,
+            wait_until(lambda: page.evaluate(total) == expected, 60,
                         f"the icicle to show {expected} trees after avoiding {name}")
             assert f"{expected:,} trees" in page.locator(".treeopt-rashomon-caption").inner_text()
             page.screenshot(path=str(tmp_path / "rashomon.png"), full_page=True)
@@ -78,12 +68,12 @@ def test_choosing_a_group_in_the_page_draws_its_best_tree(voila_url, tmp_path):
             page.on("pageerror", lambda error: errors.append(str(error)))
             page.goto(voila_url, timeout=180_000)
             page.wait_for_selector(".treeopt-rashomon-group select", state="attached", timeout=180_000)
-            _wait_until(lambda: "best tree of the set" in page.locator(caption).inner_text(), 60,
+            wait_until(lambda: "best tree of the set" in page.locator(caption).inner_text(), 60,
                         "the caption of the set's best tree")
             select = page.locator(".treeopt-rashomon-group select")
             label = select.locator("option").nth(1).inner_text()
             select.select_option(label=label)
-            _wait_until(lambda: "best tree of group" in page.locator(caption).inner_text(), 60,
+            wait_until(lambda: "best tree of group" in page.locator(caption).inner_text(), 60,
                         "the caption of the chosen group's tree")
             assert page.locator(".treeopt-tree-svg svg").first.is_visible()
             page.screenshot(path=str(tmp_path / "rashomon_group.png"), full_page=True)
