@@ -30,14 +30,13 @@ import argparse
 import json
 import math
 import os
-import platform
 import sys
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from run import fit_gosdt, geomean, measure, run_one as run_worker  # noqa: E402  (the shared runner)
+from run import command_line, fit_gosdt, geomean, measure, objective_cell, run_one as run_worker  # noqa: E402  (the shared runner)
 SHARED = Path(os.environ.get("TREEOPT_SHARED", HERE.parents[1] / "shared"))
 ROWS = [("compas__allthr", 0.001), ("compas__allthr", 0.005), ("spiral__allthr", 0.001), ("spiral__allthr", 0.005),
         ("tic-tac-toe__onehot", 0.005), ("tic-tac-toe__onehot", 0.01), ("tic-tac-toe__onehot", 0.02),
@@ -150,18 +149,10 @@ def report(rows, carts, bests, args) -> str:
     by = {(r["solver"], r["dataset"], round(r["lambda"], 6)): r for r in rows}
 
     def cell(r):
-        if r is None:
-            return "-"
-        if "error" in r:
-            return r["error"].replace("|", "/")
-        mark = "**" if r["certified"] else ""
-        return f"{mark}{r['objective']:.4f}{mark} ({r['cpu']:.1f} s, {r['peak_mb']:.0f} MB)"
+        return objective_cell(r, memory=True)
 
     out = ["# Wide data: treeopt vs pystreed (iterative deepening) and gosdt", "",
-           f"Command: `.venv/bin/python benchmarks/wide_bench.py {' '.join(sys.argv[1:])}` on "
-           f"{platform.node()} ({os.cpu_count()} cores, Python {platform.python_version()}), "
-           f"{time.strftime('%Y-%m-%d %H:%M')}, {args.time_limit:g} s per fit, each fit in its own subprocess, "
-           "one at a time (other sessions shared the machine: compare ratios, not seconds).", "",
+           command_line("wide_bench.py", args.time_limit), "",
            "Cells: objective recomputed from the returned tree (**bold** = certified optimal), CPU seconds and "
            "peak RSS. `best` = the least objective any solver returned here or `reference_optima.csv` lists; "
            "`CART` = CART pruned at the same λ (best over the cost-complexity path).", "",
