@@ -77,3 +77,34 @@ def test_the_player_drives_the_search():
     player.step(10 ** 4)
     assert player.status == "optimal" and player.lower_bound == pytest.approx(player.upper_bound)
     assert len(search.rashomon_set) == len(rashomon_set(Dataset.from_binary(X, y), regularization=0.02, epsilon=0.2))
+
+
+def test_a_step_is_a_bounded_slice_of_work_not_a_whole_root_split():
+    """issue 16: one step used to be a whole root split (about 1 s on large data); now the graph pauses
+    every UNITS_PER_PAUSE subproblem visits, so the work per step is bounded whatever the data, and
+    the lower bound stays honest while a split is half done."""
+    from treeopt.datasets import load_monk
+    from treeopt.rashomon.search import UNITS_PER_PAUSE
+
+    X, y = load_monk(2)
+    search = RashomonSearch(Dataset.from_arrays(X, y), regularization=0.01, epsilon=0.02)
+    graph = search.graph
+    n_features = len(graph.features)
+
+    def entries():
+        return len(graph.exact) + len(graph.lower) + len(graph.nodes)
+
+    steps, largest = 0, 0
+    optimum = rashomon_set(X, y, regularization=0.01, epsilon=0.02).optimum
+    while True:
+        before = entries()
+        alive = search.step(1)
+        steps += 1
+        largest = max(largest, entries() - before)
+        assert search.lower_bound <= optimum + 1e-9                    # never above the optimum mid-split
+        if not alive:
+            break
+    # a visit adds its own entry and its children's bounds: at most 2 per feature, plus one
+    assert largest <= UNITS_PER_PAUSE * (2 * n_features + 2)
+    assert steps > 2 * n_features + 2                                  # finer than a step per root split
+    assert len(search.rashomon_set) == len(rashomon_set(X, y, regularization=0.01, epsilon=0.02))

@@ -30,6 +30,19 @@ from treeopt.objectives import get_objective
 
 __all__ = ["RashomonGraph", "GraphNode"]
 
+#: Subproblem visits between two pause points of the stepwise construction (treeopt/rashomon/stepwise.py):
+#: a few milliseconds of work, so a player's Pause answers quickly even on large data.
+UNITS_PER_PAUSE = 200
+
+
+def _drain(steps):
+    """Run a pausing generator to its end; its return value."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
 
 class GraphNode:
     """One subproblem of the graph: its leaf, its budget, its splits and its count table.
@@ -105,6 +118,7 @@ class RashomonGraph:
         self.lower: dict[int, float] = {}
         self._leaves: dict[int, tuple] = {}
         self.n_solved = 0                                  # subproblem tables computed (recomputations included)
+        self._work = 0                                     # subproblem visits since the last pause point
 
     # -- leaves and bounds (weight units) --------------------------------------
     def leaf(self, support: int) -> tuple:
@@ -131,6 +145,10 @@ class RashomonGraph:
 
         When the optimum is at most ``cap`` (within the tolerance) it is stored in :attr:`exact`.
         """
+        return _drain(self._best(support, cap))
+
+    def _best(self, support: int, cap: float):
+        """:meth:`best` as a generator that pauses now and then (its value is the generator's return)."""
         value = self.exact.get(support)
         if value is not None:
             return value
@@ -138,11 +156,15 @@ class RashomonGraph:
         low = self.lower_bound(support)
         if low > cap + tol:
             return low
+        self._work += 1
+        if self._work >= UNITS_PER_PAUSE:                     # a point where a stepwise search may pause
+            self._work = 0
+            yield
         loss, _ = self.leaf(support)
         value = loss + cost
         bound = self._eq(support) + 2 * cost                 # every split costs at least this
         if bound < value - tol:                               # a split might beat the leaf
-            value, bound = self._best_of_splits(support, value, cap)
+            value, bound = yield from self._best_of_splits(support, value, cap)
         if value <= cap + tol:
             self.exact[support] = value
             return value
@@ -159,7 +181,7 @@ class RashomonGraph:
         bound that pruned it), so a support whose optimum exceeds ``cap`` learns how far it exceeds it
         (GOSDT's incremental lower bound) and is not expanded again for a slightly larger cap.
         """
-        tol, exact, best, lower_bound = self.tol, self.exact, self.best, self.lower_bound
+        tol, exact, best, lower_bound = self.tol, self.exact, self._best, self.lower_bound
         exact_get, lower_get = exact.get, self.lower.get
         limit = min(value - tol, cap + tol)
         candidates, seen = [], set()
@@ -188,22 +210,28 @@ class RashomonGraph:
             if low > limit:
                 bound = min(bound, low)
                 continue
-            value_left = best(left, limit - lower_right)
+            value_left = exact_get(left)                      # known optima without a generator
+            if value_left is None:
+                value_left = yield from best(left, limit - lower_right)
             if value_left + lower_right > limit or left not in exact:
                 bound = min(bound, value_left + lower_right)
                 continue
-            value_right = best(right, limit - value_left)
+            value_right = exact_get(right)
+            if value_right is None:
+                value_right = yield from best(right, limit - value_left)
             if value_left + value_right > limit or right not in exact:
                 bound = min(bound, value_left + value_right)
                 continue
             value = value_left + value_right
         return value, bound
 
-    def best_split(self, support: int, mask: int, value: float, cap: float) -> float:
+    def best_split(self, support: int, mask: int, value: float, cap: float):
         """The better of ``value`` and the split of ``support`` on the feature ``mask`` (weight units).
 
         The split is only looked at if it can beat ``value`` and stay within ``cap``: its children's
-        optima are computed (:meth:`best`) under the room the other child's lower bound leaves.
+        optima are computed (:meth:`best`) under the room the other child's lower bound leaves. A
+        generator that pauses now and then (``value = yield from graph.best_split(...)``), for a
+        stepwise search; :func:`_drain` runs it to its end.
         """
         right = support & mask
         if not right or right == support:
@@ -214,10 +242,10 @@ class RashomonGraph:
         lower_right = self.lower_bound(right)
         if self.lower_bound(left) + lower_right > limit:
             return value
-        value_left = self.best(left, limit - lower_right)
+        value_left = yield from self._best(left, limit - lower_right)
         if value_left + lower_right > limit or left not in self.exact:
             return value
-        value_right = self.best(right, limit - value_left)
+        value_right = yield from self._best(right, limit - value_left)
         if value_left + value_right > limit or right not in self.exact:
             return value
         return value_left + value_right
@@ -263,11 +291,15 @@ class RashomonGraph:
         ``None`` when no subtree fits. A stored node computed for at least this budget is reused
         (its table may hold cells above ``budget``: callers cut them).
         """
+        return _drain(self._solve(support, budget))
+
+    def _solve(self, support: int, budget: float):
+        """:meth:`solve` as a generator that pauses now and then."""
         node = self.nodes.get(support)
         tol = self.tol
         if node is not None and node.budget >= budget - tol:
             return node if node.cells else None
-        self.best(support, budget)
+        yield from self._best(support, budget)
         if support not in self.exact or self.exact[support] > budget + tol:
             return None                                   # the optimum exceeds the budget: no tree fits
         self.n_solved += 1
@@ -280,7 +312,7 @@ class RashomonGraph:
         if self._eq(support) + 2 * cost <= budget + tol:
             solve_split = self.solve_split
             for j, mask in enumerate(self.features):
-                children = solve_split(support, mask, budget, table)
+                children = yield from solve_split(support, mask, budget, table)
                 if children is not None:
                     splits.append((j, *children))
         return self.store(support, budget, table, splits)
@@ -289,6 +321,7 @@ class RashomonGraph:
         """Add the trees splitting ``support`` on the feature ``mask`` within ``budget`` to ``table``.
 
         Returns ``(left, right)`` supports when the split has at least one tree in budget, else ``None``.
+        A generator that pauses now and then (``children = yield from graph.solve_split(...)``).
         """
         right = support & mask
         if not right or right == support:
@@ -299,14 +332,14 @@ class RashomonGraph:
         lower_right = self.lower_bound(right)
         if self.lower_bound(left) + lower_right > limit:
             return None
-        value_left = self.best(left, budget - lower_right)
+        value_left = yield from self._best(left, budget - lower_right)
         if left not in exact or value_left + lower_right > limit:
             return None
-        value_right = self.best(right, budget - value_left)
+        value_right = yield from self._best(right, budget - value_left)
         if right not in exact or value_left + value_right > limit:
             return None
-        node_left = self.solve(left, budget - value_right)
-        node_right = self.solve(right, budget - value_left)
+        node_left = yield from self._solve(left, budget - value_right)
+        node_right = yield from self._solve(right, budget - value_left)
         if node_left is None or node_right is None:
             return None
         (loss_l, label_l), (loss_r, label_r) = self.leaf(left), self.leaf(right)

@@ -86,10 +86,14 @@ class RashomonSearch(Solver):
         self._record()
         splits_can_win = graph._eq(root) + 2 * graph.leaf_cost < self._value - tol
         while self._pending:
-            j = self._pending.pop(0)
+            j = self._pending[0]
             before, lower_before = self._value, self.lower_bound
             if splits_can_win:
-                self._value = graph.best_split(root, features[j], self._value, self._value)
+                # A split's subproblems are solved in slices (the graph pauses every few hundred
+                # visits), so one step is milliseconds even when a root split takes seconds; until
+                # it is done, the split stays pending and its bound stays in the lower bound.
+                self._value = yield from graph.best_split(root, features[j], self._value, self._value)
+            self._pending.pop(0)
             if self._value < before - tol:
                 right = root & features[j]
                 self._split = (j, root ^ right, right)
@@ -110,8 +114,9 @@ class RashomonSearch(Solver):
         self._count = sum(table.values())
         splits_fit = graph._eq(root) + 2 * graph.leaf_cost <= budget + tol
         while self._pending:
-            j = self._pending.pop(0)
-            children = graph.solve_split(root, features[j], budget, table) if splits_fit else None
+            j = self._pending[0]
+            children = (yield from graph.solve_split(root, features[j], budget, table)) if splits_fit else None
+            self._pending.pop(0)
             if children is not None:
                 splits.append((j, *children))
             self._count = sum(count for (m, k), count in table.items()
