@@ -94,3 +94,63 @@ def test_pruned_events_name_declared_bounds_and_match_their_counters(name, monk2
     if name == "gosdt":      # every GOSDT bound that acts on this search says so in the event stream
         emitting = {"hierarchical", "incremental_lower_bound", "scope", "two_leaves", "depth_two", "completions"}
         assert {b for b in emitting if solver.prune_counts[b]} <= set(emitted)
+
+
+@pytest.mark.parametrize("name", sorted(SOLVERS))
+def test_rebuild_keeps_every_setting(name, monk2):
+    """``rebuild()`` gives a fresh solver of the same class whose ``params`` equal the original's."""
+    solver = _build(name, monk2)
+    solver.step(3)
+    again = solver.rebuild()
+    assert type(again) is type(solver)
+    assert again.status == "not_started"
+    assert again.params == solver.params
+    if solver.BOUNDS:               # a change touches only the named setting
+        bound = sorted(solver.BOUNDS)[0]
+        changed = solver.rebuild(bounds={bound: False})
+        assert changed.bounds[bound] is False
+        rest = {k: v for k, v in changed.params.items() if k != "bounds"}
+        assert rest == {k: v for k, v in solver.params.items() if k != "bounds"}
+
+
+@pytest.mark.parametrize("name", sorted(SOLVERS))
+def test_every_bound_has_a_prune_counter(name, monk2):
+    solver = _build(name, monk2)
+    solver.run()
+    missing = set(solver.BOUNDS) - set(solver.prune_counts)
+    assert not missing, f"{name}: bounds without a prune counter: {sorted(missing)}"
+    assert all(isinstance(solver.prune_counts[b], int) and solver.prune_counts[b] >= 0 for b in solver.BOUNDS)
+
+
+@pytest.mark.parametrize("name", sorted(SOLVERS))
+def test_switching_a_bound_off_keeps_the_optimum(name, monk2):
+    """Bounds only prune what cannot be better: each one off gives the same objective (small data)."""
+    solver = _build(name, monk2)
+    solver.run()
+    if solver.snapshot().status != "optimal":
+        pytest.skip(f"{name} does not prove optimality on this data, so there is no optimum to keep")
+    best = solver.result().objective
+    for bound in solver.BOUNDS:
+        without = solver.rebuild(bounds={bound: False})
+        without.run()
+        assert without.result().objective == pytest.approx(best), (name, bound)
+
+
+@pytest.mark.parametrize("name", sorted(SOLVERS))
+def test_queue_entries_render_in_the_queue_view(name, monk2):
+    """Every solver's queue holds ``QueueEntry`` values that the queue view shows row by row."""
+    pytest.importorskip("ipywidgets")
+    from treeopt.solvers import QueueEntry
+    from treeopt.widgets import QueueView, SolverPlayer
+    player = SolverPlayer(_build(name, monk2), views=[QueueView])
+    player.step(5)
+    entries = player.frame.snapshot.queue
+    assert all(isinstance(e, QueueEntry) for e in entries), {type(e).__name__ for e in entries}
+    view = player.views[0]
+    assert len(view.rows) == len(entries)
+    html = view.to_html()
+    for index, entry in enumerate(entries):
+        row = view.select(index)
+        assert row["rule"] == entry.rule and row["lower_bound"] == pytest.approx(entry.lower_bound)
+        assert f"subproblem #{index + 1}" in view._detail.value
+        assert entry.rule.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") in html
