@@ -127,3 +127,12 @@ def test_the_deadline_is_checked_between_threshold_blocks(monkeypatch):
             binarizer.transform(X)
     monkeypatch.undo()
     assert binarizer.transform(X).shape == (300, 299)                     # outside the block: no deadline
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_the_cli_reports_a_stopped_binarization_in_one_line(tmp_path, capsys):
+    from treeopt.cli import main
+    X, y = _wide_table()
+    X.assign(y=y).to_csv(tmp_path / "wide.csv", index=False)
+    with pytest.raises(SystemExit, match="^treeopt: time_limit=1e-06 s ran out while binarizing"):
+        main(["fit", str(tmp_path / "wide.csv"), "--target", "y", "--time-limit", "0.000001"])
