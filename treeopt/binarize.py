@@ -20,8 +20,11 @@ predicts on the original table:
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import time
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 import numpy as np
 import pandas as pd
@@ -29,10 +32,52 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 __all__ = ["BinaryFeature", "Binarizer", "as_frame", "is_binary_numeric", "format_threshold", "is_missing_value", "missing_mask", "check_missing_policy",
-           "MISSING_POLICIES"]
+           "MISSING_POLICIES", "BinarizationTimeout", "binarization_deadline"]
 
 #: Values of the ``missing`` option of :class:`Binarizer` (and of the estimators).
 MISSING_POLICIES = ("error", "indicator")
+
+#: ``(deadline, time_limit)`` of the running setup, or None: set by :func:`binarization_deadline`.
+_DEADLINE: contextvars.ContextVar = contextvars.ContextVar("treeopt_binarization_deadline", default=None)
+
+
+class BinarizationTimeout(TimeoutError):
+    """``time_limit`` ran out while binarizing, before any search started (so no tree exists yet)."""
+
+
+@contextlib.contextmanager
+def binarization_deadline(time_limit: float | None) -> Iterator[None]:
+    """Make every binarization inside the block stop once ``time_limit`` seconds have passed.
+
+    The estimators and :func:`treeopt.frontier` count their setup against ``time_limit``; this
+    cuts a long binarization short (between columns and between blocks of thresholds) with a
+    :class:`BinarizationTimeout` that names the fix, instead of finishing it past the limit.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> with binarization_deadline(60.0):
+    ...     Binarizer().fit_transform(np.array([[0.5], [1.5], [2.5]])).shape
+    (3, 2)
+    """
+    if time_limit is None:
+        yield
+        return
+    token = _DEADLINE.set((time.perf_counter() + time_limit, time_limit))
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def _check_deadline(where: str) -> None:
+    """Raise :class:`BinarizationTimeout` if the running setup is past its deadline."""
+    deadline = _DEADLINE.get()
+    if deadline is not None and time.perf_counter() > deadline[0]:
+        raise BinarizationTimeout(
+            f"time_limit={deadline[1]:g} s ran out while binarizing ({where}), "
+            "before the search started, so there is no tree yet. Raise time_limit, or binarize less: "
+            "max_thresholds=k, thresholds='quantile' or thresholds='guess'.")
 
 
 def is_missing_value(value: Any) -> bool:
@@ -285,6 +330,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         categorical = self._categorical_columns(frame)
         features: list[BinaryFeature] = []
         for index, column in enumerate(frame.columns):
+            _check_deadline(f"learning the features of column {index + 1} of {frame.shape[1]}")
             name = str(column)
             values = frame[column].to_numpy()
             absent = missing_mask(values)
@@ -374,7 +420,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 thresholds.setdefault(feature.column_index, []).append(j)
             else:
                 out[:, j] = feature.evaluate(columns[feature.column_index])
-        for index, js in thresholds.items():
+        for done, (index, js) in enumerate(thresholds.items()):
+            _check_deadline(f"evaluating the thresholds of numeric column {done + 1} of {len(thresholds)}")
             _threshold_block(columns[index], [self.features_[j].value for j in js], js, out)
         return out
 
@@ -407,6 +454,8 @@ def _threshold_block(values: np.ndarray, thresholds: list, js: list, out: np.nda
     contiguous = js == list(range(js[0], js[0] + len(js)))
     step = max(1, _BLOCK // max(1, len(values)))
     for start in range(0, len(js), step):
+        if start:
+            _check_deadline(f"evaluating threshold {start + 1} of {len(js)} of one column")
         block = numbers[:, None] <= limits[None, start:start + step]
         if absent.any():
             block &= present[:, None]

@@ -14,7 +14,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from .binarize import Binarizer, as_frame, table_input_tags
+from .binarize import Binarizer, as_frame, binarization_deadline, table_input_tags
 from .building import SETTINGS, check_labels, make_solver
 from .guessing.fitting import guarantee_report
 from .guessing.thresholds import ThresholdGuessBinarizer
@@ -351,9 +351,13 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
             "interrupted"``) and warning with ``ConvergenceWarning``: the fitted attributes are
             usable, and the interrupt still stops a loop of fits (cross-validation, a grid
             search). ``solver_.run()`` resumes the search.
+        BinarizationTimeout
+            A ``TimeoutError`` when ``time_limit`` runs out during the binarization, before any
+            search (there is no tree yet); its message names the fix.
         """
         started = time.perf_counter()
-        solver = self._build_solver(X, y, sample_weight, y_ref)
+        with binarization_deadline(self.time_limit):    # a long binarization stops at time_limit
+            solver = self._build_solver(X, y, sample_weight, y_ref)
         time_limit = self.time_limit
         if time_limit is not None:          # the limit covers the setup (binarization) too
             time_limit = max(time_limit - (time.perf_counter() - started), 1e-9)

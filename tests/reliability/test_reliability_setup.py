@@ -13,7 +13,8 @@ import pytest
 import treeopt.building as building
 import treeopt.estimator as estimator_module
 from treeopt import OptimalTreeClassifier, make_solver
-from treeopt.binarize import Binarizer
+from treeopt import frontier
+from treeopt.binarize import Binarizer, BinarizationTimeout, binarization_deadline
 from treeopt.datasets import load_monk
 from treeopt.solvers import GOSDT
 from treeopt.solvers.registry import SOLVERS
@@ -90,3 +91,48 @@ def test_time_limit_is_checked_after_every_unit():
     result = slow.run(time_limit=0.05)
     assert result.status == "time_limit"
     assert result.expansions < 16, "the clock was read only every 16 units"
+
+
+def _wide_table(rows=200, columns=300, seed=0):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.random((rows, columns)), columns=[f"c{i}" for i in range(columns)])
+    return X, (X.c0 > 0.5).astype(int).to_numpy()
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.parametrize("run", [
+    lambda X, y: OptimalTreeClassifier(regularization=0.01, time_limit=1e-6).fit(X, y),
+    lambda X, y: frontier(X, y, max_leaves=3, time_limit=1e-6),
+], ids=["fit", "frontier"])
+def test_a_long_binarization_stops_at_time_limit_with_the_fix(run):
+    X, y = _wide_table()
+    started = time.perf_counter()
+    with pytest.raises(BinarizationTimeout, match=r"time_limit=1e-06 s ran out while binarizing .*max_thresholds"):
+        run(X, y)
+    with binarization_deadline(None):
+        full = time.perf_counter()
+        Binarizer().fit_transform(X)
+        full = time.perf_counter() - full
+    assert time.perf_counter() - started - full < full, "the stopped setup took as long as a full one"
+
+
+def test_the_deadline_is_checked_between_threshold_blocks(monkeypatch):
+    X, _ = _one_wide_column(n=300)
+    binarizer = Binarizer().fit(X)
+    monkeypatch.setattr("treeopt.binarize._BLOCK", 300 * 10)            # blocks of 10 thresholds
+    clock = iter(range(100))                                              # each reading is one second later
+    monkeypatch.setattr("treeopt.binarize.time.perf_counter", lambda: next(clock))
+    with binarization_deadline(1.5):                                      # set at 0, column check at 1 passes
+        with pytest.raises(BinarizationTimeout, match="threshold 11 of 299"):
+            binarizer.transform(X)
+    monkeypatch.undo()
+    assert binarizer.transform(X).shape == (300, 299)                     # outside the block: no deadline
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_the_cli_reports_a_stopped_binarization_in_one_line(tmp_path, capsys):
+    from treeopt.cli import main
+    X, y = _wide_table()
+    X.assign(y=y).to_csv(tmp_path / "wide.csv", index=False)
+    with pytest.raises(SystemExit, match="^treeopt: time_limit=1e-06 s ran out while binarizing"):
+        main(["fit", str(tmp_path / "wide.csv"), "--target", "y", "--time-limit", "0.000001"])

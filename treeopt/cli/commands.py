@@ -82,7 +82,7 @@ def _demo(args) -> int:
     clf = OptimalTreeClassifier(regularization=args.regularization)
     try:
         elapsed = _fit(clf, X, y)
-    except (ValueError, TypeError) as error:
+    except (ValueError, TypeError, TimeoutError) as error:   # TimeoutError: time_limit ran out while binarizing
         raise SystemExit(f"treeopt: {error}")
     _report(clf, X, y, elapsed)
     return exit_code(clf.status_)
@@ -155,7 +155,7 @@ def _fit_command(args) -> int:
                                 top_k=args.top_k)
     try:
         elapsed = _fit(clf, X, y)
-    except (ValueError, TypeError) as error:
+    except (ValueError, TypeError, TimeoutError) as error:   # TimeoutError: time_limit ran out while binarizing
         raise SystemExit(f"treeopt: {error}")
     _report(clf, X, y, elapsed)
     for name, report in getattr(clf, "guarantee_", {}).items():

@@ -118,7 +118,7 @@ def run_cli(args, out=None) -> int:
                          min_regularization=args.min_regularization, time_limit=args.time_limit,
                          cache_limit=args.cache_limit,
                          max_thresholds=args.max_thresholds, X_test=X_test, y_test=y_test)
-    except (ValueError, TypeError) as error:
+    except (ValueError, TypeError, TimeoutError) as error:   # TimeoutError: time_limit ran out while binarizing
         raise SystemExit(f"treeopt: {error}")
     elapsed = time.perf_counter() - start
     table = front.table
@@ -173,7 +173,7 @@ def _run_cv(args, X, y, out) -> int:
                                           time_limit=args.time_limit, cache_limit=args.cache_limit,
                                           max_thresholds=args.max_thresholds, scoring=args.scoring,
                                           n_jobs=args.jobs)
-    except (ValueError, TypeError) as error:
+    except (ValueError, TypeError, TimeoutError) as error:   # TimeoutError: time_limit ran out while binarizing
         raise SystemExit(f"treeopt: {error}")
     elapsed = time.perf_counter() - start
     table = cvf.table

@@ -29,7 +29,7 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from ..binarize import Binarizer
+from ..binarize import Binarizer, binarization_deadline
 from ..data import Dataset
 from ..objectives import get_objective
 from ..solvers.base import check_cache_limit
@@ -404,6 +404,8 @@ def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: fl
 
     Raises
     ------
+    BinarizationTimeout
+        A ``TimeoutError`` when ``time_limit`` runs out while binarizing ``X`` (no frontier yet).
     KeyboardInterrupt
         On Ctrl-C (held to the end of a unit of work): its ``frontier`` attribute is the
         frontier found so far, and ``frontier.search.run()`` resumes the search.
@@ -441,7 +443,10 @@ def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: fl
         if y is None:
             raise ValueError("y is required (the labels), unless X is a treeopt Dataset.")
         binarizer = Binarizer(thresholds=thresholds, max_thresholds=max_thresholds, missing=missing)
-        dataset = Dataset.from_arrays(X, y, sample_weight=sample_weight, binarizer=binarizer)
+        if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
+            raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}.")
+        with binarization_deadline(time_limit):     # a long binarization stops at time_limit
+            dataset = Dataset.from_arrays(X, y, sample_weight=sample_weight, binarizer=binarizer)
     if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
         raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}.")
     check_cache_limit(cache_limit)
