@@ -80,3 +80,34 @@ def test_choosing_a_group_in_the_page_draws_its_best_tree(voila_url, tmp_path):
         finally:
             browser.close()
         assert not errors, errors
+
+
+def test_a_click_on_the_drawn_icicle_draws_the_group_s_best_tree(voila_url, tmp_path):
+    """issue 16: a click on a group of the icicle plotly draws in the page shows that group's best tree
+    (plotly's click event reaches the kernel through the FigureWidget), with no page error. The click is
+    a DOM click event on the group's drawn rectangle: Playwright's mouse click at the rectangle's
+    centre did not reach plotly's handler (the caption did not change within 60 s)."""
+    from playwright.sync_api import sync_playwright
+
+    caption = ".treeopt-rashomon-tree-caption"
+    slices = ".treeopt-rashomon-icicle .js-plotly-plot g.slice"
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        errors = []
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1600})
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto(voila_url, timeout=180_000)
+            page.wait_for_selector(slices, state="attached", timeout=180_000)
+            wait_until(lambda: "best tree of the set" in page.locator(caption).inner_text(), 60,
+                        "the caption of the set's best tree")
+            wait_until(lambda: page.locator(slices).count() > 1, 60, "the icicle's groups to be drawn")
+            page.locator(slices).nth(1).locator("path.surface").dispatch_event("click")  # 0: the whole set
+            wait_until(lambda: "best tree of group" in page.locator(caption).inner_text(), 60,
+                        "the caption of the clicked group's tree")
+            assert page.locator(".treeopt-rashomon-group select").input_value() != ""
+            assert page.locator(".treeopt-tree-svg svg").first.is_visible()
+            page.screenshot(path=str(tmp_path / "rashomon_click.png"), full_page=True)
+        finally:
+            browser.close()
+        assert not errors, errors
