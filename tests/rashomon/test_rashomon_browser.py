@@ -54,12 +54,15 @@ def test_a_filter_chosen_in_the_page_updates_the_drawn_icicle(voila_url, tmp_pat
             browser.close()
 
 
-def test_choosing_a_group_in_the_page_draws_its_best_tree(voila_url, tmp_path):
-    """issue 16: choosing a group shows its best tree, in a real browser (the group control; a click on
-    the icicle sends the same choice, tested headless in tests/rashomon/test_rashomon_explorer.py)."""
+CAPTION = ".treeopt-rashomon-tree-caption"
+SLICES = ".treeopt-rashomon-icicle .js-plotly-plot g.slice"
+
+
+def _choose_a_group(voila_url, screenshot, choose) -> None:
+    """Open the explorer in Chromium, wait for the set's best tree, ``choose(page)`` a group, then check
+    that the group's best tree is drawn and no page error happened."""
     from playwright.sync_api import sync_playwright
 
-    caption = ".treeopt-rashomon-tree-caption"
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         errors = []
@@ -67,47 +70,36 @@ def test_choosing_a_group_in_the_page_draws_its_best_tree(voila_url, tmp_path):
             page = browser.new_page(viewport={"width": 1400, "height": 1600})
             page.on("pageerror", lambda error: errors.append(str(error)))
             page.goto(voila_url, timeout=180_000)
-            page.wait_for_selector(".treeopt-rashomon-group select", state="attached", timeout=180_000)
-            wait_until(lambda: "best tree of the set" in page.locator(caption).inner_text(), 60,
-                        "the caption of the set's best tree")
-            select = page.locator(".treeopt-rashomon-group select")
-            label = select.locator("option").nth(1).inner_text()
-            select.select_option(label=label)
-            wait_until(lambda: "best tree of group" in page.locator(caption).inner_text(), 60,
-                        "the caption of the chosen group's tree")
+            page.wait_for_selector(SLICES, state="attached", timeout=180_000)
+            wait_until(lambda: "best tree of the set" in page.locator(CAPTION).inner_text(), 60,
+                       "the caption of the set's best tree")
+            wait_until(lambda: page.locator(SLICES).count() > 1, 60, "the icicle's groups to be drawn")
+            choose(page)
+            wait_until(lambda: "best tree of group" in page.locator(CAPTION).inner_text(), 60,
+                       "the caption of the chosen group's tree")
+            assert page.locator(".treeopt-rashomon-group select").input_value() != ""
             assert page.locator(".treeopt-tree-svg svg").first.is_visible()
-            page.screenshot(path=str(tmp_path / "rashomon_group.png"), full_page=True)
+            page.screenshot(path=str(screenshot), full_page=True)
         finally:
             browser.close()
         assert not errors, errors
+
+
+def test_choosing_a_group_in_the_page_draws_its_best_tree(voila_url, tmp_path):
+    """issue 16: choosing a group shows its best tree, in a real browser (the group control)."""
+    def choose(page):
+        select = page.locator(".treeopt-rashomon-group select")
+        select.select_option(label=select.locator("option").nth(1).inner_text())
+
+    _choose_a_group(voila_url, tmp_path / "rashomon_group.png", choose)
 
 
 def test_a_click_on_the_drawn_icicle_draws_the_group_s_best_tree(voila_url, tmp_path):
     """issue 16: a click on a group of the icicle plotly draws in the page shows that group's best tree
     (plotly's click event reaches the kernel through the FigureWidget), with no page error. The click is
     a DOM click event on the group's drawn rectangle: Playwright's mouse click at the rectangle's
-    centre did not reach plotly's handler (the caption did not change within 60 s)."""
-    from playwright.sync_api import sync_playwright
+    centre did not reach the kernel (the caption did not change within 60 s)."""
+    def choose(page):
+        page.locator(SLICES).nth(1).locator("path.surface").dispatch_event("click")   # 0: the whole set
 
-    caption = ".treeopt-rashomon-tree-caption"
-    slices = ".treeopt-rashomon-icicle .js-plotly-plot g.slice"
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        errors = []
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1600})
-            page.on("pageerror", lambda error: errors.append(str(error)))
-            page.goto(voila_url, timeout=180_000)
-            page.wait_for_selector(slices, state="attached", timeout=180_000)
-            wait_until(lambda: "best tree of the set" in page.locator(caption).inner_text(), 60,
-                        "the caption of the set's best tree")
-            wait_until(lambda: page.locator(slices).count() > 1, 60, "the icicle's groups to be drawn")
-            page.locator(slices).nth(1).locator("path.surface").dispatch_event("click")  # 0: the whole set
-            wait_until(lambda: "best tree of group" in page.locator(caption).inner_text(), 60,
-                        "the caption of the clicked group's tree")
-            assert page.locator(".treeopt-rashomon-group select").input_value() != ""
-            assert page.locator(".treeopt-tree-svg svg").first.is_visible()
-            page.screenshot(path=str(tmp_path / "rashomon_click.png"), full_page=True)
-        finally:
-            browser.close()
-        assert not errors, errors
+    _choose_a_group(voila_url, tmp_path / "rashomon_click.png", choose)
