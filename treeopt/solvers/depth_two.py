@@ -258,7 +258,7 @@ class DepthTwoSolver:
         of a millisecond on 15,000 columns), else one float product over the rows with ``f_j``.
         """
         if self.planes.planes is not None:
-            return self.planes.counts(columns.bits_by_word, columns.bits[j])
+            return self.planes.counts(columns.bits_by_word, columns.bits_by_word[:, j])
         rows = columns.X[:, j] > 0
         return columns.W[rows].T @ columns.X[rows]
 
@@ -292,12 +292,9 @@ class DepthTwoSolver:
         # Equal columns have equal bits on the support; keep the first of each, in dataset order.
         first, inverse = unique_columns(by_word)
         members = (kept, inverse)
-        by_word = np.ascontiguousarray(by_word[:, first])
         kept = kept[first]
         X = self.points[rows][:, kept].astype(np.float64)       # two takes: twice as fast as np.ix_
-        columns = Columns(X, self.scored[rows], kept, members, np.ascontiguousarray(by_word.T))
-        columns.__dict__["_bits_by_word"] = by_word
-        return columns
+        return Columns(X, self.scored[rows], kept, members, np.ascontiguousarray(by_word[:, first]))
 
     def counts(self, columns: "Columns") -> "PairCounts":
         """Single and pair counts of a support's kept columns, with every depth-two quantity."""
@@ -318,23 +315,15 @@ class Columns:
 
     ``features[i]`` is the dataset feature of kept column ``i``; ``members`` is
     ``(features, column)``: every non-constant dataset feature and the kept column
-    equal to it on the support; ``bits`` holds the kept columns as packed bits over all
-    points, zero outside the support (``treeopt/solvers/bit_columns.py``).
+    equal to it on the support; ``bits_by_word`` holds the kept columns as packed bits over
+    all points, zero outside the support, word-major (``treeopt/solvers/bit_columns.py``).
     """
 
     X: np.ndarray
     W: np.ndarray
     features: np.ndarray
     members: tuple
-    bits: np.ndarray          # (kept, words): each kept column on the support, as packed bits
-
-    @property
-    def bits_by_word(self) -> np.ndarray:
-        """:attr:`bits` word-major, shape (words, kept), for fast popcount sums (made once)."""
-        cached = self.__dict__.get("_bits_by_word")
-        if cached is None:
-            cached = self.__dict__["_bits_by_word"] = np.ascontiguousarray(self.bits.T)
-        return cached
+    bits_by_word: np.ndarray  # (words, kept): each kept column on the support, as packed bits
 
 
 class PairCounts:
