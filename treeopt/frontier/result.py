@@ -435,6 +435,8 @@ def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: fl
                                        max_thresholds=max_thresholds, missing=missing, n_jobs=n_jobs)
     if n_jobs is not None or scoring is not None or groups is not None:
         raise ValueError("n_jobs, scoring and groups apply to a cross-validated frontier: add cv=5 (or a splitter).")
+    if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
+        raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}.")
     if isinstance(X, Dataset):
         if y is not None:
             raise ValueError("pass either a Dataset (with y=None) or X and y, not both.")
@@ -443,12 +445,8 @@ def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: fl
         if y is None:
             raise ValueError("y is required (the labels), unless X is a treeopt Dataset.")
         binarizer = Binarizer(thresholds=thresholds, max_thresholds=max_thresholds, missing=missing)
-        if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
-            raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}.")
         with binarization_deadline(time_limit):     # a long binarization stops at time_limit
             dataset = Dataset.from_arrays(X, y, sample_weight=sample_weight, binarizer=binarizer)
-    if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
-        raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}.")
     check_cache_limit(cache_limit)
     if (X_test is None) != (y_test is None):
         raise ValueError("give both X_test and y_test, or neither.")
