@@ -16,6 +16,11 @@ import sys
 __all__ = ["ProgressLine", "TqdmProgress", "progress_display"]
 
 
+def _lower_label(solver) -> str:
+    """McTavish et al. section 4.3: a guessed lower bound is not a proof, so it is named as such."""
+    return "lower (guessed)" if getattr(solver, "lower_bound_guessed", False) else "lower"
+
+
 class ProgressLine:
     """Print a search's time, expansions, bounds, queue and cache on one updating line.
 
@@ -48,8 +53,7 @@ class ProgressLine:
         return sys.stderr if self.stream is None else self.stream
 
     def __call__(self, solver) -> None:
-        # McTavish et al. section 4.3: a guessed lower bound is not a proof, so it is named as such.
-        lower = "lower (guessed)" if getattr(solver, "lower_bound_guessed", False) else "lower"
+        lower = _lower_label(solver)
         out = self._out()
         out.write(f"\r  {solver.elapsed:7.1f} s  expansions {solver.expansions:>9}  "
                   f"{lower} {solver.lower_bound:.6f}  upper {solver.upper_bound:.6f}  "
@@ -103,7 +107,7 @@ class TqdmProgress:
         if self.bar is None:
             self.bar = self._tqdm(total=None, unit=" expansions", file=self.stream, dynamic_ncols=True,
                                   mininterval=0.5, desc="search")
-        lower = "lower (guessed)" if getattr(solver, "lower_bound_guessed", False) else "lower"
+        lower = _lower_label(solver)
         self.bar.n = int(solver.expansions)
         self.bar.set_postfix_str(f"{lower}={solver.lower_bound:.6f} upper={solver.upper_bound:.6f} "
                                  f"gap={solver.gap:.3g} queue={solver.queue_size}", refresh=False)
