@@ -363,3 +363,45 @@ def test_a_depth_three_solve_pauses_between_slices_with_an_honest_gap():
     result = sliced.run()
     assert result.optimal and result.objective == pytest.approx(whole.objective, abs=1e-12)
     assert sliced.expansions > 2
+
+
+@settings(max_examples=30, deadline=None)
+@given(data=problems() | problems(weights="float") | problems(n_classes=3), lam=lambdas,
+       depth=st.sampled_from([None, 1, 2, 3]), offer_depth=st.sampled_from([None, 1, 2, 3]),
+       steps_before=st.sampled_from([0, 1, 3]))
+def test_an_offered_incumbent_bounds_the_search_and_keeps_the_optimum(data, lam, depth, offer_depth, steps_before):
+    """A tree from another search (any depth) bounds GOSDT: it returns min(R*_depth, offered), certified."""
+    X, y, w = data
+    dataset = Dataset.from_binary(X, y, sample_weight=w)
+    offered = GOSDT(dataset, regularization=lam, depth_budget=offer_depth).run()
+    expected = brute_force(X, y, lam, sample_weight=w, depth=depth).objective
+    solver = WideGOSDT(dataset, regularization=lam, depth_budget=depth)
+    solver.step(steps_before)
+    before, offered_at = solver.upper_bound, len(solver.trace)
+    took = solver.offer_incumbent(offered.tree, offered.objective)
+    assert took == (offered.objective < before - 1e-6)
+    result = solver.run()
+    assert result.optimal
+    assert result.objective == pytest.approx(min(expected, offered.objective), abs=1e-9)
+    got = tree_objective(to_treeopt_tuple(result.tree), X, y, lam, sample_weight=w)
+    assert got == pytest.approx(result.objective, abs=1e-9)
+    # Lower bounds are on R*_depth before the offer, and on min(R*_depth, offered) after it.
+    assert all(point.lower_bound <= expected + 1e-9 for point in solver.trace[:offered_at])
+    assert all(point.lower_bound <= result.objective + 1e-9 for point in solver.trace[offered_at:])
+
+
+def test_deepening_and_portfolio_share_an_offered_tree():
+    """An offered tree becomes the incumbent of both combined searches, and the optimum stays."""
+    from treeopt.solvers import Portfolio
+    X = np.array([[a, b, c] for a in (0, 1) for b in (0, 1) for c in (0, 1)] * 3)
+    y = X[:, 0] ^ X[:, 1] ^ X[:, 2]
+    dataset = Dataset.from_binary(X, y)
+    best = GOSDT(dataset, regularization=0.01).run()
+    for cls in (DepthDeepening, Portfolio):
+        solver = cls(dataset, regularization=0.01)
+        if cls is DepthDeepening:
+            assert solver.offer_incumbent(best.tree, best.objective)
+            assert solver.upper_bound == pytest.approx(best.objective)
+            assert not solver.offer_incumbent(best.tree, best.objective)      # not better: refused
+        result = solver.run()
+        assert result.optimal and result.objective == pytest.approx(best.objective)

@@ -109,6 +109,10 @@ class DepthDeepening(Solver):
             depth += 1
             self.depth = depth
             search = self._search_at_depth = self._depth_search(depth)
+            if self._best_tree.n_leaves > 1:
+                # The best tree so far bounds the new depth's search from the start (Theorem B.3):
+                # only subtrees that can beat it are explored; it then proves min(R*_d, best).
+                search.offer_incumbent(self._best_tree, self.upper_bound)
             search._ensure_started()
             steps = search._generator
             # Deeper trees have at least depth + 2 leaves (none if depth is the user's budget).
@@ -131,6 +135,35 @@ class DepthDeepening(Solver):
                                        "lower_bound": self.lower_bound})
             self._search_at_depth = None           # its memo is no longer needed
             yield
+
+    def offer_incumbent(self, tree: Tree, objective: float) -> bool:
+        """Take a tree found by another search over the same dataset as the incumbent, if it is better.
+
+        It bounds the current depth's search and every later one (see
+        :meth:`GOSDT.offer_incumbent`); the certificate is unchanged, since the lower bound
+        ``min(R*_d, eq + (d+2)·λ)`` holds whoever found the incumbent.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from treeopt.data import Dataset
+        >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5)
+        >>> ds = Dataset.from_binary(X, X[:, 0] ^ X[:, 1])
+        >>> found = GOSDT(ds, regularization=0.05).run()
+        >>> solver = DepthDeepening(ds, regularization=0.05)
+        >>> solver.offer_incumbent(found.tree, found.objective), round(solver.upper_bound, 4)
+        (True, 0.2)
+        """
+        weight = objective / self.model.scale
+        if weight >= self._best - self.eps:
+            return False
+        self._best, self._best_tree = weight, tree
+        if self._search_at_depth is not None:
+            self._search_at_depth.offer_incumbent(tree, objective)
+        if self._lb > self._best:
+            self._lb = self._best
+        self._record(improved=True)
+        return True
 
     def _absorb(self, search: GOSDT, deeper: float) -> None:
         """Take the depth's incumbent if better, and raise the global lower bound (module docstring)."""

@@ -307,6 +307,7 @@ class GOSDT(Solver):
         self._queue: list = []
         self._sequence = count()
         self._shift = dataset.n_points
+        self._offered = None                   # (objective in weight units, root node) offered before the start
 
     def _reference_sums(self, reference_errors) -> list:
         """Validate per-point reference errors; return [(class cost, SubsetSum of that class's errors)]."""
@@ -395,6 +396,9 @@ class GOSDT(Solver):
                 if self.root.lb >= self.root.ub - self.eps:
                     self.root.lb = self.root.ub
                 self.prune_counts["cart_start"] += 1
+        if self._offered is not None:
+            self._take_offer(*self._offered, record=False)      # recorded with Started below
+            self._offered = None
         self._push(self.root)
         self._emit(Started(0, self.lower_bound, self.upper_bound))
         self._record()
@@ -428,6 +432,66 @@ class GOSDT(Solver):
         # The queue can only run dry once the root is solved; close any float residue.
         if not root.solved:  # pragma: no cover - defensive
             raise RuntimeError("GOSDT queue emptied before the root was solved; please report this bug.")
+
+    def offer_incumbent(self, tree: Tree, objective: float) -> bool:
+        """Take a tree found by another search over the same dataset as the incumbent, if it is better.
+
+        The tree's objective becomes the root's upper bound, so every subtree that cannot beat it
+        is pruned from then on (Theorem B.3), while the lower bound stays a bound on this search's
+        own optimum. The combined searches (``treeopt/solvers/deepening.py``,
+        ``treeopt/solvers/portfolio.py``) share their incumbents this way. The tree may be deeper
+        than ``depth_budget``: the search then proves that no tree within the budget beats it.
+
+        Parameters
+        ----------
+        tree : Tree
+            A tree over this search's dataset (the same features).
+        objective : float
+            Its objective, in objective units (what :attr:`upper_bound` reports).
+
+        Returns
+        -------
+        bool
+            Whether the tree became the incumbent.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from treeopt.data import Dataset
+        >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5)
+        >>> ds = Dataset.from_binary(X, X[:, 0] ^ X[:, 1])
+        >>> found = GOSDT(ds, regularization=0.05).run()
+        >>> search = GOSDT(ds, regularization=0.05, depth_budget=1)
+        >>> search.offer_incumbent(found.tree, found.objective)
+        True
+        >>> result = search.run()                 # depth one cannot beat the offered depth-two tree
+        >>> round(result.objective, 4), result.tree.depth
+        (0.2, 2)
+        """
+        weight = objective / self.model.scale
+        if self.root is None:                                     # taken when the search starts
+            current = self.upper_bound / self.model.scale if self._offered is None else self._offered[0]
+            if weight >= current - self.eps:
+                return False
+            self._offered = (weight, tree.root)
+            return True
+        return self._take_offer(weight, tree.root)
+
+    def _take_offer(self, weight: float, node, record: bool = True) -> bool:
+        root = self.root
+        if weight >= root.ub - self.eps:
+            return False
+        before = root.lb
+        root.completion = (weight, node)                          # a ready tree, as cart_start's
+        if root.splits is None:
+            root.ub = weight
+        else:
+            self._rebound(root)
+        if root.lb >= root.ub - self.eps:                         # the lower bound is now on min(R*, weight)
+            root.lb = root.ub
+        if record:
+            self._record(improved=True, raised=root.lb > before)
+        return True
 
     def _emit_prunes(self, before: dict) -> None:
         """One ``Pruned`` event per bound whose counter moved during this unit of work."""

@@ -78,6 +78,12 @@ class Portfolio(Solver):
             for bound in self.prune_counts:
                 self.prune_counts[bound] = sum(m.prune_counts[bound] for m in members.values())
             lb, ub = self.lower_bound, self.upper_bound
+            if ub < before[1]:
+                # The better incumbent bounds the other search too (Theorem B.3): it explores only
+                # subtrees that can beat it.
+                for other in members.values():
+                    if other is not member and member.upper_bound < other.upper_bound:
+                        other.offer_incumbent(member.best_tree, member.upper_bound)
             if (lb, ub) != before:
                 self._record(improved=ub < before[1], raised=lb > before[0])
             if not alive:
