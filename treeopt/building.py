@@ -45,12 +45,12 @@ AUTO_SHALLOW_DEPTH = 4
 
 def solver_options() -> set:
     """The registered solvers' own options that are not :data:`SETTINGS` (e.g. the Rashomon set's
-    ``epsilon`` and ``bound``): :func:`make_solver` and ``explore`` pass them to a solver that declares them.
+    ``epsilon`` and ``bound``, the frontier's ``max_leaves``): :func:`make_solver` and ``explore`` pass them to a solver that declares them.
 
     Examples
     --------
     >>> sorted(solver_options())
-    ['bound', 'epsilon']
+    ['bound', 'epsilon', 'max_leaves', 'min_regularization']
     """
     return {name for cls in SOLVERS.values() for name in cls.CAPABILITIES.options} - set(SETTINGS)
 

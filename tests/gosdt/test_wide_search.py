@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oracle import _inputs, _label_leaves, brute_force, class_costs, to_treeopt_tuple, tree_objective
-from test_gosdt_oracle import lambdas, problems
+from strategies import lambdas, problems
 from treeopt import OptimalTreeClassifier
 from treeopt.data import Dataset
 from treeopt.solvers import GOSDT, DepthDeepening

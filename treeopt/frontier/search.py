@@ -61,6 +61,7 @@ from ..data import Dataset
 from ..events import Expanded, Started
 from ..tree import Leaf, Split, Tree
 from ..solvers.base import EPS, QueueEntry, Solver
+from ..solvers.capabilities import Capabilities
 
 __all__ = ["ParetoSearch"]
 
@@ -110,8 +111,11 @@ class ParetoSearch(Solver):
     Parameters
     ----------
     dataset : Dataset
-    max_leaves : int
-        ``K``, the largest number of leaves of a frontier tree (>= 1).
+    max_leaves : int, optional
+        ``K``, the largest number of leaves of a frontier tree (>= 1). Required
+        without ``regularization``; with it, the default is the leaf-count bound
+        ``1 + (leaf - eq) / λ`` (GOSDT Theorems B.4, B.9: no tree with more leaves
+        beats the single leaf at λ).
     objective : str or Objective, default="accuracy"
         Any additive objective.
     min_regularization : float, optional
@@ -119,9 +123,18 @@ class ParetoSearch(Solver):
         ``λ >= λ₀``: the trees on the lower convex hull of the front that are
         optimal for some ``λ >= λ₀`` are certified, the other Pareto points
         may be missed. This prunes like GOSDT at λ₀ (much faster on large
-        data). Default: the whole Pareto front.
+        data). Default: the whole Pareto front, or ``regularization`` when given.
     bounds : dict of str to bool, optional
         Switch bounds off by name (see ``BOUNDS``).
+    regularization : float, optional
+        λ. When given, the search is also a solver of ``loss + λ × leaves`` like the
+        others (``treeopt.make_solver(X, y, solver="frontier", regularization=λ)``):
+        its incumbent, bounds and result are those of the regularized objective at λ,
+        read off the front (the best ``loss(k) + λ k``), and the front is exact for
+        every ``λ' >= λ``. Without it the scalar bounds are those of the least loss
+        with at most ``max_leaves`` leaves.
+    depth_budget : None
+        Not supported (the frontier keeps trees of every depth); must be None.
 
     Notes
     -----
@@ -163,7 +176,8 @@ class ParetoSearch(Solver):
             predict 0
     """
 
-    name = "pareto"
+    name = "frontier"
+    CAPABILITIES = Capabilities(options=("max_leaves", "min_regularization"), depth_budget=False)
     BOUNDS = {
         "equivalent_points": "GOSDT Theorem B.9 / OSDT Theorem 9 (equivalent points bound)",
         "hierarchical": "GOSDT Theorems B.1, B.3 per leaf budget (children's lower bounds)",
@@ -172,15 +186,24 @@ class ParetoSearch(Solver):
         "leaf_cap": "GOSDT Theorems B.4-B.6 at λ₀ = min_regularization (a subtree saves λ₀ per extra leaf)",
     }
 
-    def __init__(self, dataset: Dataset, *, max_leaves: int, objective="accuracy",
-                 min_regularization: float | None = None, bounds: dict | None = None):
-        if isinstance(max_leaves, bool) or not isinstance(max_leaves, int) and not hasattr(max_leaves, "__index__"):
+    def __init__(self, dataset: Dataset, *, max_leaves: int | None = None, objective="accuracy",
+                 min_regularization: float | None = None, bounds: dict | None = None,
+                 regularization: float | None = None, depth_budget: int | None = None):
+        if max_leaves is None and regularization is None:
+            raise TypeError("ParetoSearch needs max_leaves (the largest number of leaves of a frontier tree, "
+                            "e.g. max_leaves=20) or regularization (then the leaf-count bound at that λ).")
+        if max_leaves is not None and (isinstance(max_leaves, bool) or not isinstance(max_leaves, int)
+                                       and not hasattr(max_leaves, "__index__")):
             raise TypeError(f"max_leaves must be an integer, got {type(max_leaves).__name__}.")
-        if max_leaves < 1:
+        if max_leaves is not None and max_leaves < 1:
             raise ValueError(f"max_leaves must be at least 1, got {max_leaves}; it caps the number of "
                              "leaves of the frontier's trees (e.g. max_leaves=20).")
-        # The frontier has no λ: the base class's regularization is unused (kept valid for its checks).
-        super().__init__(dataset, regularization=1.0, objective=objective, bounds=bounds)
+        if depth_budget is not None:
+            raise ValueError(f"the frontier search takes no depth_budget (got {depth_budget!r}); it keeps trees "
+                             "of every depth. Leave depth_budget=None.")
+        # Without λ the base class's regularization is unused (1.0 keeps its checks valid).
+        super().__init__(dataset, regularization=1.0 if regularization is None else regularization,
+                         objective=objective, bounds=bounds)
         if not self.objective.additive:
             raise ValueError(f"the frontier needs an additive objective; {self.objective.name!r} is not. "
                              "Use 'accuracy', 'balanced_accuracy' or 'weighted_accuracy'.")
@@ -189,10 +212,21 @@ class ParetoSearch(Solver):
                 or not math.isfinite(min_regularization) or min_regularization < 0):
             raise ValueError(f"min_regularization must be a non-negative number or None, got "
                              f"{min_regularization!r}; it is the smallest λ the frontier must be exact for.")
-        self.regularization = None
-        self.max_leaves = int(max_leaves)
+        if regularization is not None and min_regularization is not None and min_regularization > regularization:
+            raise ValueError(f"min_regularization={min_regularization} exceeds regularization={regularization}: the "
+                             "front must be exact at λ = regularization, so λ₀ can be at most that.")
+        self.regularization = None if regularization is None else float(regularization)
+        if min_regularization is None and regularization is not None:
+            min_regularization = regularization
         self.min_regularization = float(min_regularization) if min_regularization else None
         self.model = self.objective.loss_model(dataset)
+        if max_leaves is None:
+            # GOSDT Theorems B.4, B.9: a tree with L leaves costs at least eq + λL, so beyond
+            # 1 + (leaf - eq) / λ leaves nothing beats the single leaf.
+            counts = dataset.class_counts(dataset.all_points)
+            spare = self.model.leaf(counts)[0] - self.model.equivalent_points(dataset.all_points)
+            max_leaves = 1 + int(spare / (self.regularization * dataset.total_weight) + EPS)
+        self.max_leaves = int(max_leaves)
         self.penalty = (self.min_regularization or 0.0) * dataset.total_weight   # λ₀ in weight units
         self._subtract = bool(dataset.exact_counts and self.model.unit_costs and self.bounds["equivalent_points"])
         self.eps = EPS * dataset.total_weight   # relative: tiny weights keep their ties
@@ -393,29 +427,54 @@ class ParetoSearch(Solver):
         return self.model.to_objective(weight_units)
 
     def _best_k(self) -> int:
-        """Budget of the best incumbent (the fewest leaves among the least losses)."""
+        """Budget of the best incumbent: the least loss (+ λ × leaves with ``regularization``), fewest leaves."""
         if self.root is None:
             return 1
-        best = min(self._incumbents, key=lambda m: (self._incumbents[m][0], m))
-        return best
+        lam = self._leaf_cost()
+        return min(self._incumbents, key=lambda m: (self._obj(self._incumbents[m][0]) + lam * self._incumbent_size(m), m))
+
+    def _incumbent_size(self, k: int) -> int:
+        """Leaves of the incumbent of budget ``k`` (at most ``k``), counted only when λ is charged."""
+        if self.regularization is None:
+            return k
+        loss, choice = self._incumbents[k]
+        return self._leaves_of(self.root, choice)
+
+    def _leaf_cost(self) -> float:
+        """λ per leaf in objective units (0 without ``regularization``: the least loss is the target)."""
+        if self.regularization is None:
+            return 0.0
+        return self._obj(self.regularization * self.dataset.total_weight)
 
     @property
     def lower_bound(self) -> float:
-        """Lower bound on the least loss of any tree with at most ``max_leaves`` leaves."""
+        """Lower bound on the least loss (+ λ × leaves with ``regularization``) of a tree with at most
+        ``max_leaves`` leaves.
+
+        With λ: the budgets solved so far are exact, and every larger budget ``k`` has
+        ``loss(k) >= loss(max_leaves) >= lower`` (the loss never rises with the budget), so the
+        bound is the least of ``loss(k) + λ k`` over the solved budgets and ``lower + λ (certified + 1)``.
+        """
         if self.root is None:
             return 0.0
-        root = self.root
-        if root.solved[self.max_leaves]:
-            return self._obj(root.value[self.max_leaves])
-        return self._obj(root.lower[self.max_leaves])
+        root, top = self.root, self.max_leaves
+        least = self._obj(root.value[top] if root.solved[top] else root.lower[top])
+        lam = self._leaf_cost()
+        if lam == 0.0:
+            return least
+        solved = [self._obj(root.value[k]) + lam * k for k in range(1, self.certified_leaves + 1)]
+        if self.certified_leaves < top:
+            solved.append(least + lam * (self.certified_leaves + 1))
+        return min(solved)
 
     @property
     def upper_bound(self) -> float:
-        """Least loss of a tree found so far (at most ``max_leaves`` leaves)."""
+        """Least loss (+ λ × leaves with ``regularization``) of a tree found so far (at most ``max_leaves`` leaves)."""
         if self.root is None:
             counts = self.dataset.class_counts(self.dataset.all_points)
-            return self._obj(self.model.leaf(counts)[0])
-        return self._obj(self._incumbents[self._best_k()][0])
+            return self._obj(self.model.leaf(counts)[0]) + self._leaf_cost()
+        k = self._best_k()
+        return self._obj(self._incumbents[k][0]) + self._leaf_cost() * self._incumbent_size(k)
 
     def _incumbent_leaves(self) -> int:
         return self.tree_for_budget(self._best_k()).n_leaves

@@ -8,7 +8,7 @@ writing its class (a :class:`~treeopt.solvers.base.Solver` with ``BOUNDS`` and
 Examples
 --------
 >>> sorted(SOLVERS)
-['branches', 'deepening', 'gosdt', 'greedy', 'osdt', 'portfolio', 'rashomon']
+['branches', 'deepening', 'frontier', 'gosdt', 'greedy', 'osdt', 'portfolio', 'rashomon']
 >>> solvers_that(lambda cls: cls.CAPABILITIES.objectives == "any")
 ['osdt']
 """
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..frontier.search import ParetoSearch
 from ..greedy.solver import GreedyInduction
 from .branches import Branches
 from .deepening import DepthDeepening
@@ -35,6 +36,7 @@ SOLVERS = {
     "deepening": DepthDeepening,
     "portfolio": Portfolio,
     "rashomon": RashomonSearch,
+    "frontier": ParetoSearch,
 }
 
 
