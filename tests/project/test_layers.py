@@ -1,0 +1,110 @@
+"""The package's layers hold (issue 13): no import circles, no private names across modules,
+and a core that imports no Jupyter, plotly or graphviz at module level.
+
+Read from the source with :mod:`ast` (module-level imports only: an import inside a function is
+an optional or heavy dependency, loaded when used), so the checks need nothing installed.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = {"treeopt": ROOT / "treeopt", "widgets": ROOT / "widgets"}
+FRONT_END = ("ipywidgets", "plotly", "graphviz", "IPython", "traitlets", "anywidget")
+
+
+def _modules() -> dict:
+    """Dotted module name → path, for every module of the two packages."""
+    found = {}
+    for package, folder in PACKAGES.items():
+        for path in folder.rglob("*.py"):
+            parts = list(path.relative_to(folder).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            found[".".join([package, *parts])] = path
+    return found
+
+
+def _module_level_imports(name: str, path: Path):
+    """(imported module, imported names) of each top-level import statement (also under if/try)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    statements = []
+    for node in tree.body:
+        statements.extend(n for n in ast.walk(node) if isinstance(n, (ast.Import, ast.ImportFrom))) \
+            if isinstance(node, (ast.If, ast.Try)) else statements.append(node)
+    for node in statements:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, []
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            yield module, [alias.name for alias in node.names]
+
+
+def _graph(modules: dict) -> dict:
+    graph = {}
+    for name, path in modules.items():
+        edges = set()
+        for module, names in _module_level_imports(name, path):
+            for candidate in [f"{module}.{n}" for n in names] + [module]:
+                if candidate in modules and candidate != name:
+                    edges.add(candidate)
+                    break
+        graph[name] = edges
+    return graph
+
+
+def test_no_module_level_import_circles():
+    graph = _graph(_modules())
+    state, stack, circles = {}, [], []
+
+    def visit(node):
+        state[node] = "open"
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == "open":
+                # A package importing its own submodules is not a circle unless they import it back.
+                circles.append(stack[stack.index(nxt):] + [nxt])
+            elif nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = "done"
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+    real = [c for c in circles if not all(a.startswith(b + ".") or b.startswith(a + ".")
+                                          for a, b in zip(c, c[1:]))]
+    assert not real, "import circles: " + "; ".join(" -> ".join(c) for c in real)
+
+
+def test_no_private_name_is_imported_from_another_module():
+    modules = _modules()
+    offenders = []
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):                   # imports inside functions count here too
+            if isinstance(node, ast.ImportFrom):
+                private = [a.name for a in node.names if a.name.startswith("_") and not a.name.startswith("__")]
+                if private:
+                    offenders.append(f"{name}: from {'.' * node.level}{node.module or ''} import {', '.join(private)}")
+    assert not offenders, "private names imported across modules:\n" + "\n".join(offenders)
+
+
+def test_the_core_imports_no_front_end_at_module_level():
+    offenders = []
+    for name, path in _modules().items():
+        if not name.startswith("treeopt"):
+            continue
+        for module, _ in _module_level_imports(name, path):
+            if module.split(".")[0] in FRONT_END:
+                offenders.append(f"{name} imports {module}")
+    assert not offenders, "\n".join(offenders)
