@@ -32,23 +32,15 @@ from traitlets import Any, Bool, Float, Int, TraitError, Unicode, validate
 
 from treeopt.solvers.base import check_cache_limit
 
-from .labels import gap_label, lower_bound_label, queue_text, status_text
+from .labels import gap_label, lower_bound_label, status_text
+from .player_controls import RATES, SPEEDS, PlayerControls
 from .recording import Frame, Recording
 from .time_slices import TimedSlices
 
 SLOW_MOTION_RATE = 10.0
 """Units per second at or below which playing draws every slice (a slice is then one unit)."""
 
-__all__ = ["SolverPlayer", "as_player"]
-
-#: Choices of the speed slider (units of work per slice).
-SPEEDS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000]
-
-# The "large" toggle (for a projector): the whole player, plots included, drawn 1.3 times larger.
-_STYLE = "<style>.treeopt-large { zoom: 1.3; }</style>"
-
-#: Choices of the slow-motion control (units of work per second; "max" = as fast as possible).
-RATES = [1, 2, 5, 10, 20, 50, 100]
+__all__ = ["SolverPlayer", "as_player", "SPEEDS", "RATES"]
 
 
 class SolverPlayer(widgets.VBox):
@@ -244,12 +236,14 @@ class SolverPlayer(widgets.VBox):
         self._step_callbacks = widgets.CallbackDispatcher()
         self._improve_callbacks = widgets.CallbackDispatcher()
         self._finish_callbacks = widgets.CallbackDispatcher()
-        self._build_controls()
+        self._internal_move = False                    # the player moves `position` itself
+        self.controls = PlayerControls(self)           # widgets/player_controls.py
         self.views: list = []
         self._sync()
         self._record()
         self.views = self._make_views(views)
         self._arrange()
+        self.observe(self._on_position, names="position")
 
     # -- public control ----------------------------------------------------------
     def step(self, n: int = 1) -> bool:
@@ -277,21 +271,21 @@ class SolverPlayer(widgets.VBox):
         is shown returns every view to the live state.
         """
         if self._finished:
-            self._go_live()
+            self.go_live()
             return None
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             raise RuntimeError("play() needs a running asyncio event loop (Jupyter provides one). In a script, "
                                "use player.step(n) or asyncio.run(player.play_until_done()).") from None
-        self._go_live()
+        self.go_live()
         if self.running:
             return self._task
         self._generation += 1
         self._stopped = ""
         self.running = True
         self.status = "running"
-        self._show_status()                          # "running" on screen before the first slice
+        self.controls.show_status()                          # "running" on screen before the first slice
         self._task = loop.create_task(self._play_loop(self._generation))
         return self._task
 
@@ -432,7 +426,6 @@ class SolverPlayer(widgets.VBox):
         shown = self.frame
         self.recording.append(frame)
         n = len(self.recording)
-        self._replay.max = n - 1
         if self.live or shown is None:
             self._set_position(n - 1)
         else:                                           # thinning may have moved the frame we show
@@ -451,139 +444,35 @@ class SolverPlayer(widgets.VBox):
         self._last_refresh = now
         if self.recording.frames and self.recording[-1].snapshot.expansions == self.n_steps \
                 and self.recording[-1].snapshot.status == self.solver.status and not self._improved:
-            self._show_status()
+            self.controls.show_status()
             return
-        self._show_status()                             # the cheap label first, then the views
+        self.controls.show_status()                             # the cheap label first, then the views
         self._record()
 
     def _set_position(self, index: int) -> None:
         self._internal_move = True
         try:
             self.position = index
-            self._replay.value = index
         finally:
             self._internal_move = False
         self.frame = self.recording[index]
-        self._show_replay_label()
-
-    # -- widgets -----------------------------------------------------------------
-    def _build_controls(self) -> None:
-        def button(label, tooltip, handler, style=""):
-            b = widgets.Button(description=label, tooltip=tooltip, button_style=style,
-                               layout=widgets.Layout(width="auto"))
-            b.on_click(lambda _: handler())
-            return b
-
-        self._play_button = button("Play", "run the search in slices", self._on_play, "success")
-        self._pause_button = button("Pause", "pause after the current slice", self.pause, "warning")
-        self._step_button = button("Step", "one unit of work", lambda: self.step(1))
-        self._n_box = widgets.BoundedIntText(value=100, min=1, max=10**7, layout=widgets.Layout(width="90px"))
-        self._step_n_button = button("Step ×N", "N units of work", lambda: self.step(int(self._n_box.value)))
-        self._reset_button = button("Reset", "start the search again", self.reset, "danger")
-        speeds = sorted(set(SPEEDS) | {self.speed})
-        self._speed_slider = widgets.SelectionSlider(options=speeds, value=self.speed, description="speed",
-                                                     tooltip="at most this many units of work per slice (and at most slice_seconds of work)",
-                                                     layout=widgets.Layout(width="260px"))
-        self._speed_slider.observe(lambda c: setattr(self, "speed", int(c["new"])), names="value")
-        # 0 stands for "max" (no limit): a Dropdown whose value is None shows an empty box.
-        rates = [("max", 0.0)] + [(f"{r:g}", float(r)) for r in RATES]
-        if self.rate is not None and self.rate not in RATES:
-            rates.append((f"{self.rate:g}", float(self.rate)))
-        self._rate_box = widgets.Dropdown(options=rates, value=self.rate or 0.0, description="steps/s",
-                                          tooltip="slow motion: units of work per second while playing",
-                                          style={"description_width": "initial"},
-                                          layout=widgets.Layout(width="130px"))
-        self._rate_box.observe(lambda c: setattr(self, "rate", c["new"] or None), names="value")
-        self._limit_box = widgets.FloatText(value=self.time_limit or 0.0, description="time limit (s)",
-                                            tooltip="0 = none", layout=widgets.Layout(width="190px"),
-                                            style={"description_width": "initial"})
-        self._limit_box.observe(self._on_limit_box, names="value")
-        self._steps_label = widgets.HTML()
-        self._steps_label.add_class("treeopt-steps")
-        self._status_label = widgets.HTML()
-        self._status_label.add_class("treeopt-status")
-        self._replay = widgets.IntSlider(value=0, min=0, max=0, description="replay", continuous_update=True,
-                                         layout=widgets.Layout(width="420px"))
-        self._replay.observe(self._on_replay, names="value")
-        self._live_button = button("Live", "follow the newest state", self._go_live)
-        self._replay_label = widgets.HTML()
-        self._large = widgets.ToggleButton(value=False, description="large", tooltip="larger text and plots, "
-                                           "for a projector", layout=widgets.Layout(width="auto"))
-        self._large.observe(self._on_large, names="value")
-        self._internal_move = False
-        self.observe(self._on_speed_trait, names="speed")
-        self.observe(self._on_rate_trait, names="rate")
-        self.observe(self._on_position, names="position")
-
-    def _on_large(self, change) -> None:
-        if change["new"]:
-            self.add_class("treeopt-large")
-        else:
-            self.remove_class("treeopt-large")
-
-    def _on_play(self) -> None:
-        self.play()
-
-    def _on_limit_box(self, change) -> None:
-        self.time_limit = float(change["new"]) if change["new"] and change["new"] > 0 else None
-
-    def _on_rate_trait(self, change) -> None:
-        box, value = self._rate_box, change["new"] or 0.0
-        if value not in [v for _, v in box.options]:
-            box.options = list(box.options) + [(f"{value:g}", value)]
-        box.value = value
-
-    def _on_speed_trait(self, change) -> None:
-        slider = self._speed_slider
-        if change["new"] not in slider.options:
-            slider.options = sorted(set(slider.options) | {change["new"]})
-        slider.value = change["new"]
-
-    def _on_replay(self, change) -> None:
-        if not self._internal_move:
-            self.live = change["new"] == len(self.recording) - 1
-            self.position = change["new"]
+        self.controls.show_position(index, len(self.recording))
 
     def _on_position(self, change) -> None:
         if self._internal_move:
             return
         index = change["new"]
-        if not 0 <= index < len(self.recording):
-            return
-        self._internal_move = True
-        try:
-            self._replay.value = index
-        finally:
-            self._internal_move = False
-        self.frame = self.recording[index]
-        self._show_replay_label()
+        if 0 <= index < len(self.recording):
+            self.frame = self.recording[index]
+            self.controls.show_position(index, len(self.recording))
 
-    def _go_live(self) -> None:
+    def go_live(self) -> None:
+        """Show the newest state again (after a replay) and follow it."""
         if not self.recording.frames:
             return
         if self.frame is not self.recording[-1] or not self.live:
             self.live = True
             self._set_position(len(self.recording) - 1)
-
-    def _show_status(self) -> None:
-        self._steps_label.value = f"<b>steps</b> <span class='treeopt-steps-value'>{self.n_steps}</span>"
-        error = f" · <span style='color:#d62728'>{escape(repr(self.error))}</span>" if self.error else ""
-        guessed = self.lower_bound_guessed
-        self._status_label.value = (
-            f"<b>{escape(status_text(self.status, guessed))}</b> · {lower_bound_label(guessed)} "
-            f"{self.lower_bound:.6g} · objective {self.upper_bound:.6g} · {gap_label(guessed)} {self.gap:.3g} · "
-            f"{escape(queue_text(getattr(self.solver, 'queue_size', 0), self.status, guessed))} · "
-            f"cache {self.cache_size} · "
-            f"{getattr(self.solver, 'elapsed', 0.0):.2f} s{error}")
-
-    def _show_replay_label(self) -> None:
-        frame = self.frame
-        if frame is None:
-            return
-        s = frame.snapshot
-        where = "live" if self.live else "replay"
-        self._replay_label.value = (f"{where}: frame {self.position + 1}/{len(self.recording)} · "
-                                    f"{s.expansions} expansions · {s.elapsed:.2f} s")
 
     def _make_views(self, views) -> list:
         if views is None:
@@ -599,21 +488,12 @@ class SolverPlayer(widgets.VBox):
         return made
 
     def _arrange(self) -> None:
-        wrap = widgets.Layout(flex_flow="row wrap")
-        controls = widgets.HBox([self._play_button, self._pause_button, self._step_button, self._step_n_button,
-                                 self._n_box, self._reset_button, self._speed_slider, self._rate_box,
-                                 self._limit_box], layout=wrap)
-        replay = widgets.HBox([self._replay, self._live_button, self._replay_label, widgets.HTML(_STYLE),
-                               self._large],
-                              layout=widgets.Layout(flex_flow="row wrap"))
-        status = widgets.HBox([self._steps_label, widgets.HTML("&nbsp;·&nbsp;"), self._status_label],
-                              layout=widgets.Layout(flex_flow="row wrap"))
         # One wrapping row: views sit side by side while they fit (trace and tree from about 1000 px)
         # and wrap onto the next line instead of being clipped.
         views = [widgets.HBox(self.views, layout=widgets.Layout(flex_flow="row wrap", align_items="flex-start"))] \
             if self.views else []
-        self.children = [controls, replay, status, *views]
-        self._show_status()
+        self.children = [*self.controls.rows(), *views]
+        self.controls.show_status()
 
     # -- static output -----------------------------------------------------------
     def to_html(self) -> str:

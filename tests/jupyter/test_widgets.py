@@ -317,9 +317,9 @@ def test_record_and_replay_scrubs_every_view_back(monk2):
     assert bounds.counts == {k: first.snapshot.prune_counts[k] for k in bounds.counts}
     player.step(300)                                  # new frames do not move a replaying view
     assert player.frame is first and trace.data["x"][-1] == 300
-    player._live_button.click()
+    player.controls.live_button.click()
     assert player.live and player.frame is player.recording[-1] and trace.data["x"][-1] == 2100
-    player._replay.value = 0                          # the slider scrubs too
+    player.controls.replay.value = 0                          # the slider scrubs too
     assert player.frame is player.recording[0] and trace.data["x"][-1] == 0
 
 

@@ -36,7 +36,7 @@ def test_guessed_search_is_labelled_guessed_everywhere(monk2):
     player.step(3)
     player._refresh(force=True)
     assert player.lower_bound_guessed
-    status = player._status_label.value
+    status = player.controls.status_label.value
     assert "lower bound (guessed)" in status and "gap vs guessed bound" in status
     assert trace.lower_bound_name == "lower bound (guessed)"
     assert trace.figure.data[0].name == "lower bound (guessed)"
@@ -50,7 +50,7 @@ def test_guessed_search_is_labelled_guessed_everywhere(monk2):
         pass
     # The solver ran to its end against its guess: status "guessed", and the views say not certified.
     assert player.status == "guessed"
-    assert "not certified" in player._status_label.value and "not certified" in player.to_html()
+    assert "not certified" in player.controls.status_label.value and "not certified" in player.to_html()
     assert bounds.runs[-1]["lower_bound_guessed"] is True
     assert "not certified" in bounds._table.value
 
@@ -61,12 +61,12 @@ def test_certified_search_keeps_the_plain_labels(monk2):
     player.step(3)
     player._refresh(force=True)
     assert not player.lower_bound_guessed
-    assert "guess" not in player._status_label.value and "lower bound" in player._status_label.value
+    assert "guess" not in player.controls.status_label.value and "lower bound" in player.controls.status_label.value
     assert trace.figure.data[0].name == "lower bound" and "guess" not in trace.to_svg()
     assert "guess" not in queue._summary.value
     while player.step(1000):
         pass
-    assert player.status == "optimal" and "<b>optimal</b>" in player._status_label.value
+    assert player.status == "optimal" and "<b>optimal</b>" in player.controls.status_label.value
     assert bounds.runs[-1]["lower_bound_guessed"] is False and "not certified" not in bounds._table.value
 
 

@@ -81,12 +81,12 @@ def test_a_finished_search_says_why_its_queue_is_not_empty():
     X, y = load_monk(1)
     player = explore(X, y, regularization=0.05, solver="branches", views=[QueueView])
     player.step(3)
-    assert "left unexpanded" not in player._status_label.value
+    assert "left unexpanded" not in player.controls.status_label.value
     while player.step(10**5):
         pass
     size = player.solver.queue_size
     assert player.status == "optimal" and size > 0       # branches stops with entries left
-    assert f"queue {size} (left unexpanded: lower bound = objective" in player._status_label.value
+    assert f"queue {size} (left unexpanded: lower bound = objective" in player.controls.status_label.value
     assert "none can give a better tree" in player.views[0]._summary.value
 
 
@@ -94,7 +94,7 @@ def test_large_mode_for_projectors_toggles_a_class_on_the_player():
     X, y = load_monk(1)
     player = explore(X, y, regularization=0.05, views=None)
     assert "treeopt-large" not in player._dom_classes
-    player._large.value = True
+    player.controls.large.value = True
     assert "treeopt-large" in player._dom_classes
-    player._large.value = False
+    player.controls.large.value = False
     assert "treeopt-large" not in player._dom_classes

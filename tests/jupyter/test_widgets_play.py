@@ -57,7 +57,7 @@ def first_slices(player, n_slices: int) -> list:
 
     async def scenario():
         task = player.play()
-        status = (player.status, player.running, "running" in player._status_label.value)
+        status = (player.status, player.running, "running" in player.controls.status_label.value)
         await task
         return status
 
@@ -135,10 +135,10 @@ def test_play_from_a_replayed_frame_returns_every_view_to_live(monk2):
 def test_slow_motion_plays_single_steps_and_draws_each(monk2):
     X, y = monk2
     player = explore(X, y, regularization=0.001, views=[TraceView], rate=20.0)
-    assert player._rate_box.value == 20.0
+    assert player.controls.rate_box.value == 20.0
     player.rate = 50.0                               # the trait and the control agree
-    assert player._rate_box.value == 50.0
-    player._rate_box.value = 5.0
+    assert player.controls.rate_box.value == 50.0
+    player.controls.rate_box.value = 5.0
     assert player.rate == 5.0
     trace = player.views[0]
     _, seen = first_slices(player, 3)
@@ -151,8 +151,8 @@ def test_slow_motion_plays_single_steps_and_draws_each(monk2):
 def test_the_rate_control_shows_max_when_unlimited(monk2):
     X, y = monk2
     player = explore(X, y, regularization=0.001, views=None)
-    assert player.rate is None and player._rate_box.label == "max"
+    assert player.rate is None and player.controls.rate_box.label == "max"
     player.rate = 2.0
-    assert player._rate_box.label == "2"
-    player._rate_box.value = 0.0
+    assert player.controls.rate_box.label == "2"
+    player.controls.rate_box.value = 0.0
     assert player.rate is None

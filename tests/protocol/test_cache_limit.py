@@ -207,7 +207,7 @@ def test_player_shows_cache_size_and_stops_at_its_cache_limit(monk):
     assert player.cache_limit == 60 and player.cache_size == 0
     player.step(3)
     assert player.cache_size == player.solver.cache_size > 0
-    assert f"cache {player.cache_size}" in player._status_label.value
+    assert f"cache {player.cache_size}" in player.controls.status_label.value
     status = asyncio.run(player.play_until_done())
     assert status == "cache_limit" and player.cache_size > 60
     assert player.lower_bound <= player.upper_bound
