@@ -17,7 +17,7 @@ in-place changes. So the figure is created lazily, from the data of the
 first :meth:`~LiveFigure.draw` (a view draws its first frame when it is
 built), or when :attr:`~LiveFigure.figure` is first read; after that, the
 next redraw assigns whole ``x``/``y`` arrays again and so repairs a late view
-(see /work/shared/JUPYTER.md, "plotly"). While the player runs, redraws are throttled to one per
+(checked in a real browser by ``tests/jupyter/test_browser.py``). While the player runs, redraws are throttled to one per
 ``min_interval`` seconds; the latest data are drawn when it stops.
 """
 

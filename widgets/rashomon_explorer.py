@@ -3,7 +3,12 @@
 Three plots of the (filtered) set, all exact, none built by listing the trees:
 
 * an **icicle** of the trees grouped by their root split, then by the first split of each side
-  (TimberTrek's view, Wang et al. 2022); clicking a group draws its best tree beside the plots;
+  (TimberTrek's view, Wang et al. 2022); clicking a group draws its best tree beside the plots
+  (the group menu makes the same choice from the keyboard). plotly's ``FigureWidget`` sends hover
+  and click events through one synchronised value, which ipywidgets merges while an earlier
+  message is on its way to the kernel: a click in the very instant the pointer arrives can be
+  replaced by the hover that follows it. A pointer that rests on the group first, as a person's
+  does, always gets through (``tests/rashomon/test_rashomon_browser.py``);
 * a **histogram** of objectives (number of trees at each objective value);
 * the **importance ranges**: for each feature, the share of trees that split on it and the range
   (least to greatest over the set) of the share of training weight whose path tests it, in the spirit
@@ -11,8 +16,8 @@ Three plots of the (filtered) set, all exact, none built by listing the trees:
 
 Filters (must use, avoid, maximum depth and leaves, a tighter ε) make a new
 :class:`~treeopt.rashomon.RashomonSet` with :meth:`~treeopt.rashomon.RashomonSet.filter`. Each plotly
-``FigureWidget`` is created once and updated in place (whole arrays under ``batch_update``), as
-``../shared/JUPYTER.md`` asks.
+``FigureWidget`` is created once and updated in place (whole arrays under ``batch_update``), so a
+redraw sends the changed arrays, not a new figure.
 """
 
 from __future__ import annotations
