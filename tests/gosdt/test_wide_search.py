@@ -57,12 +57,14 @@ def test_depth_two_solver_matches_the_oracle_at_depth_two(data, lam, objective):
     result = solver.solve(dataset.all_points)
     assert model.to_objective(result.objective) == pytest.approx(expected.objective, abs=1e-9)
     assert small_tree_objective(X, y, w, lam, objective, result) == pytest.approx(expected.objective, abs=1e-9)
-    # best(): the same optimum from the pair matrix and, without it, one root split at a time.
+    # best(): the same optimum from the pair matrix and, without it, one root split at a time; with
+    # equal columns grouped by their bits (few_features=0) or kept as they are (the default here).
     for max_pair_columns in (1500, 0):
-        solver.max_pair_columns = max_pair_columns
-        objective_w, spec = solver.best(np.ones(dataset.n_points, dtype=bool))
-        assert model.to_objective(objective_w) == pytest.approx(expected.objective, abs=1e-9)
-        assert spec_objective(X, y, w, lam, objective, spec) == pytest.approx(expected.objective, abs=1e-9)
+        for few_features in (DepthTwoSolver.few_features, 0):
+            solver.max_pair_columns, solver.few_features = max_pair_columns, few_features
+            objective_w, spec = solver.best(np.ones(dataset.n_points, dtype=bool))
+            assert model.to_objective(objective_w) == pytest.approx(expected.objective, abs=1e-9)
+            assert spec_objective(X, y, w, lam, objective, spec) == pytest.approx(expected.objective, abs=1e-9)
     one, _ = solver.depth_one(dataset.all_points)
     assert model.to_objective(one) == pytest.approx(
         brute_force(X, y, lam, sample_weight=w, objective=objective, depth=1).objective, abs=1e-9)
@@ -87,8 +89,10 @@ def spec_objective(X, y, w, lam, objective, spec) -> float:
 @settings(max_examples=80, deadline=None)
 @given(data=problems(n_classes=2, weights="float") | problems(n_classes=3) | problems(weights="int"),
        lam=lambdas, objective=st.sampled_from(["accuracy", "balanced_accuracy"]),
-       target_shift=st.sampled_from([None, 0.0, 0.05]), max_pair_columns=st.sampled_from([1500, 0]))
-def test_depth_three_solver_matches_the_oracle_at_depth_three(data, lam, objective, target_shift, max_pair_columns):
+       target_shift=st.sampled_from([None, 0.0, 0.05]), max_pair_columns=st.sampled_from([1500, 0]),
+       few_features=st.sampled_from([DepthTwoSolver.few_features, 0]))
+def test_depth_three_solver_matches_the_oracle_at_depth_three(data, lam, objective, target_shift, max_pair_columns,
+                                                              few_features):
     """Exact at depth three, with or without pair matrices; with a target, it finds the optimum
     below it or proves there is none."""
     X, y, w = data
@@ -99,6 +103,7 @@ def test_depth_three_solver_matches_the_oracle_at_depth_three(data, lam, objecti
     eps = 1e-9 * dataset.total_weight
     two = DepthTwoSolver(dataset.points, dataset.counts * model.costs, lam * dataset.total_weight, eps)
     two.max_pair_columns = max_pair_columns            # 0: no pair matrix, root splits one by one
+    two.few_features = few_features                    # 0: equal columns grouped by their bits
     three = DepthThreeSolver(two)
     target = np.inf if target_shift is None else (expected.objective + target_shift) / model.scale
     objective_w, spec = three.solve(np.ones(dataset.n_points, dtype=bool), target)

@@ -141,6 +141,8 @@ class DepthTwoSolver:
     #: Above this many kept columns a support's pair matrix (columns² numbers per class) is not
     #: built; :meth:`best` then solves root splits one by one (:meth:`bounded`).
     max_pair_columns = 1500
+    #: Up to this many features :meth:`columns` keeps equal columns (no bit packing or hashing).
+    few_features = 64
 
     def __init__(self, points: np.ndarray, scored_counts: np.ndarray, penalty: float, eps: float):
         self.points = np.asarray(points, dtype=bool)      # float copies are made per support (wide data: 15,000+ columns)
@@ -257,7 +259,7 @@ class DepthTwoSolver:
         By popcount over the packed columns when the weights have bit planes (a fraction
         of a millisecond on 15,000 columns), else one float product over the rows with ``f_j``.
         """
-        if self.planes.planes is not None:
+        if self.planes.planes is not None and columns.bits_by_word is not None:
             return self.planes.counts(columns.bits_by_word, columns.bits_by_word[:, j])
         rows = columns.X[:, j] > 0
         return columns.W[rows].T @ columns.X[rows]
@@ -285,6 +287,14 @@ class DepthTwoSolver:
         are equal. The products below then shrink with the square of the kept count.
         """
         rows = np.flatnonzero(mask)
+        if self.n_features <= self.few_features:
+            # Few columns: the products below are small whatever the duplicates, and finding equal
+            # columns by their bits would cost more than it saves (about half of a call on 27 columns).
+            points = self.points[rows]
+            ones = points.sum(axis=0)
+            kept = np.flatnonzero((ones > 0) & (ones < len(rows)))
+            return Columns(points[:, kept].astype(np.float64), self.scored[rows], kept,
+                           (kept, np.arange(len(kept))), None)
         by_word = self.packed_by_word & pack_mask(mask)[:, None]    # each column on the support's points
         ones = np.bitwise_count(by_word).sum(axis=0, dtype=np.int64)
         kept = np.flatnonzero((ones > 0) & (ones < len(rows)))
@@ -316,14 +326,15 @@ class Columns:
     ``features[i]`` is the dataset feature of kept column ``i``; ``members`` is
     ``(features, column)``: every non-constant dataset feature and the kept column
     equal to it on the support; ``bits_by_word`` holds the kept columns as packed bits over
-    all points, zero outside the support, word-major (``treeopt/solvers/bit_columns.py``).
+    all points, zero outside the support, word-major (``treeopt/solvers/bit_columns.py``), or is
+    None on data with few features (equal columns are then kept, each its own class).
     """
 
     X: np.ndarray
     W: np.ndarray
     features: np.ndarray
     members: tuple
-    bits_by_word: np.ndarray  # (words, kept): each kept column on the support, as packed bits
+    bits_by_word: np.ndarray | None  # (words, kept): each kept column as packed bits (None: few features)
 
 
 class PairCounts:
