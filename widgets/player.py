@@ -33,14 +33,14 @@ from traitlets import Any, Bool, Float, Int, TraitError, Unicode, validate
 from treeopt.solvers.base import check_cache_limit
 
 from .labels import gap_label, lower_bound_label, status_text
-from .player_controls import RATES, SPEEDS, PlayerControls
+from .player_controls import PlayerControls
 from .recording import Frame, Recording
 from .time_slices import TimedSlices
 
 SLOW_MOTION_RATE = 10.0
 """Units per second at or below which playing draws every slice (a slice is then one unit)."""
 
-__all__ = ["SolverPlayer", "as_player", "SPEEDS", "RATES"]
+__all__ = ["SolverPlayer", "as_player"]
 
 
 class SolverPlayer(widgets.VBox):
@@ -285,7 +285,7 @@ class SolverPlayer(widgets.VBox):
         self._stopped = ""
         self.running = True
         self.status = "running"
-        self.controls.show_status()                          # "running" on screen before the first slice
+        self.controls.show_status()                  # "running" on screen before the first slice
         self._task = loop.create_task(self._play_loop(self._generation))
         return self._task
 
@@ -446,7 +446,7 @@ class SolverPlayer(widgets.VBox):
                 and self.recording[-1].snapshot.status == self.solver.status and not self._improved:
             self.controls.show_status()
             return
-        self.controls.show_status()                             # the cheap label first, then the views
+        self.controls.show_status()                     # the cheap label first, then the views
         self._record()
 
     def _set_position(self, index: int) -> None:
@@ -455,16 +455,16 @@ class SolverPlayer(widgets.VBox):
             self.position = index
         finally:
             self._internal_move = False
-        self.frame = self.recording[index]
-        self.controls.show_position(index, len(self.recording))
+        self._show_frame(index)
 
     def _on_position(self, change) -> None:
-        if self._internal_move:
-            return
-        index = change["new"]
-        if 0 <= index < len(self.recording):
-            self.frame = self.recording[index]
-            self.controls.show_position(index, len(self.recording))
+        if not self._internal_move and 0 <= change["new"] < len(self.recording):
+            self._show_frame(change["new"])
+
+    def _show_frame(self, index: int) -> None:
+        """Show recorded frame ``index`` in every view and on the replay slider."""
+        self.frame = self.recording[index]
+        self.controls.show_position(index, len(self.recording))
 
     def go_live(self) -> None:
         """Show the newest state again (after a replay) and follow it."""

@@ -33,8 +33,10 @@ def _module_level_imports(name: str, path: Path):
     package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
     statements = []
     for node in tree.body:
-        statements.extend(n for n in ast.walk(node) if isinstance(n, (ast.Import, ast.ImportFrom))) \
-            if isinstance(node, (ast.If, ast.Try)) else statements.append(node)
+        if isinstance(node, (ast.If, ast.Try)):                # e.g. a guarded optional import
+            statements.extend(n for n in ast.walk(node) if isinstance(n, (ast.Import, ast.ImportFrom)))
+        else:
+            statements.append(node)
     for node in statements:
         if isinstance(node, ast.Import):
             for alias in node.names:

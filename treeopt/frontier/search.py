@@ -427,18 +427,17 @@ class ParetoSearch(Solver):
         return self.model.to_objective(weight_units)
 
     def _best_k(self) -> int:
-        """Budget of the best incumbent: the least loss (+ λ × leaves with ``regularization``), fewest leaves."""
+        """Budget of the best incumbent: the least objective (:meth:`_incumbent_objective`), fewest leaves."""
         if self.root is None:
             return 1
-        lam = self._leaf_cost()
-        return min(self._incumbents, key=lambda m: (self._obj(self._incumbents[m][0]) + lam * self._incumbent_size(m), m))
+        return min(self._incumbents, key=lambda m: (self._incumbent_objective(m), m))
 
-    def _incumbent_size(self, k: int) -> int:
-        """Leaves of the incumbent of budget ``k`` (at most ``k``), counted only when λ is charged."""
-        if self.regularization is None:
-            return k
+    def _incumbent_objective(self, k: int) -> float:
+        """The incumbent of budget ``k``: its loss, + λ × its leaves with ``regularization`` (objective units)."""
         loss, choice = self._incumbents[k]
-        return self._leaves_of(self.root, choice)
+        if self.regularization is None:
+            return self._obj(loss)
+        return self._obj(loss) + self._leaf_cost() * self._leaves_of(self.root, choice)
 
     def _leaf_cost(self) -> float:
         """λ per leaf in objective units (0 without ``regularization``: the least loss is the target)."""
@@ -473,8 +472,7 @@ class ParetoSearch(Solver):
         if self.root is None:
             counts = self.dataset.class_counts(self.dataset.all_points)
             return self._obj(self.model.leaf(counts)[0]) + self._leaf_cost()
-        k = self._best_k()
-        return self._obj(self._incumbents[k][0]) + self._leaf_cost() * self._incumbent_size(k)
+        return min(self._incumbent_objective(k) for k in self._incumbents)
 
     def _incumbent_leaves(self) -> int:
         return self.tree_for_budget(self._best_k()).n_leaves
