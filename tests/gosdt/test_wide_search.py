@@ -410,3 +410,22 @@ def test_deepening_and_portfolio_share_an_offered_tree():
             assert not solver.offer_incumbent(best.tree, best.objective)      # not better: refused
         result = solver.run()
         assert result.optimal and result.objective == pytest.approx(best.objective)
+
+
+@pytest.mark.parametrize("gosdt_seconds, deepening_seconds, expected", [
+    (0.0, 0.0, "deepening"),      # a tie goes to deepening
+    (1.0, 3.0, "deepening"),      # 3 of 4 s is less than its 4/5
+    (1.0, 5.0, "gosdt"),          # 5 of 6 s is more
+    (3.0, 10.0, "gosdt"),         # after 10 s the rest is shared evenly: 8 + 1.5 s owed, 10 used
+    (2.0, 12.0, "gosdt"),
+    (20.0, 10.0, "deepening"),
+])
+def test_the_portfolio_gives_deepening_most_of_the_first_seconds(gosdt_seconds, deepening_seconds, expected):
+    """Anytime first: iterative deepening's share is 4/5 of the first 10 s, then the two alternate evenly."""
+    from types import SimpleNamespace
+    from treeopt.solvers import Portfolio
+    X = np.array([[0, 1], [1, 0]] * 3)
+    solver = Portfolio(Dataset.from_binary(X, X[:, 0]), regularization=0.1)
+    live = {"gosdt": SimpleNamespace(elapsed=gosdt_seconds), "deepening": SimpleNamespace(elapsed=deepening_seconds)}
+    assert solver._next_member(live) == expected
+    assert solver._next_member({"gosdt": live["gosdt"]}) == "gosdt"
