@@ -45,3 +45,47 @@ def problems(draw, n_classes=2, weights=None, max_rows=40, max_features=6):
     else:
         w = None
     return X, y, w
+
+
+@st.composite
+def threshold_problems(draw, n_classes=2, max_rows=40, max_features=7):
+    """(X, y, None): numeric columns encoded by all their thresholds, as chains of nested features.
+
+    One to three numeric columns with small integer values, each as its features
+    ``x <= t`` for rising ``t`` (or ``x > t``, a falling chain), sometimes with a plain
+    binary column after them; labels by a planted threshold rule (with noise) or at random.
+    This is the data of ``treeopt/solvers/sorted_depth_two.py`` (chains), kept within
+    ``max_features`` so that the brute-force oracle stays fast. The values come from a
+    drawn seed, so that the smallest example stays small.
+    """
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    n_rows = draw(st.integers(n_classes, max_rows) | st.integers(max_rows // 2, max_rows))
+    n_columns = draw(st.integers(1, 3))
+    columns, blocks, used = [], [], 0
+    for _ in range(n_columns):
+        values = rng.integers(0, draw(st.integers(1, 4)) + 1, size=n_rows)
+        thresholds = np.unique(values)[:-1][:max_features - used]
+        if len(thresholds) == 0:
+            continue
+        block = values[:, None] <= thresholds[None, :]
+        if draw(st.booleans()):
+            block = ~block                                  # x > t: the chain falls
+        columns.append(values)
+        blocks.append(block)
+        used += block.shape[1]
+        if used < max_features and draw(st.booleans()):
+            blocks.append(rng.random((n_rows, 1)) < 0.5)
+            used += 1
+    if not blocks:
+        columns.append(np.arange(n_rows) % 2)
+        blocks.append(columns[0][:, None] <= 0)
+    X = np.concatenate(blocks, axis=1).astype(int)
+    noise = rng.integers(0, n_classes, size=n_rows)
+    if draw(st.booleans()):
+        a, b = rng.integers(0, len(columns), size=2)
+        planted = ((columns[a] >= 2).astype(int) ^ (columns[b] % 2)) % n_classes
+        y = np.where(rng.random(n_rows) < 0.25, noise, planted)
+    else:
+        y = noise
+    y[:n_classes] = np.arange(n_classes)
+    return X, y, None

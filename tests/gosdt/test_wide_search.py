@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oracle import _inputs, _label_leaves, brute_force, class_costs, to_treeopt_tuple, tree_objective
-from strategies import lambdas, problems
+from strategies import lambdas, problems, threshold_problems
 from treeopt import OptimalTreeClassifier
 from treeopt.data import Dataset
 from treeopt.solvers import GOSDT, DepthDeepening
@@ -22,7 +22,7 @@ from treeopt.solvers.depth_two import LEAF, DepthTwoSolver
 
 from conftest import require_datasets
 
-WIDE = ["depth_two", "depth_three", "similar_support", "completions", "dives"]
+WIDE = ["depth_two", "depth_three", "sorted_depth_two", "similar_support", "completions", "dives"]
 
 
 def small_tree_objective(X, y, w, lam, objective, result) -> float:
@@ -133,14 +133,17 @@ def check(solver_cls, X, y, w, lam, *, bounds=None, depth=None, objective="accur
 
 
 class WideGOSDT(GOSDT):
-    """GOSDT as on 32+ columns: ``depth_two`` also closes unbudgeted problems on oracle-sized data."""
+    """GOSDT as on 32+ columns: ``depth_two`` also closes unbudgeted problems on oracle-sized data,
+    and ``sorted_depth_two`` solves its depth-two subtrees whatever the chains' length."""
 
     wide_features = 0
+    min_chain_length = 0
+    min_sorted_features = 0
 
 
 @pytest.mark.parametrize("switch", [None] + WIDE)
 @settings(max_examples=25, deadline=None)
-@given(data=problems() | problems(weights="int") | problems(weights="float"), lam=lambdas,
+@given(data=problems() | problems(weights="int") | problems(weights="float") | threshold_problems(), lam=lambdas,
        depth=st.sampled_from([None, None, 1, 2, 3, 4, 5]))
 def test_gosdt_with_the_wide_switches_matches_the_oracle(switch, data, lam, depth):
     X, y, w = data

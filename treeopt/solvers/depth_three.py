@@ -51,6 +51,11 @@ class DepthThreeSolver:
     memo_size : int, default=200_000
         Depth-two results kept by support (the same grandchild is reached through both
         orders of two splits); cleared when full.
+    children : SortedDepthTwo, optional
+        Solves the children (any object with ``best(mask, target)`` as
+        :meth:`DepthTwoSolver.best`); default ``two``. On threshold features
+        :class:`~treeopt.solvers.sorted_depth_two.SortedDepthTwo` pays per numeric
+        column rather than per threshold.
 
     Attributes
     ----------
@@ -74,8 +79,9 @@ class DepthThreeSolver:
     True
     """
 
-    def __init__(self, two: DepthTwoSolver, memo_size: int = 200_000):
+    def __init__(self, two: DepthTwoSolver, memo_size: int = 200_000, children=None):
         self.two = two
+        self.children = two if children is None else children
         self.memo_size = memo_size
         self._memo: dict = {}
         self.solved_children = 0
@@ -124,7 +130,7 @@ class DepthThreeSolver:
         if found is not None:
             objective, spec = found
             return (objective, spec) if objective < target - self.two.eps else (target - self.two.eps, None)
-        objective, spec = self.two.best(mask, target)
+        objective, spec = self.children.best(mask, target)
         self.solved_children += 1
         if spec is not None:
             if len(self._memo) >= self.memo_size:

@@ -100,14 +100,15 @@ def similar_bounds(low_left, low_right, j, left_obj, right_obj, both, single, to
     >>> low_left.tolist(), low_right.tolist()     # ¬f_0 has weight 3: it lacks 1 and 2 of ¬f_1, f_1
     ([5.0, 4.0], [2.0, 3.0])
     """
+    lacks = single - both                                      # w(¬f_j ∧ f_k)
     if left_obj is not None:
         low_left[j] = left_obj
-        np.maximum(low_left, left_obj - (single - both), out=low_left)                # ¬f_j ∧ f_k
-        np.maximum(low_right, left_obj - (total - single[j] - single + both), out=low_right)   # ¬f_j ∧ ¬f_k
+        np.maximum(low_left, left_obj - lacks, out=low_left)                                # ¬f_j ∧ f_k
+        np.maximum(low_right, lacks + (left_obj - total + single[j]), out=low_right)        # ¬f_j ∧ ¬f_k
     if right_obj is not None:
         low_right[j] = right_obj
-        np.maximum(low_right, right_obj - (single[j] - both), out=low_right)          # f_j ∧ ¬f_k
-        np.maximum(low_left, right_obj - both, out=low_left)                          # f_j ∧ f_k
+        np.maximum(low_right, both + (right_obj - single[j]), out=low_right)                # f_j ∧ ¬f_k
+        np.maximum(low_left, right_obj - both, out=low_left)                                # f_j ∧ f_k
 
 
 class DepthTwoSolver:

@@ -90,6 +90,15 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     a remaining depth budget of three, and on wide data when its upper bound is at
     most ``eq + 5λ`` (at most four leaves can do better, and four leaves fit in
     depth three). Needs ``depth_two``. Counts problems solved this way.
+``sorted_depth_two``
+    How the two solvers above solve a depth-two subtree on threshold features: the
+    features are grouped in *chains* (runs of nested features, such as the thresholds
+    ``x <= t`` of one numeric column) and every split of a chain is a prefix of the
+    support's points sorted once by that chain, so one cumulative sum gives the class
+    weights of all its thresholds (ConTree's specialised depth-two solver, Briţa, van der
+    Linden and Demirović, AAAI 2025; ``treeopt/solvers/sorted_depth_two.py``). Exact, like
+    the pair counts it replaces; used when the chains average at least
+    :attr:`GOSDT.min_chain_length` features. Counts depth-two subtrees solved this way.
 ``similar_support``
     Theorem B.10 (similar support bound) between the children of one problem's
     splits: adding rows to a support raises its optimum by at most their weight,
@@ -145,6 +154,7 @@ from .capabilities import Capabilities
 from .cart_start import cart_incumbent
 from .depth_three import DepthThreeSolver
 from .depth_two import LEAF, DepthTwoSolver, one_blas_thread
+from .sorted_depth_two import SortedDepthTwo, nested_chains
 from .similar_support import SimilarSupport
 from .gc_pause import HeapFreeze
 
@@ -248,6 +258,8 @@ class GOSDT(Solver):
                      "can be optimal (GOSDT Theorems B.4, B.9) or two levels of depth budget remain",
         "depth_three": "GOSDT Theorem B.10 (similar support) between the root splits of an exact depth-three "
                        "solver, where three levels of depth budget remain or at most four leaves can be optimal",
+        "sorted_depth_two": "ConTree (Brita et al., AAAI 2025) depth-two solver over sorted values: the splits of "
+                            "a chain of nested threshold features from one cumulative sum (exact)",
         "similar_support": "GOSDT Theorem B.10 (similar support): a solved child bounds the children of every "
                            "other split of its parent by its optimum minus the weight of the rows they lack",
         "completions": "MurTree section 4.3 pair counts as upper bounds: each child's best depth-one subtree",
@@ -262,6 +274,13 @@ class GOSDT(Solver):
     #: most three leaves. On fewer, creating the children in Python is cheaper than the numpy call
     #: (measured on the narrow suite: 1.5x slower overall with it at 11-18 features).
     wide_features = 32
+    #: ``sorted_depth_two`` is used when the features form chains of at least this many on average
+    #: (threshold encodings of numeric columns); on one-hot data the pair counts are faster.
+    min_chain_length = 4
+    #: ... and only above this many features: below it a support's exact pair matrix is cheaper,
+    #: and its exact children bound the depth-three solver's other splits better (measured on
+    #: spiral and compas with all thresholds at depth budgets 3 and 4: 2-5x slower with chains).
+    min_sorted_features = DepthTwoSolver.max_pair_columns
     #: A depth-three solve advances by slices of about this many seconds (one unit of work each),
     #: so a time limit or a Pause waits at most about one slice.
     three_slice_seconds = 0.1
@@ -297,7 +316,13 @@ class GOSDT(Solver):
         # Completions need a full pair matrix at once; the exact solvers bound their way through any width.
         self._all_pairs = dataset.n_features <= self.max_pair_features
         self._similar = self._pairs is not None and self.bounds["similar_support"] and not self.lower_bound_guessed
-        self._three = DepthThreeSolver(self._pairs) \
+        self._sorted = None                    # the sorted-chains depth-two solver, where chains are long
+        if self._pairs is not None and self._depth_two and self.bounds["sorted_depth_two"]:
+            chains = nested_chains(dataset.points)
+            if dataset.n_features > self.min_sorted_features and dataset.n_features >= self.min_chain_length * len(chains):
+                self._sorted = SortedDepthTwo(dataset.points, dataset.counts * self.model.costs, self.penalty,
+                                              self.eps, chains=chains)
+        self._three = DepthThreeSolver(self._pairs, children=self._sorted) \
             if self._pairs is not None and self._depth_two and self.bounds["depth_three"] else None
         self._three_runs = {}            # id(problem) -> DepthThreeRun of a depth-three solve under way
         self.root: Problem | None = None
@@ -580,8 +605,9 @@ class GOSDT(Solver):
                     self._wide and problem.ub <= problem.eq + 4 * self.penalty + self.eps))
                 if exact:
                     with one_blas_thread():
-                        objective, spec = self._pairs.best(points_in(problem.support, self.dataset.n_points),
-                                                           problem.ub)
+                        objective, spec = (self._pairs if self._sorted is None else self._sorted).best(
+                            points_in(problem.support, self.dataset.n_points), problem.ub)
+                    self._count_sorted()
                     self._solve_small(problem, objective, spec)
                     return
                 if dive and self.bounds["completions"] and self._all_pairs:
@@ -698,6 +724,7 @@ class GOSDT(Solver):
             run = self._three_runs[id(problem)] = self._three.start(
                 points_in(problem.support, self.dataset.n_points), problem.ub)
         run.advance(self.three_slice_seconds)
+        self._count_sorted()
         if run.done:
             del self._three_runs[id(problem)]
             self.prune_counts["depth_three"] += 1
@@ -714,6 +741,10 @@ class GOSDT(Solver):
         if problem.lb != old_lb or problem.ub != old_ub:
             self._propagate(problem)
         self._push(problem)
+
+    def _count_sorted(self) -> None:
+        if self._sorted is not None:
+            self.prune_counts["sorted_depth_two"] = self._sorted.solves
 
     def _solve_small(self, problem: Problem, objective: float, spec, counter: str | None = "depth_two") -> None:
         """``depth_two``/``depth_three``: the problem's optimum is its best tree of depth at most two or three.

@@ -1,0 +1,120 @@
+"""The depth-two solver over sorted chains of threshold features, against the brute-force oracle.
+
+``treeopt/solvers/sorted_depth_two.py`` must give the same optimum as
+``treeopt/solvers/depth_two.py`` on any binary data (chains of one feature included), with or
+without a target to beat, inside the depth-three solver and inside GOSDT with its switch on.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from oracle import brute_force
+from strategies import lambdas, problems, threshold_problems
+from test_wide_search import spec_objective
+from treeopt.data import Dataset
+from treeopt.objectives import get_objective
+from treeopt.solvers.depth_three import DepthThreeSolver
+from treeopt.solvers.depth_two import DepthTwoSolver
+from treeopt.solvers.sorted_depth_two import SortedDepthTwo, nested_chains
+
+any_data = threshold_problems() | threshold_problems(n_classes=3) | problems(n_classes=2, weights="float") \
+    | problems(n_classes=3)
+
+
+def _solvers(X, y, w, lam, objective):
+    dataset = Dataset.from_binary(X, y, sample_weight=w)
+    model = get_objective(objective).loss_model(dataset)
+    args = (dataset.points, dataset.counts * model.costs, lam * dataset.total_weight, 1e-9 * dataset.total_weight)
+    return dataset, model, SortedDepthTwo(*args), DepthTwoSolver(*args)
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=any_data, lam=lambdas, objective=st.sampled_from(["accuracy", "balanced_accuracy"]),
+       target_shift=st.sampled_from([None, 0.0, 0.03]))
+def test_sorted_depth_two_matches_the_oracle(data, lam, objective, target_shift):
+    X, y, w = data
+    expected = brute_force(X, y, lam, sample_weight=w, objective=objective, depth=2)
+    dataset, model, sorted_two, _ = _solvers(X, y, w, lam, objective)
+    target = np.inf if target_shift is None else (expected.objective + target_shift) / model.scale
+    objective_w, spec = sorted_two.best(np.ones(dataset.n_points, dtype=bool), target)
+    if spec is None:                   # only when the target is not above the optimum
+        assert target_shift == 0.0
+        assert model.to_objective(objective_w) <= expected.objective + 1e-9
+    else:
+        assert model.to_objective(objective_w) == pytest.approx(expected.objective, abs=1e-9)
+        assert spec_objective(X, y, w, lam, objective, spec) == pytest.approx(expected.objective, abs=1e-9)
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=any_data, lam=lambdas, seed=st.integers(0, 2**16))
+def test_sorted_and_pair_count_solvers_agree_on_random_supports(data, lam, seed):
+    """Any support set (a child several splits down), not just the whole data."""
+    X, y, w = data
+    dataset, model, sorted_two, pair_two = _solvers(X, y, w, lam, "accuracy")
+    rng = np.random.default_rng(seed)
+    for _ in range(5):
+        mask = rng.random(dataset.n_points) < rng.uniform(0.2, 1.0)
+        if not mask.any():
+            continue
+        mine, spec = sorted_two.best(mask)
+        theirs, _ = pair_two.best(mask)
+        assert mine == pytest.approx(theirs, abs=1e-9 * dataset.total_weight)
+        assert spec is not None
+
+
+@settings(max_examples=50, deadline=None)
+@given(data=threshold_problems() | problems(n_classes=3), lam=lambdas,
+       target_shift=st.sampled_from([None, 0.0, 0.05]))
+def test_depth_three_solver_with_sorted_children_matches_the_oracle(data, lam, target_shift):
+    X, y, w = data
+    expected = brute_force(X, y, lam, sample_weight=w, depth=3)
+    dataset, model, sorted_two, pair_two = _solvers(X, y, w, lam, "accuracy")
+    three = DepthThreeSolver(pair_two, children=sorted_two)
+    target = np.inf if target_shift is None else (expected.objective + target_shift) / model.scale
+    objective_w, spec = three.solve(np.ones(dataset.n_points, dtype=bool), target)
+    if spec is None:
+        assert target_shift == 0.0
+        assert model.to_objective(objective_w) <= expected.objective + 1e-9
+    else:
+        assert model.to_objective(objective_w) == pytest.approx(expected.objective, abs=1e-9)
+        assert spec_objective(X, y, w, lam, "accuracy", spec) == pytest.approx(expected.objective, abs=1e-9)
+
+
+def test_chains_recover_the_numeric_columns_of_an_all_threshold_encoding():
+    from treeopt.binarize import Binarizer
+    rng = np.random.default_rng(0)
+    table = rng.normal(size=(60, 3))
+    points = Binarizer(thresholds="all").fit_transform(table)
+    chains = nested_chains(points)
+    assert [len(c) for c in chains] == [59, 59, 59]
+    for chain in chains:                                  # true sets grow along every chain
+        block = points[:, chain]
+        assert np.all(block[:, :-1] <= block[:, 1:])
+    assert sorted(np.concatenate(chains).tolist()) == list(range(points.shape[1]))
+
+
+@pytest.mark.parametrize("depth", [2, 3, 4])
+def test_gosdt_on_threshold_features_solves_depth_two_subtrees_by_chains(depth):
+    """On an all-threshold encoding the switch is used (counted), and the optimum is the same without it."""
+    from treeopt.binarize import Binarizer
+    from treeopt.solvers import GOSDT
+    rng = np.random.default_rng(depth)
+    table = rng.normal(size=(80, 3))
+    y = ((table[:, 0] > 0.3) ^ (table[:, 1] < -0.2)).astype(int)
+    y[rng.random(80) < 0.15] ^= 1
+    dataset = Dataset.from_arrays(table, y, binarizer=Binarizer(thresholds="all"))
+
+    class AnyWidth(GOSDT):
+        min_sorted_features = 0               # as on 1500+ threshold features
+
+    on = AnyWidth(dataset, regularization=0.02, depth_budget=depth)
+    off = GOSDT(dataset, regularization=0.02, depth_budget=depth, bounds={"sorted_depth_two": False})
+    with_chains, without = on.run(), off.run()
+    assert with_chains.optimal and without.optimal
+    assert with_chains.objective == pytest.approx(without.objective, abs=1e-12)
+    assert on.prune_counts["sorted_depth_two"] > 0 and off.prune_counts["sorted_depth_two"] == 0
+    predicted = with_chains.tree.predict(dataset.binarizer.transform(table), binarized=True)
+    recomputed = np.mean(predicted != y) + 0.02 * with_chains.tree.n_leaves
+    assert recomputed == pytest.approx(with_chains.objective, abs=1e-12)

@@ -1,0 +1,229 @@
+"""The depth-two solver over sorted values: threshold features as one sorted column each.
+
+Briţa, van der Linden and Demirović, *Optimal Classification Trees for Continuous Feature
+Data Using Dynamic Programming with Branch-and-Bound* (AAAI 2025), solve depth two on a
+numeric column by sorting the rows once and sweeping the thresholds in order: the rows
+left of a threshold are a prefix of the sorted rows, so the class counts of every
+threshold are one cumulative sum. Here the same idea works on binary data, from the
+features alone.
+
+**Chains.** A *chain* is a run of consecutive features whose true sets are nested,
+``f_a ⊆ f_b ⊆ f_c ⊆ …`` (or the reverse); the thresholds ``x <= t_1 < t_2 < …`` of one
+numeric column, as :class:`~treeopt.binarize.Binarizer` and the all-threshold encodings list
+them, form one chain. Sorting the points by their *rank* in a chain (the first of its
+features that is true on them) puts, for every feature of the chain, the points where it is
+true before those where it is false. So over a support set ``S`` every split on a
+chain's features is "the first ``k`` points of ``S`` in chain order", and its class
+weights are a cumulative sum: all splits of all chains cost ``O(|S| × chains)`` instead
+of ``O(|S| × features)``. A feature that nests with neither neighbour is a chain of one
+(one-hot columns), so the solver is exact on any binary data; it pays where chains are long.
+
+**Search.** Root splits are tried by least lower bound, as in
+:meth:`treeopt.solvers.depth_two.DepthTwoSolver.bounded`: each child of a root split
+costs at least its leaf or its equivalent-points loss plus 2λ (GOSDT Theorems B.2, B.9),
+and a solved root split ``j`` bounds the children of every other split ``k`` by the
+similar-support bound (GOSDT Theorem B.10, :func:`~treeopt.solvers.depth_two.similar_bounds`)
+with the weights ``w(f_j ∧ f_k)``, which are the same cumulative sums over the rows of
+``f_j``. Neighbouring thresholds differ by a few rows, so one solved split closes a range
+of them (ConTree's threshold-range pruning). The solve stops when the least remaining
+bound reaches the best tree found.
+
+Objectives are in weight units (scored loss + λ per leaf), like the solvers'.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .depth_two import LEAF, similar_bounds
+
+__all__ = ["SortedDepthTwo", "nested_chains"]
+
+
+def nested_chains(points: np.ndarray) -> list[np.ndarray]:
+    """Split the features into runs of consecutive features with nested true sets.
+
+    Each returned chain lists feature indices so that their true sets grow:
+    ``points[:, chain[i]]`` implies ``points[:, chain[i + 1]]``. A run may go either way
+    in the data (``x <= t`` with rising or falling ``t``); equal neighbours nest both ways.
+
+    Parameters
+    ----------
+    points : ndarray of bool, shape (n_points, n_features)
+
+    Returns
+    -------
+    list of ndarray of int
+        Every feature exactly once, in runs of consecutive features.
+
+    Examples
+    --------
+    >>> x = np.array([1, 2, 3, 4])
+    >>> points = np.stack([x <= 1, x <= 2, x <= 3, (x == 2) | (x == 3), x > 3, x > 1], axis=1)
+    >>> [chain.tolist() for chain in nested_chains(points)]
+    [[0, 1, 2], [3], [4, 5]]
+    """
+    points = np.asarray(points, dtype=bool)
+    n_features = points.shape[1]
+    if n_features == 0:
+        return []
+    a, b = points[:, :-1], points[:, 1:]
+    rising = ~np.any(a & ~b, axis=0)          # f_i ⊆ f_{i+1}
+    falling = ~np.any(b & ~a, axis=0)         # f_{i+1} ⊆ f_i
+    chains, start, direction = [], 0, 0       # direction: +1 rising, -1 falling, 0 not yet known
+    for i in range(n_features - 1):
+        up, down = bool(rising[i]), bool(falling[i])
+        if direction == 0 and (up or down):
+            direction = 0 if up and down else (1 if up else -1)
+            continue
+        if (direction == 1 and up) or (direction == -1 and down):
+            continue
+        chains.append((start, i + 1, direction))
+        start, direction = i + 1, 0
+    chains.append((start, n_features, direction))
+    out = []
+    for first, stop, direction in chains:
+        run = np.arange(first, stop)
+        out.append(run[::-1] if direction == -1 else run)
+    return out
+
+
+class SortedDepthTwo:
+    """Exact depth-two solves over support sets, with the features grouped in sorted chains.
+
+    Parameters
+    ----------
+    points : ndarray of bool, shape (n_points, n_features)
+        The distinct binary feature vectors (``Dataset.points``).
+    scored_counts : ndarray of float, shape (n_points, n_classes)
+        Per point and class, the weight of its rows times that class's cost of a mistake.
+    penalty : float
+        λ in weight units.
+    eps : float
+        Tolerance for ties: a split must beat the leaf by more than ``eps``.
+    chains : list of ndarray, optional
+        Default :func:`nested_chains` of ``points``.
+
+    Attributes
+    ----------
+    solves : int
+        Support sets solved so far.
+
+    Examples
+    --------
+    >>> x = np.arange(8)
+    >>> points = np.stack([x <= t for t in range(7)], axis=1)          # one numeric column, 7 thresholds
+    >>> counts = np.stack([(x % 4 < 2) * 5, (x % 4 >= 2) * 5], axis=1).astype(float)
+    >>> solver = SortedDepthTwo(points, counts, penalty=1.0, eps=1e-9)
+    >>> len(solver.chains)
+    1
+    >>> objective, spec = solver.best(np.ones(8, dtype=bool))
+    >>> objective, spec           # 0,1 | 2,3 | 4,5 | 6,7 alternate: three splits, four pure leaves
+    (4.0, (3, 5, 1))
+    """
+
+    def __init__(self, points: np.ndarray, scored_counts: np.ndarray, penalty: float, eps: float,
+                 chains: list | None = None):
+        points = np.asarray(points, dtype=bool)
+        self.scored = np.asarray(scored_counts, dtype=np.float64)
+        self.penalty, self.eps = float(penalty), float(eps)
+        self.n_points, self.n_features = points.shape
+        self.chains = nested_chains(points) if chains is None else [np.asarray(c) for c in chains]
+        n_chains = len(self.chains)
+        # rank[c, u]: the first feature of chain c true on point u (its length if none), and
+        # order[c]: the points sorted by that rank, so each feature's true points come first.
+        self.rank = np.empty((n_chains, self.n_points), dtype=np.int32)
+        for c, chain in enumerate(self.chains):
+            block = points[:, chain]
+            self.rank[c] = np.where(block.any(axis=1), block.argmax(axis=1), len(chain))
+        self.order = np.argsort(self.rank, axis=1, kind="stable")
+        # feature_of[c][r]: the dataset feature that is the split "rank <= r" on chain c.
+        self.feature_of = self.chains
+        self.point_eq = self.scored.sum(axis=1) - self.scored.max(axis=1)
+        # Whole weights (unit costs, no fractional sample weights) are summed as integers: numpy's
+        # integer cumulative sums are about four times faster than its floating-point ones, and exact.
+        whole = np.all(self.scored == np.round(self.scored)) and self.scored.sum() < 2.0 ** 52
+        self._summed = self.scored.astype(np.int64) if whole else self.scored
+        self.solves = 0
+
+    @staticmethod
+    def _loss(cells: np.ndarray) -> np.ndarray:
+        """Leaf loss of class weights along the first axis: everything but the best class."""
+        if cells.shape[0] == 2:
+            return np.minimum(cells[0], cells[1])
+        return cells.sum(axis=0) - cells.max(axis=0)
+
+    def best(self, mask: np.ndarray, target: float = np.inf) -> tuple[float, object]:
+        """``(objective, spec)`` of the best tree of depth at most two over a mask's points.
+
+        Exact when the optimum is below ``target - eps``; otherwise ``(target - eps, None)``,
+        a lower bound (nothing beats the target). The spec is ``LEAF`` or
+        ``(root, left, right)`` dataset features, ``LEAF`` for a leaf child, as
+        :meth:`treeopt.solvers.depth_two.DepthTwoSolver.best` returns.
+        """
+        self.solves += 1
+        lam, eps, loss = self.penalty, self.eps, self._loss
+        mask = np.asarray(mask, dtype=bool)
+        m = int(mask.sum())
+        total = self.scored[mask].sum(axis=0)[:, None]                  # (K, 1)
+        leaf = float(loss(total)[0]) + lam
+        best, spec = target - eps, None
+        if leaf < best:
+            best, spec = leaf, LEAF
+        if m < 2 or not self.chains:
+            return best, spec
+        n_chains = len(self.chains)
+        # Split (c, k) puts the first k + 1 of S's points in chain c's order on the true side; it is
+        # a real split when the next point has a higher rank. Only those are kept (``splits``, as
+        # flat indices c * m + k); arrays over them are class-major, (K, n_splits).
+        order = self.order[mask[self.order]].reshape(n_chains, m)      # S's points in each chain's order
+        rank = np.take_along_axis(self.rank, order, axis=1)
+        valid = np.zeros((n_chains, m), dtype=bool)
+        valid[:, :-1] = rank[:, :-1] < rank[:, 1:]
+        splits = np.flatnonzero(valid)
+        if len(splits) == 0:
+            return best, spec
+        weights = np.ascontiguousarray(np.moveaxis(self._summed[order], 2, 0))  # (K, chains, m)
+        n_classes = weights.shape[0]
+        single = np.cumsum(weights, axis=2).reshape(n_classes, -1).take(splits, axis=1)  # the true side's weight
+        right_leaf = loss(single) + lam
+        left_leaf = loss(total - single) + lam
+        eq_prefix = np.cumsum(self.point_eq[order], axis=1).ravel()[splits]
+        eq_total = float(self.point_eq[mask].sum())
+        two = 2 * lam
+        low_right = np.minimum(right_leaf, eq_prefix + two)
+        low_left = np.minimum(left_leaf, (eq_total - eq_prefix) + two)
+        single_w = single.sum(axis=0)
+        total_w = float(total.sum())
+        in_true_side = np.zeros(self.n_points, dtype=bool)
+        while True:
+            bound = low_left + low_right
+            j = int(np.argmin(bound))
+            if bound[j] >= best:
+                break
+            c, k = divmod(int(splits[j]), m)
+            in_true_side[:] = False
+            in_true_side[order[c, :k + 1]] = True
+            right_prefix = np.cumsum(weights * in_true_side[order], axis=2).reshape(n_classes, -1).take(splits, axis=1)
+            right_total = single[:, j:j + 1]
+            left_prefix = single - right_prefix
+            right_split = loss(right_prefix) + loss(right_total - right_prefix) + two
+            left_split = loss(left_prefix) + loss((total - right_total) - left_prefix) + two
+            rk, lk = int(np.argmin(right_split)), int(np.argmin(left_split))
+            right_obj, right_k = (right_split[rk], rk) if right_split[rk] < right_leaf[j] - eps \
+                else (right_leaf[j], LEAF)
+            left_obj, left_k = (left_split[lk], lk) if left_split[lk] < left_leaf[j] - eps \
+                else (left_leaf[j], LEAF)
+            if left_obj + right_obj < best:
+                best = float(left_obj + right_obj)
+                spec = tuple(LEAF if split == LEAF else self._feature(int(splits[split]), rank, m)
+                             for split in (j, left_k, right_k))
+            both = right_prefix.sum(axis=0)                              # w(f_j ∧ f_k) for every split k
+            similar_bounds(low_left, low_right, j, left_obj, right_obj, both, single_w, total_w)
+            low_right[j] = np.inf                                        # tried
+        return best, spec
+
+    def _feature(self, split: int, rank: np.ndarray, m: int) -> int:
+        """The dataset feature of split ``c * m + k``: chain ``c``'s split after S's ``k``-th point in its order."""
+        c, k = divmod(split, m)
+        return int(self.feature_of[c][rank[c, k]])
