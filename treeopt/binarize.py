@@ -31,7 +31,8 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-__all__ = ["BinaryFeature", "Binarizer", "as_frame", "is_binary_numeric", "format_threshold", "is_missing_value", "missing_mask", "check_missing_policy",
+__all__ = ["BinaryFeature", "Binarizer", "as_frame", "is_binary_numeric", "format_threshold", "format_thresholds",
+           "is_missing_value", "missing_mask", "check_missing_policy",
            "MISSING_POLICIES", "BinarizationTimeout", "binarization_deadline"]
 
 #: Values of the ``missing`` option of :class:`Binarizer` (and of the estimators).
@@ -122,12 +123,35 @@ def format_threshold(value: float) -> str:
     >>> format_threshold(0.30000000000000004)
     '0.3'
     """
-    value = float(value)
-    for digits in range(0, 13):
-        if abs(round(value, digits) - value) <= 1e-9 * max(1.0, abs(value)):
-            text = f"{value:.{digits}f}"
-            return text.rstrip("0").rstrip(".") if "." in text else text
-    return repr(value)
+    return format_thresholds([value])[0]
+
+
+def format_thresholds(values) -> list[str]:
+    """:func:`format_threshold` of many values at once (one numpy pass per number of digits).
+
+    A column of a few hundred thresholds is formatted in about a millisecond, so that
+    binarizing 15,000 thresholds does not spend a tenth of a second on their names.
+
+    Examples
+    --------
+    >>> format_thresholds([26.5, 0.30000000000000004, 3.0, 1 / 3])
+    ['26.5', '0.3', '3', '0.333333333']
+    """
+    values = np.asarray(values, dtype=float).reshape(-1)
+    digits = np.full(len(values), -1)
+    tolerance = 1e-9 * np.maximum(1.0, np.abs(values))
+    with np.errstate(over="ignore", invalid="ignore"):          # huge values: rounding overflows, never close
+        for d in range(0, 13):
+            close = (digits < 0) & (np.abs(np.round(values, d) - values) <= tolerance)
+            digits[close] = d
+    out = []
+    for value, d in zip(values.tolist(), digits.tolist()):
+        if d < 0:
+            out.append(repr(value))
+            continue
+        text = f"{value:.{d}f}"
+        out.append(text.rstrip("0").rstrip(".") if "." in text else text)
+    return out
 
 
 @dataclass(frozen=True)
@@ -400,8 +424,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
         if cap is not None and len(midpoints) > cap:
             picks = np.unique(np.round(np.linspace(0, len(midpoints) - 1, int(cap))).astype(int))
             midpoints = midpoints[picks]
-        return [BinaryFeature(name, index, "threshold", float(t), f"{name} <= {format_threshold(float(t))}",
-                              has_missing) for t in midpoints]
+        return [BinaryFeature(name, index, "threshold", t, f"{name} <= {text}", has_missing)
+                for t, text in zip(midpoints.tolist(), format_thresholds(midpoints))]
 
     # -- transforming ---------------------------------------------------------
     def transform(self, X) -> np.ndarray:
