@@ -22,7 +22,7 @@ from treeopt.solvers.depth_two import LEAF, DepthTwoSolver
 
 from conftest import require_datasets
 
-WIDE = ["depth_two", "depth_three", "sorted_depth_two", "similar_support", "completions", "dives"]
+WIDE = ["depth_two", "depth_three", "sorted_depth_two", "similar_support", "completions", "dives", "bound_dives"]
 
 
 def small_tree_objective(X, y, w, lam, objective, result) -> float:
@@ -134,11 +134,13 @@ def check(solver_cls, X, y, w, lam, *, bounds=None, depth=None, objective="accur
 
 class WideGOSDT(GOSDT):
     """GOSDT as on 32+ columns: ``depth_two`` also closes unbudgeted problems on oracle-sized data,
-    and ``sorted_depth_two`` solves its depth-two subtrees whatever the chains' length."""
+    ``sorted_depth_two`` solves its depth-two subtrees whatever the chains' length, and
+    ``bound_dives`` start at once."""
 
     wide_features = 0
     min_chain_length = 0
     min_sorted_features = 0
+    bound_dives_after = 0
 
 
 @pytest.mark.parametrize("switch", [None] + WIDE)
@@ -432,3 +434,25 @@ def test_the_portfolio_gives_deepening_most_of_the_first_seconds(gosdt_seconds, 
     live = {"gosdt": SimpleNamespace(elapsed=gosdt_seconds), "deepening": SimpleNamespace(elapsed=deepening_seconds)}
     assert solver._next_member(live) == expected
     assert solver._next_member({"gosdt": live["gosdt"]}) == "gosdt"
+
+
+def test_bound_dives_raise_the_root_lower_bound_where_depth_first_leaves_it_flat():
+    """After the same number of steps the root's lower bound is higher with ``bound_dives``
+    (they expand where it is weakest), and both searches keep a valid gap."""
+    rng = np.random.default_rng(1)
+    X = rng.random((400, 22)) < 0.4
+    y = ((X[:, 0] & X[:, 1]) | (X[:, 2] ^ X[:, 3]) | (X[:, 4] & ~X[:, 5])).astype(int)
+    y[rng.random(400) < 0.15] ^= 1
+    dataset = Dataset.from_binary(X, y)
+
+    class EarlyBoundDives(GOSDT):
+        bound_dives_after = 0
+
+    searches = {on: EarlyBoundDives(dataset, regularization=0.005, bounds={"bound_dives": on}) for on in (True, False)}
+    for search in searches.values():
+        search.step(3000)
+    on, off = searches[True], searches[False]
+    assert on.prune_counts["bound_dives"] > 0 and off.prune_counts["bound_dives"] == 0
+    assert on.lower_bound > off.lower_bound + 0.02
+    for search in searches.values():                 # the optimum itself: the oracle tests (WideGOSDT)
+        assert search.lower_bound <= search.upper_bound

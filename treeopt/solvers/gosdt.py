@@ -123,6 +123,18 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     first, so with ``completions`` the incumbent grows as a depth-two-lookahead
     greedy tree within the first expansions, and is refined again whenever the
     exact search changes it. Counts dive expansions.
+``bound_dives``
+    A search order too. The queue is depth-first (subtrees close early and their
+    bounds propagate), which certifies small problems fastest but can leave the
+    root's lower bound flat for minutes on wide data: one unexplored split keeps it
+    low. So once the incumbent has no unexpanded leaf, and after
+    :attr:`GOSDT.bound_dives_after` expansions, dives also follow from the root, at
+    every problem, the open split of least lower bound, and expand the unexpanded
+    problems they reach: best-first on the lower bound along one path, alternating
+    with the depth-first pops. Measured at 10 s on one-hot data: the root's lower
+    bound 0.19-0.23 instead of 0.04 (tic-tac-toe, car and balance-scale at λ = 0.01),
+    and at 60 s those three rows are certified, which no peer does
+    (``benchmarks/results_wide.md``). Counts its expansions.
 ``cart_start``
     A first incumbent, not a bound: CART pruned at λ (cost-complexity pruning,
     ``treeopt/solvers/cart_start.py``) becomes the root's upper bound before the
@@ -264,6 +276,8 @@ class GOSDT(Solver):
                            "other split of its parent by its optimum minus the weight of the rows they lack",
         "completions": "MurTree section 4.3 pair counts as upper bounds: each child's best depth-one subtree",
         "dives": "search order (SPLIT/LicketySPLIT's idea): expand the incumbent's unexpanded leaves first",
+        "bound_dives": "search order (best-first on the lower bound along one path): when the incumbent has no "
+                       "unexpanded leaf, expand those reached from the root by the splits of least lower bound",
         "cart_start": "first incumbent (not a bound): CART pruned at λ (Breiman et al. 1984, cost-complexity)",
         "reference_lower_bound": "McTavish et al. 2022, section 4.3 (lower-bound guess from a reference model)",
     }
@@ -281,6 +295,13 @@ class GOSDT(Solver):
     #: and its exact children bound the depth-three solver's other splits better (measured on
     #: spiral and compas with all thresholds at depth budgets 3 and 4: 2-5x slower with chains).
     min_sorted_features = DepthTwoSolver.max_pair_columns
+    #: ``bound_dives`` start after this many expansions. Problems that close within them are certified
+    #: fastest by the depth-first order alone (the narrow suite: 1.6x slower in geometric mean with
+    #: bound dives from the start, 1.05x after 10,000 expansions, unchanged after 50,000), while on
+    #: wide one-hot data 50,000 expansions are 3-5 s and the bound still rises in time (car one-hot
+    #: at λ = 0.01 certified in 9 s).
+    bound_dives_after = 50_000
+    EVERY = 8
     #: A depth-three solve advances by slices of about this many seconds (one unit of work each),
     #: so a time limit or a Pause waits at most about one slice.
     three_slice_seconds = 0.1
@@ -521,22 +542,56 @@ class GOSDT(Solver):
     def _emit_prunes(self, before: dict) -> None:
         """One ``Pruned`` event per bound whose counter moved during this unit of work."""
         for bound, n in self.prune_counts.items():
-            if n > before[bound] and bound not in ("dives", "cart_start"):   # search order and start: no pruning
+            if n > before[bound] and bound not in ("dives", "bound_dives", "cart_start"):   # order and start: no pruning
                 self._emit(Pruned(self.expansions, bound, n - before[bound]))
 
     def _dive(self) -> bool:
-        """``dives``: expand one unexpanded problem of the incumbent tree; False if there is none."""
+        """``dives`` (and ``bound_dives``): expand one problem off the exact search's order; False if there is none.
+
+        First the unexpanded problems of the incumbent tree (with completions, so the incumbent
+        grows). When there are none, and after :attr:`bound_dives_after` expansions, the
+        unexpanded problems reached from the root by the splits of least lower bound.
+        """
         if not self._dive_targets and self._dived_at != self.root.ub:
             self._dived_at = self.root.ub
             self._dive_targets = self._incumbent_frontier()
+        weakest = False
+        if not self._dive_targets and self.bounds["bound_dives"] and self.expansions >= self.bound_dives_after:
+            self._dive_targets = self._weakest_frontier()
+            weakest = True
         while self._dive_targets:
             problem = self._dive_targets.pop()
             if not problem.expanded and not problem.solved:
-                self._expand(problem, dive=True)
-                self.prune_counts["dives"] += 1
-                self._dived_at = None                  # its new subtree may hold more targets
+                self._expand(problem, dive=not weakest)
+                self.prune_counts["bound_dives" if weakest else "dives"] += 1
+                if not weakest:
+                    self._dived_at = None              # its new subtree may hold more targets
                 return True
         return False
+
+    def _weakest_frontier(self) -> list:
+        """``bound_dives``: the unexpanded problems reached from the root by following, at each
+        problem, the open split of least lower bound (where the root's lower bound is weakest)."""
+        targets, stack = [], [self.root]
+        while stack:
+            problem = stack.pop()
+            if problem.solved:
+                continue
+            if not problem.expanded:
+                targets.append(problem)
+                continue
+            best = None
+            for split in problem.splits or ():
+                left, right = split[1], split[2]
+                if left.solved and right.solved:
+                    continue
+                bound = left.lb + right.lb
+                if best is None or bound < best[0]:
+                    best = (bound, left, right)
+            if best is not None:
+                stack.append(best[1])
+                stack.append(best[2])
+        return targets
 
     def _incumbent_frontier(self) -> list:
         """The unexpanded, unsolved problems reached by following the incumbent from the root."""
