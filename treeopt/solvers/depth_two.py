@@ -30,7 +30,8 @@ from threadpoolctl import ThreadpoolController
 from ..data import points_in
 from .bit_columns import WeightPlanes, pack_columns, pack_mask, unique_columns
 
-__all__ = ["DepthTwoSolver", "DepthTwoResult", "PairCounts", "Leaves", "similar_bounds", "one_blas_thread"]
+__all__ = ["DepthTwoSolver", "DepthTwoResult", "PairCounts", "Leaves", "leaf_loss", "similar_bounds",
+           "one_blas_thread"]
 
 LEAF = -1   # "no split": the subtree is a single leaf
 
@@ -82,6 +83,19 @@ class DepthTwoResult:
         if i == LEAF:
             return (LEAF, LEAF, LEAF)
         return (i, int(self.left_feature[i]), int(self.right_feature[i]))
+
+
+def leaf_loss(cells: np.ndarray) -> np.ndarray:
+    """Leaf loss of class weights along axis 0: everything but the best class.
+
+    Examples
+    --------
+    >>> leaf_loss(np.array([[3.0, 1.0], [2.0, 5.0]])).tolist()      # two supports, two classes
+    [2.0, 1.0]
+    """
+    if cells.shape[0] == 2:
+        return np.minimum(cells[0], cells[1])
+    return cells.sum(axis=0) - cells.max(axis=0)
 
 
 def similar_bounds(low_left, low_right, j, left_obj, right_obj, both, single, total) -> None:
@@ -161,13 +175,6 @@ class DepthTwoSolver:
         """Boolean mask of the points in a support set (bit ``u`` set = point ``u`` in it)."""
         return points_in(support, self.n_points)
 
-    @staticmethod
-    def _loss(cells: np.ndarray) -> np.ndarray:
-        """Leaf loss of class-count vectors along axis 0: everything but the best class."""
-        if cells.shape[0] == 2:
-            return np.minimum(cells[0], cells[1])
-        return cells.sum(axis=0) - cells.max(axis=0)
-
     # -- solving -----------------------------------------------------------------------
     def depth_one(self, support: int) -> tuple[float, int]:
         """(objective, feature) of the best tree of depth at most one (feature -1: the leaf)."""
@@ -179,8 +186,8 @@ class DepthTwoSolver:
         X, W = self.points[mask].astype(np.float64), self.scored[mask]
         total = W.sum(axis=0)                                   # (K,)
         single = W.T @ X                                        # (K, F): weight with f true
-        leaf_obj = float(self._loss(total[:, None])[0]) + self.penalty
-        objective = self._loss(single) + self._loss(total[:, None] - single) + 2 * self.penalty
+        leaf_obj = float(leaf_loss(total[:, None])[0]) + self.penalty
+        objective = leaf_loss(single) + leaf_loss(total[:, None] - single) + 2 * self.penalty
         k = int(np.argmin(objective))
         if objective[k] < leaf_obj - self.eps:
             return float(objective[k]), k
@@ -214,7 +221,7 @@ class DepthTwoSolver:
         bound until it reaches the best objective, so on threshold columns one solved
         split closes its neighbours.
         """
-        lam, eps, loss = self.penalty, self.eps, self._loss
+        lam, eps, loss = self.penalty, self.eps, leaf_loss
         X, W = columns.X, columns.W
         leaves = Leaves.of(self, columns)
         best, spec = target - eps, None
@@ -343,7 +350,7 @@ class PairCounts:
 
     def __init__(self, solver: DepthTwoSolver, columns: Columns, total, single, pair):
         lam, eps = solver.penalty, solver.eps
-        loss = solver._loss
+        loss = leaf_loss
         self.columns, self.total, self.single, self.pair = columns, total, single, pair
         n = single.shape[1]
         right = single[:, :, None]                              # (K, F, 1): f_i true
@@ -415,7 +422,7 @@ class Leaves:
 
     @classmethod
     def of(cls, solver: DepthTwoSolver, columns: Columns) -> "Leaves":
-        lam, loss = solver.penalty, solver._loss
+        lam, loss = solver.penalty, leaf_loss
         X, W = columns.X, columns.W
         total = W.sum(axis=0)
         single = W.T @ X

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .depth_two import LEAF, similar_bounds
+from .depth_two import LEAF, leaf_loss, similar_bounds
 
 __all__ = ["SortedDepthTwo", "nested_chains"]
 
@@ -146,13 +146,6 @@ class SortedDepthTwo:
         self._summed = self.scored.astype(np.int64) if whole else self.scored
         self.solves = 0
 
-    @staticmethod
-    def _loss(cells: np.ndarray) -> np.ndarray:
-        """Leaf loss of class weights along the first axis: everything but the best class."""
-        if cells.shape[0] == 2:
-            return np.minimum(cells[0], cells[1])
-        return cells.sum(axis=0) - cells.max(axis=0)
-
     def best(self, mask: np.ndarray, target: float = np.inf) -> tuple[float, object]:
         """``(objective, spec)`` of the best tree of depth at most two over a mask's points.
 
@@ -162,7 +155,7 @@ class SortedDepthTwo:
         :meth:`treeopt.solvers.depth_two.DepthTwoSolver.best` returns.
         """
         self.solves += 1
-        lam, eps, loss = self.penalty, self.eps, self._loss
+        lam, eps, loss = self.penalty, self.eps, leaf_loss
         mask = np.asarray(mask, dtype=bool)
         m = int(mask.sum())
         total = self.scored[mask].sum(axis=0)[:, None]                  # (K, 1)
