@@ -138,6 +138,7 @@ from ..capabilities import Capabilities
 from .leafset_bounds import (NON_ADDITIVE, equivalent_points_bound, hierarchical_bound,
                              split_gain_bound)
 from .schedules import SCHEDULES, label_entropy, priority_key
+from .similar_support import SimilarSupport
 
 __all__ = ["OSDT"]
 
@@ -168,7 +169,8 @@ class LeafInfo:
 class PartialTree:
     """A queue entry: fixed leaves, split leaves and their numbers (weight units)."""
 
-    __slots__ = ("fixed", "split", "fixed_loss", "n_leaves", "bound", "objective", "sequence", "key", "alive")
+    __slots__ = ("fixed", "split", "fixed_loss", "n_leaves", "bound", "objective", "sequence", "key", "alive",
+                 "record")
 
     def __init__(self, fixed, split, fixed_loss, bound, objective, sequence):
         self.fixed = fixed
@@ -180,6 +182,7 @@ class PartialTree:
         self.sequence = sequence
         self.key = 0.0
         self.alive = True
+        self.record = None              # its sub-search's SubsearchRecord (``similar_support`` only)
 
 
 class OSDT(Solver):
@@ -345,6 +348,9 @@ class OSDT(Solver):
         self._top: list = []              # top_k > 1: [(objective, leaf-set key, leaves)], best first
         self._started = False
         self._last_lb = None
+        # Theorem 7 needs the bound over a twin's finished sub-search (similar_support.py).
+        self._similar = SimilarSupport() if self.additive and self.bounds["similar_support"] else None
+        self._pruned_bound = 0.0          # the bound with which _child_bound last pruned a child
         self.trees_evaluated = 0
         self.trees_to_optimum = 0
         self.time_to_optimum = 0.0
@@ -556,22 +562,37 @@ class OSDT(Solver):
             bound = self._child_bound([], [root], 0.0)
             if bound is not None:
                 tree = PartialTree((), (root,), 0.0, bound, self._objective_of([root]), next(self._sequence))
+                if self._similar is not None:
+                    tree.record = self._similar.root()
                 self._push(tree)
                 if self.bounds["permutation"]:
                     self._tree_cache.add((2 * root.uid + 1,))
         self._emit(Started(0, self.lower_bound, self.upper_bound))
         self._record(improved=True)
         queue = self._queue
+        similar = self._similar
         while queue:
             _, _, tree = heapq.heappop(queue)
             tree.alive = False
             if self.bounds["hierarchical"] and tree.bound >= self._cutoff - self.eps:
                 self.prune_counts["hierarchical"] += 1               # Theorem 1 with the improved R^c (R_k)
+                if similar is not None:
+                    similar.dropped(tree.record, tree.bound)
                 continue
+            if similar is not None:
+                twin_bound = similar.lower_bound(tree.record)
+                if twin_bound is not None and twin_bound >= self._cutoff - self.eps:
+                    self.prune_counts["similar_support"] += 1        # Theorem 7 with a finished twin
+                    similar.dropped(tree.record, twin_bound)
+                    if self._events is not None:
+                        self._emit(Pruned(self.expansions, "similar_support", 1))
+                    continue
             self._current = tree
             self.expansions += 1
             yield from self._expand(tree)
             self._current = None
+            if similar is not None:
+                similar.expanded(tree.record)
             lb = self.lower_bound
             if self._last_lb is None or lb - self._last_lb >= 1e-4 or not queue:
                 self._last_lb = lb
@@ -588,6 +609,7 @@ class OSDT(Solver):
             plain = fixed_loss + self.penalty * n_leaves
             if bounds["hierarchical"] and plain >= best:
                 self.prune_counts["hierarchical"] += 1
+                self._pruned_bound = plain
                 return None
             tight = plain + sum(leaf.eq for leaf in split) if bounds["equivalent_points"] else plain
         else:
@@ -599,10 +621,12 @@ class OSDT(Solver):
                 return None
         if bounds["hierarchical"] and tight >= best:
             self.prune_counts["equivalent_points"] += 1
+            self._pruned_bound = tight
             return None
         ahead = tight + self.penalty * len(split) if bounds["lookahead"] else tight
         if bounds["hierarchical"] and ahead >= best:
             self.prune_counts["lookahead"] += 1
+            self._pruned_bound = ahead
             return None
         return ahead
 
@@ -616,8 +640,8 @@ class OSDT(Solver):
         if not all(per_leaf):
             return
         pruned_before = dict(self.prune_counts) if emit else None
-        similar = self.additive and self.bounds["similar_support"]
-        pruned_similar: dict = {}
+        similar = self._similar
+        record = tree.record
         fixed, fixed_loss = tree.fixed, tree.fixed_loss
         n_new = 2 * len(tree.split)
         work = 0
@@ -633,6 +657,8 @@ class OSDT(Solver):
                 objective = self._objective_of(all_leaves)
             if self._improve(objective, all_leaves):
                 self._record(improved=True)
+            if similar is not None:
+                similar.stop(record, objective)                     # a complete descendant
             # Every marking of the new leaves as fixed / split (Theorems 3 and 4 restrict it).
             choices = []
             for _, left, right, both_fixed in combo:
@@ -659,22 +685,27 @@ class OSDT(Solver):
                     continue                                        # a complete tree: evaluated above
                 child_fixed = fixed + tuple(new_fixed)
                 child_loss = fixed_loss + sum(leaf.loss for leaf in new_fixed) if self.additive else 0.0
-                if similar and self._similar_pruned(combo, marks, pruned_similar, tree):
-                    continue
                 bound = self._child_bound(child_fixed, new_split, child_loss)
                 if bound is None:
-                    if similar:
-                        self._remember_pruned(combo, marks, pruned_similar, child_fixed, new_split, child_loss)
+                    if similar is not None:
+                        similar.stop(record, self._pruned_bound)    # bounds all its descendants
                     continue
                 if self.bounds["permutation"]:
                     key = tuple(sorted([2 * leaf.uid for leaf in child_fixed]
                                        + [2 * leaf.uid + 1 for leaf in new_split]))
                     if key in self._tree_cache:
                         self.prune_counts["permutation"] += 1       # Corollary 6
+                        if similar is not None:
+                            similar.stop(record, bound)             # the queued copy has its descendants
                         continue
                     self._tree_cache.add(key)
-                self._push(PartialTree(child_fixed, tuple(new_split), child_loss, bound, objective,
-                                       next(self._sequence)))
+                child = PartialTree(child_fixed, tuple(new_split), child_loss, bound, objective,
+                                    next(self._sequence))
+                if similar is not None:
+                    child.record = similar.child(
+                        record, tuple(option[0] for option in combo), marks,
+                        tuple(left.loss + right.loss for _, left, right, _ in combo))
+                self._push(child)
             work += 1 << n_new
             if work >= 4096:
                 work = 0
@@ -683,38 +714,6 @@ class OSDT(Solver):
             for bound, before in pruned_before.items():
                 if self.prune_counts[bound] > before:
                     self._emit(Pruned(self.expansions, bound, self.prune_counts[bound] - before))
-
-    # -- similar support (Theorem 7, opt-in) ---------------------------------------------
-    def _remember_pruned(self, combo, marks, store, child_fixed, new_split, child_loss) -> None:
-        plain = child_loss + self.penalty * (len(child_fixed) + len(new_split))
-        if self.bounds["equivalent_points"]:
-            plain += sum(leaf.eq for leaf in new_split)
-        if self.bounds["lookahead"]:
-            plain += self.penalty * len(new_split)
-        features = tuple(option[0] for option in combo)
-        for i in range(len(combo)):
-            key = (i, features[:i] + features[i + 1:], marks)
-            store.setdefault(key, []).append((features[i], plain))
-
-    def _similar_pruned(self, combo, marks, store, tree) -> bool:
-        if not store:
-            return False
-        features = tuple(option[0] for option in combo)
-        best = self._cutoff - self.eps
-        for i in range(len(combo)):
-            entries = store.get((i, features[:i] + features[i + 1:], marks))
-            if not entries:
-                continue
-            parent = tree.split[i]
-            g = self._masks[features[i]]
-            for f, bound in entries:
-                differ = parent.support & (self._masks[f] ^ g)
-                counts = self.dataset.class_counts(differ)
-                omega = sum(n * c for n, c in zip(counts, self.costs))
-                if bound - omega >= best:
-                    self.prune_counts["similar_support"] += 1
-                    return True
-        return False
 
     # -- reading the state -------------------------------------------------------------
     def _obj(self, weight_units: float) -> float:
