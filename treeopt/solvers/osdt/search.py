@@ -63,13 +63,23 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     C.3 (see :mod:`treeopt.solvers.osdt.leafset_bounds`). Counts children pruned
     only thanks to it.
 ``similar_support`` (opt-in, default off)
-    Theorem 7: two children that differ only in the feature ``f`` / ``g``
-    of one new split of leaf ``p`` have objectives (and best descendants)
-    within ``ω`` = the class-cost weight of ``p ∧ (f xor g)``. Once one of
-    them is pruned with bound ``B``, the other is pruned without its own
-    bound test when ``B − ω >= R^c``. The thesis found its bookkeeping cost
-    more than it saved (chapter 7); it is here as an experiment, for
-    additive objectives. Counts children pruned by it.
+    Theorem 7: two children ``d``, ``D`` of one tree that differ only in the
+    feature ``f`` / ``g`` of one new split of leaf ``p`` have best
+    descendants within ``ω`` = the class-cost weight of ``p ∧ (f xor g)``.
+    The bound it needs is over ``D``'s *descendants* (``D``'s own bound is
+    within ``ω`` of ``d``'s, so it would prune nothing new), known once
+    ``D``'s sub-search has finished: ``L(D)``, the minimum over the places
+    where it stopped (complete trees, bound-pruned children, permutation
+    duplicates). Used where the theorem's condition (the same subtrees can
+    grow under ``p ∧ f`` and ``p ∧ g``) holds by construction, both new
+    leaves of ``p`` fixed; there every descendant's objective shifts by
+    exactly ``Δ = loss(p∧f) + loss(p∧¬f) − loss(p∧g) − loss(p∧¬g)``
+    (``|Δ| <= ω``), and a popped ``d`` is pruned when ``L(D) + Δ >= R^c``
+    (:mod:`treeopt.solvers.osdt.similar_support` keeps parent links and
+    open counts for this). The thesis found its cost higher than its gain
+    in best-first order (chapter 7: twins leave the queue together); it
+    pays most with ``schedule="dfs"``, where a twin's sub-search finishes
+    first. Additive objectives only. Counts popped trees pruned by it.
 ``incremental_progress`` (F1 / AUC / partial AUC only)
     GOSDT Theorems B.6 / C.2: a leaf whose best possible gain from any
     subtree is at most λ is never split. Counts leaves declared dead.
@@ -115,10 +125,9 @@ The k best trees (``top_k=k``, a view of the Rashomon set)
     trees and are switched off (asking for them raises ``ValueError``):
     ``leaf_support`` (Theorem 3), ``incremental_accuracy`` (Theorem 4),
     ``leaf_accuracy`` (Theorem 5) and ``incremental_progress`` (GOSDT B.6 /
-    C.2). ``similar_support`` (Theorem 7) is off too: its pairing of the
-    descendants of two similar trees may pair a tree with one that has an
-    empty leaf, outside the searched space, and no proof for the k best is
-    given here. With ``top_k=1`` nothing changes: the threshold is the
+    C.2). ``similar_support`` (Theorem 7) is off too: its argument (see
+    :mod:`treeopt.solvers.osdt.similar_support`) is written and tested for
+    the optimum only. With ``top_k=1`` nothing changes: the threshold is the
     incumbent's objective and every bound is as above.
 """
 
@@ -282,7 +291,7 @@ class OSDT(Solver):
         "leaf_accuracy": "OSDT Theorem 5 (lower bound on classification accuracy; dead features)",
         "permutation": "OSDT Corollary 6 (leaf permutation bound; the tree cache of section 5.3)",
         "equivalent_points": "OSDT Theorem 9 (equivalent points bound); GOSDT Theorem C.3",
-        "similar_support": "OSDT Theorem 7 (similar support bound); opt-in experiment",
+        "similar_support": "OSDT Theorem 7 (similar support bound) with the twin's finished sub-search; opt-in",
         "incremental_progress": "GOSDT Theorems B.6, C.2 (incremental progress, F1 / AUC / partial AUC)",
     }
     #: Bounds that are off unless asked for.
