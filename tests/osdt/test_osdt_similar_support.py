@@ -85,6 +85,82 @@ def test_with_weights_objectives_depth_and_other_bounds_off(problem, lam, schedu
                           bounds=bounds)
 
 
+def _best_descendant(solver, tree) -> float:
+    """The smallest objective (weight units) of any descendant of a partial tree, by exhaustive recursion.
+
+    Every split leaf is split (any feature with two non-empty sides) and
+    below that anything goes; fixed leaves stay. Independent of the search.
+    """
+    ds, lam = solver.dataset, solver.penalty
+    masks = ds.feature_masks
+
+    def leaf_cost(support):
+        return solver.model.leaf(ds.class_counts(support))[0] + lam
+
+    memo = {}
+
+    def split_best(support):
+        if support not in memo:
+            best = float("inf")
+            for mask in masks:
+                right = support & mask
+                if right and right != support:
+                    best = min(best, any_best(right) + any_best(support ^ right))
+            memo[support] = best
+        return memo[support]
+
+    def any_best(support):
+        return min(leaf_cost(support), split_best(support))
+
+    return (sum(leaf_cost(leaf.support) for leaf in tree.fixed)
+            + sum(split_best(leaf.support) for leaf in tree.split))
+
+
+@st.composite
+def noisy_parities(draw):
+    """A parity of two of 3-5 features with 25 % label noise on 15-30 rows: many twins, many bounds."""
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    n_rows, n_features = int(rng.integers(15, 31)), int(rng.integers(3, 6))
+    X = rng.integers(0, 2, (n_rows, n_features))
+    y = (X[:, 0] ^ X[:, -1]) ^ (rng.random(n_rows) < 0.25)
+    y[:2] = [0, 1]
+    w = rng.integers(1, 4, n_rows).astype(float) if draw(st.booleans()) else None
+    return X, y.astype(int), w
+
+
+@settings(max_examples=80, deadline=None)
+@given(problem=noisy_parities() | problems(max_rows=30, max_features=5, weights="int"),
+       lam=st.sampled_from([0.01, 0.02, 0.05]), schedule=st.sampled_from(["dfs", "bfs", "curiosity", "lower_bound"]))
+def test_every_twin_bound_is_below_the_best_descendant(problem, lam, schedule):
+    # The rules that cut trees because a better one exists elsewhere are off: then the search reaches
+    # every descendant with non-empty leaves, and the bound must hold for each of them.
+    X, y, w = problem
+    solver = OSDT(Dataset.from_binary(X, y, sample_weight=w), regularization=lam, schedule=schedule,
+                  bounds={"similar_support": True, "leaf_support": False, "leaf_accuracy": False,
+                          "incremental_accuracy": False})
+    trees, bounds = {}, []
+    push, lower_bound = solver._push, solver._similar.lower_bound
+
+    def remember_push(tree):
+        trees[id(tree.record)] = tree
+        push(tree)
+
+    def remember_bound(record):
+        value = lower_bound(record)
+        if value is not None:
+            bounds.append((trees[id(record)], value))
+        return value
+
+    solver._push = remember_push                       # instance attributes: this solver only
+    solver._similar.lower_bound = remember_bound
+    result = solver.run()
+    assert result.optimal
+    pruned = solver.prune_counts["similar_support"]
+    assert len(bounds) >= pruned
+    for tree, value in bounds:
+        assert value <= _best_descendant(solver, tree) + 1e-9
+
+
 def test_prunes_what_the_other_bounds_do_not():
     X, y = _monk1_sample()
     off, result_off = _run(X, y, 0.02, schedule="bfs")
