@@ -25,7 +25,10 @@ When the twins apply
     dead features and the depth budget decide alike), and the difference of
     objectives is not only at most ``ω`` but exactly
     ``Δ = loss(p∧f) + loss(p∧¬f) − loss(p∧g) − loss(p∧¬g)`` (``|Δ| <= ω``:
-    only rows of ``p ∧ (f xor g)`` change leaf). When a split new leaf of
+    only rows of ``p ∧ (f xor g)`` change leaf). So an optimal tree under
+    ``d`` that the rules cutting a tree for a better one elsewhere
+    (Theorems 3-5) keep has a twin under ``D`` that they keep too, and its
+    objective is at least ``L(D) + Δ``. When a split new leaf of
     ``p`` is involved, the twin of a descendant can have an empty leaf or a
     split the search never generates, so no bound is claimed there.
 
