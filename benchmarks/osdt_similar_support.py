@@ -1,7 +1,8 @@
 """OSDT's similar support bound (Theorem 7) on and off: expansions, trees evaluated, prunes, time.
 
 Run by hand, under the benchmark lock:
-``flock /tmp/treeopt-bench.lock .venv/bin/python benchmarks/osdt_similar_support.py [seconds per run]``.
+``flock /tmp/treeopt-bench.lock .venv/bin/python benchmarks/osdt_similar_support.py [seconds per run] [data:λ ...]``
+(default cases: ``CASES``).
 Prints a markdown table; the numbers are discussed in ``benchmarks/results_osdt.md``.
 """
 
@@ -20,11 +21,11 @@ CASES = [("monk1", 0.05), ("monk2", 0.05), ("monk3", 0.05), ("balance-scale", 0.
 SCHEDULES = ("curiosity", "dfs", "bfs")
 
 
-def main(limit: float = 30.0) -> None:
+def main(limit: float = 30.0, cases=CASES) -> None:
     print("| data | λ | schedule | similar | status | objective | expansions | trees evaluated "
           "| similar prunes | time (s) |")
     print("|---|---|---|---|---|---|---|---|---|---|")
-    for name, lam in CASES:
+    for name, lam in cases:
         frame = pd.read_csv(BINARY / f"{name}.csv", sep=";")
         dataset = Dataset.from_binary(frame.iloc[:, :-1], frame.iloc[:, -1])
         for schedule in SCHEDULES:
@@ -40,4 +41,5 @@ def main(limit: float = 30.0) -> None:
 
 
 if __name__ == "__main__":
-    main(float(sys.argv[1]) if len(sys.argv) > 1 else 30.0)
+    chosen = [(arg.split(":")[0], float(arg.split(":")[1])) for arg in sys.argv[2:]] or CASES
+    main(float(sys.argv[1]) if len(sys.argv) > 1 else 30.0, chosen)
