@@ -63,13 +63,23 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     C.3 (see :mod:`treeopt.solvers.osdt.leafset_bounds`). Counts children pruned
     only thanks to it.
 ``similar_support`` (opt-in, default off)
-    Theorem 7: two children that differ only in the feature ``f`` / ``g``
-    of one new split of leaf ``p`` have objectives (and best descendants)
-    within ``ω`` = the class-cost weight of ``p ∧ (f xor g)``. Once one of
-    them is pruned with bound ``B``, the other is pruned without its own
-    bound test when ``B − ω >= R^c``. The thesis found its bookkeeping cost
-    more than it saved (chapter 7); it is here as an experiment, for
-    additive objectives. Counts children pruned by it.
+    Theorem 7: two children ``d``, ``D`` of one tree that differ only in the
+    feature ``f`` / ``g`` of one new split of leaf ``p`` have best
+    descendants within ``ω`` = the class-cost weight of ``p ∧ (f xor g)``.
+    The bound it needs is over ``D``'s *descendants* (``D``'s own bound is
+    within ``ω`` of ``d``'s, so it would prune nothing new), known once
+    ``D``'s sub-search has finished: ``L(D)``, the minimum over the places
+    where it stopped (complete trees, bound-pruned children, permutation
+    duplicates). Used where the theorem's condition (the same subtrees can
+    grow under ``p ∧ f`` and ``p ∧ g``) holds by construction, both new
+    leaves of ``p`` fixed; there every descendant's objective shifts by
+    exactly ``Δ = loss(p∧f) + loss(p∧¬f) − loss(p∧g) − loss(p∧¬g)``
+    (``|Δ| <= ω``), and a popped ``d`` is pruned when ``L(D) + Δ >= R^c``
+    (:mod:`treeopt.solvers.osdt.similar_support` keeps parent links and
+    open counts for this). The thesis found its cost higher than its gain
+    in best-first order (chapter 7: twins leave the queue together); it
+    pays most with ``schedule="dfs"``, where a twin's sub-search finishes
+    first. Additive objectives only. Counts popped trees pruned by it.
 ``incremental_progress`` (F1 / AUC / partial AUC only)
     GOSDT Theorems B.6 / C.2: a leaf whose best possible gain from any
     subtree is at most λ is never split. Counts leaves declared dead.
@@ -115,10 +125,9 @@ The k best trees (``top_k=k``, a view of the Rashomon set)
     trees and are switched off (asking for them raises ``ValueError``):
     ``leaf_support`` (Theorem 3), ``incremental_accuracy`` (Theorem 4),
     ``leaf_accuracy`` (Theorem 5) and ``incremental_progress`` (GOSDT B.6 /
-    C.2). ``similar_support`` (Theorem 7) is off too: its pairing of the
-    descendants of two similar trees may pair a tree with one that has an
-    empty leaf, outside the searched space, and no proof for the k best is
-    given here. With ``top_k=1`` nothing changes: the threshold is the
+    C.2). ``similar_support`` (Theorem 7) is off too: its argument (see
+    :mod:`treeopt.solvers.osdt.similar_support`) is written and tested for
+    the optimum only. With ``top_k=1`` nothing changes: the threshold is the
     incumbent's objective and every bound is as above.
 """
 
@@ -138,6 +147,7 @@ from ..capabilities import Capabilities
 from .leafset_bounds import (NON_ADDITIVE, equivalent_points_bound, hierarchical_bound,
                              split_gain_bound)
 from .schedules import SCHEDULES, label_entropy, priority_key
+from .similar_support import SimilarSupport
 
 __all__ = ["OSDT"]
 
@@ -168,7 +178,8 @@ class LeafInfo:
 class PartialTree:
     """A queue entry: fixed leaves, split leaves and their numbers (weight units)."""
 
-    __slots__ = ("fixed", "split", "fixed_loss", "n_leaves", "bound", "objective", "sequence", "key", "alive")
+    __slots__ = ("fixed", "split", "fixed_loss", "n_leaves", "bound", "objective", "sequence", "key", "alive",
+                 "record")
 
     def __init__(self, fixed, split, fixed_loss, bound, objective, sequence):
         self.fixed = fixed
@@ -180,6 +191,7 @@ class PartialTree:
         self.sequence = sequence
         self.key = 0.0
         self.alive = True
+        self.record = None              # its sub-search's SubsearchRecord (``similar_support`` only)
 
 
 class OSDT(Solver):
@@ -279,7 +291,7 @@ class OSDT(Solver):
         "leaf_accuracy": "OSDT Theorem 5 (lower bound on classification accuracy; dead features)",
         "permutation": "OSDT Corollary 6 (leaf permutation bound; the tree cache of section 5.3)",
         "equivalent_points": "OSDT Theorem 9 (equivalent points bound); GOSDT Theorem C.3",
-        "similar_support": "OSDT Theorem 7 (similar support bound); opt-in experiment",
+        "similar_support": "OSDT Theorem 7 (similar support bound) with the twin's finished sub-search; opt-in",
         "incremental_progress": "GOSDT Theorems B.6, C.2 (incremental progress, F1 / AUC / partial AUC)",
     }
     #: Bounds that are off unless asked for.
@@ -345,6 +357,9 @@ class OSDT(Solver):
         self._top: list = []              # top_k > 1: [(objective, leaf-set key, leaves)], best first
         self._started = False
         self._last_lb = None
+        # Theorem 7 needs the bound over a twin's finished sub-search (similar_support.py).
+        self._similar = SimilarSupport() if self.additive and self.bounds["similar_support"] else None
+        self._pruned_bound = 0.0          # the bound with which _child_bound last pruned a child
         self.trees_evaluated = 0
         self.trees_to_optimum = 0
         self.time_to_optimum = 0.0
@@ -556,22 +571,37 @@ class OSDT(Solver):
             bound = self._child_bound([], [root], 0.0)
             if bound is not None:
                 tree = PartialTree((), (root,), 0.0, bound, self._objective_of([root]), next(self._sequence))
+                if self._similar is not None:
+                    tree.record = self._similar.root()
                 self._push(tree)
                 if self.bounds["permutation"]:
                     self._tree_cache.add((2 * root.uid + 1,))
         self._emit(Started(0, self.lower_bound, self.upper_bound))
         self._record(improved=True)
         queue = self._queue
+        similar = self._similar
         while queue:
             _, _, tree = heapq.heappop(queue)
             tree.alive = False
             if self.bounds["hierarchical"] and tree.bound >= self._cutoff - self.eps:
                 self.prune_counts["hierarchical"] += 1               # Theorem 1 with the improved R^c (R_k)
+                if similar is not None:
+                    similar.dropped(tree.record, tree.bound)
                 continue
+            if similar is not None:
+                twin_bound = similar.lower_bound(tree.record)
+                if twin_bound is not None and twin_bound >= self._cutoff - self.eps:
+                    self.prune_counts["similar_support"] += 1        # Theorem 7 with a finished twin
+                    similar.dropped(tree.record, twin_bound)
+                    if self._events is not None:
+                        self._emit(Pruned(self.expansions, "similar_support", 1))
+                    continue
             self._current = tree
             self.expansions += 1
             yield from self._expand(tree)
             self._current = None
+            if similar is not None:
+                similar.expanded(tree.record)
             lb = self.lower_bound
             if self._last_lb is None or lb - self._last_lb >= 1e-4 or not queue:
                 self._last_lb = lb
@@ -588,6 +618,7 @@ class OSDT(Solver):
             plain = fixed_loss + self.penalty * n_leaves
             if bounds["hierarchical"] and plain >= best:
                 self.prune_counts["hierarchical"] += 1
+                self._pruned_bound = plain
                 return None
             tight = plain + sum(leaf.eq for leaf in split) if bounds["equivalent_points"] else plain
         else:
@@ -599,10 +630,12 @@ class OSDT(Solver):
                 return None
         if bounds["hierarchical"] and tight >= best:
             self.prune_counts["equivalent_points"] += 1
+            self._pruned_bound = tight
             return None
         ahead = tight + self.penalty * len(split) if bounds["lookahead"] else tight
         if bounds["hierarchical"] and ahead >= best:
             self.prune_counts["lookahead"] += 1
+            self._pruned_bound = ahead
             return None
         return ahead
 
@@ -616,8 +649,8 @@ class OSDT(Solver):
         if not all(per_leaf):
             return
         pruned_before = dict(self.prune_counts) if emit else None
-        similar = self.additive and self.bounds["similar_support"]
-        pruned_similar: dict = {}
+        similar = self._similar
+        record = tree.record
         fixed, fixed_loss = tree.fixed, tree.fixed_loss
         n_new = 2 * len(tree.split)
         work = 0
@@ -633,6 +666,8 @@ class OSDT(Solver):
                 objective = self._objective_of(all_leaves)
             if self._improve(objective, all_leaves):
                 self._record(improved=True)
+            if similar is not None:
+                similar.stop(record, objective)                     # a complete descendant
             # Every marking of the new leaves as fixed / split (Theorems 3 and 4 restrict it).
             choices = []
             for _, left, right, both_fixed in combo:
@@ -659,22 +694,27 @@ class OSDT(Solver):
                     continue                                        # a complete tree: evaluated above
                 child_fixed = fixed + tuple(new_fixed)
                 child_loss = fixed_loss + sum(leaf.loss for leaf in new_fixed) if self.additive else 0.0
-                if similar and self._similar_pruned(combo, marks, pruned_similar, tree):
-                    continue
                 bound = self._child_bound(child_fixed, new_split, child_loss)
                 if bound is None:
-                    if similar:
-                        self._remember_pruned(combo, marks, pruned_similar, child_fixed, new_split, child_loss)
+                    if similar is not None:
+                        similar.stop(record, self._pruned_bound)    # bounds all its descendants
                     continue
                 if self.bounds["permutation"]:
                     key = tuple(sorted([2 * leaf.uid for leaf in child_fixed]
                                        + [2 * leaf.uid + 1 for leaf in new_split]))
                     if key in self._tree_cache:
                         self.prune_counts["permutation"] += 1       # Corollary 6
+                        if similar is not None:
+                            similar.stop(record, bound)             # the queued copy has its descendants
                         continue
                     self._tree_cache.add(key)
-                self._push(PartialTree(child_fixed, tuple(new_split), child_loss, bound, objective,
-                                       next(self._sequence)))
+                child = PartialTree(child_fixed, tuple(new_split), child_loss, bound, objective,
+                                    next(self._sequence))
+                if similar is not None:
+                    child.record = similar.child(
+                        record, tuple(option[0] for option in combo), marks,
+                        tuple(left.loss + right.loss for _, left, right, _ in combo))
+                self._push(child)
             work += 1 << n_new
             if work >= 4096:
                 work = 0
@@ -683,38 +723,6 @@ class OSDT(Solver):
             for bound, before in pruned_before.items():
                 if self.prune_counts[bound] > before:
                     self._emit(Pruned(self.expansions, bound, self.prune_counts[bound] - before))
-
-    # -- similar support (Theorem 7, opt-in) ---------------------------------------------
-    def _remember_pruned(self, combo, marks, store, child_fixed, new_split, child_loss) -> None:
-        plain = child_loss + self.penalty * (len(child_fixed) + len(new_split))
-        if self.bounds["equivalent_points"]:
-            plain += sum(leaf.eq for leaf in new_split)
-        if self.bounds["lookahead"]:
-            plain += self.penalty * len(new_split)
-        features = tuple(option[0] for option in combo)
-        for i in range(len(combo)):
-            key = (i, features[:i] + features[i + 1:], marks)
-            store.setdefault(key, []).append((features[i], plain))
-
-    def _similar_pruned(self, combo, marks, store, tree) -> bool:
-        if not store:
-            return False
-        features = tuple(option[0] for option in combo)
-        best = self._cutoff - self.eps
-        for i in range(len(combo)):
-            entries = store.get((i, features[:i] + features[i + 1:], marks))
-            if not entries:
-                continue
-            parent = tree.split[i]
-            g = self._masks[features[i]]
-            for f, bound in entries:
-                differ = parent.support & (self._masks[f] ^ g)
-                counts = self.dataset.class_counts(differ)
-                omega = sum(n * c for n, c in zip(counts, self.costs))
-                if bound - omega >= best:
-                    self.prune_counts["similar_support"] += 1
-                    return True
-        return False
 
     # -- reading the state -------------------------------------------------------------
     def _obj(self, weight_units: float) -> float:
