@@ -97,8 +97,9 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     support's points sorted once by that chain, so one cumulative sum gives the class
     weights of all its thresholds (ConTree's specialised depth-two solver, Briţa, van der
     Linden and Demirović, AAAI 2025; ``treeopt/solvers/sorted_depth_two.py``). Exact, like
-    the pair counts it replaces; used when the chains average at least
-    :attr:`GOSDT.min_chain_length` features. Counts depth-two subtrees solved this way.
+    the pair counts it replaces; used on data with more than :attr:`GOSDT.min_sorted_features`
+    features (where a support's pair matrix is too large to build) whose chains average at
+    least :attr:`GOSDT.min_chain_length` features. Counts depth-two subtrees solved this way.
 ``similar_support``
     Theorem B.10 (similar support bound) between the children of one problem's
     splits: adding rows to a support raises its optimum by at most their weight,
@@ -132,9 +133,9 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     every problem, the open split of least lower bound, and expand the unexpanded
     problems they reach: best-first on the lower bound along one path, alternating
     with the depth-first pops. Measured at 10 s on one-hot data: the root's lower
-    bound 0.19-0.23 instead of 0.04 (tic-tac-toe, car and balance-scale at λ = 0.01),
-    and at 60 s those three rows are certified, which no peer does
-    (``benchmarks/results_wide.md``). Counts its expansions.
+    bound 0.18-0.23 instead of 0.04 (tic-tac-toe, car and balance-scale one-hot at
+    λ = 0.01), and those three rows are certified within 40 s, which no peer does
+    within 120 s (``benchmarks/results_wide.md``). Counts its expansions.
 ``cart_start``
     A first incumbent, not a bound: CART pruned at λ (cost-complexity pruning,
     ``treeopt/solvers/cart_start.py``) becomes the root's upper bound before the
@@ -301,7 +302,6 @@ class GOSDT(Solver):
     #: wide one-hot data 50,000 expansions are 3-5 s and the bound still rises in time (car one-hot
     #: at λ = 0.01 certified in 9 s).
     bound_dives_after = 50_000
-    EVERY = 8
     #: A depth-three solve advances by slices of about this many seconds (one unit of work each),
     #: so a time limit or a Pause waits at most about one slice.
     three_slice_seconds = 0.1
@@ -348,6 +348,7 @@ class GOSDT(Solver):
         self._three_runs = {}            # id(problem) -> DepthThreeRun of a depth-three solve under way
         self.root: Problem | None = None
         self._dive_targets: list = []          # unexpanded problems on the incumbent, to expand first
+        self._diving_weakest = False           # ... or on the path of least lower bound (bound_dives)
         self._dived_at = None                  # the root's upper bound when the incumbent was last scanned
         self._dove_last = False                # the last unit was a dive (dives alternate with pops)
         self._queue: list = []
@@ -555,14 +556,15 @@ class GOSDT(Solver):
         if not self._dive_targets and self._dived_at != self.root.ub:
             self._dived_at = self.root.ub
             self._dive_targets = self._incumbent_frontier()
-        weakest = False
+            self._diving_weakest = False
         if not self._dive_targets and self.bounds["bound_dives"] and self.expansions >= self.bound_dives_after:
             self._dive_targets = self._weakest_frontier()
-            weakest = True
+            self._diving_weakest = True
+        weakest = self._diving_weakest
         while self._dive_targets:
             problem = self._dive_targets.pop()
             if not problem.expanded and not problem.solved:
-                self._expand(problem, dive=not weakest)
+                self._expand(problem, dive=not weakest)       # completions only on the incumbent's path
                 self.prune_counts["bound_dives" if weakest else "dives"] += 1
                 if not weakest:
                     self._dived_at = None              # its new subtree may hold more targets
