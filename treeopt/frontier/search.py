@@ -472,7 +472,7 @@ class ParetoSearch(Solver):
         if self.root is None:
             counts = self.dataset.class_counts(self.dataset.all_points)
             return self._obj(self.model.leaf(counts)[0]) + self._leaf_cost()
-        return min(self._incumbent_objective(k) for k in self._incumbents)
+        return self._incumbent_objective(self._best_k())
 
     def _incumbent_leaves(self) -> int:
         return self.tree_for_budget(self._best_k()).n_leaves

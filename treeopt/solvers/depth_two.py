@@ -30,8 +30,8 @@ from threadpoolctl import ThreadpoolController
 from ..data import points_in
 from .bit_columns import WeightPlanes, pack_columns, pack_mask, unique_columns
 
-__all__ = ["DepthTwoSolver", "DepthTwoResult", "PairCounts", "Leaves", "leaf_loss", "similar_bounds",
-           "one_blas_thread"]
+__all__ = ["DepthTwoSolver", "DepthTwoResult", "PairCounts", "Leaves", "leaf_loss", "split_or_leaf",
+           "similar_bounds", "one_blas_thread"]
 
 LEAF = -1   # "no split": the subtree is a single leaf
 
@@ -96,6 +96,21 @@ def leaf_loss(cells: np.ndarray) -> np.ndarray:
     if cells.shape[0] == 2:
         return np.minimum(cells[0], cells[1])
     return cells.sum(axis=0) - cells.max(axis=0)
+
+
+def split_or_leaf(split_objectives: np.ndarray, leaf_objective: float, eps: float) -> tuple:
+    """A child's best subtree of depth at most one: ``(objective, k)`` of its best split ``k``
+    when that beats the leaf by more than ``eps``, else ``(leaf_objective, LEAF)``.
+
+    Examples
+    --------
+    >>> split_or_leaf(np.array([4.0, 2.5]), 3.0, 1e-9), split_or_leaf(np.array([4.0]), 3.0, 1e-9)
+    ((2.5, 1), (3.0, -1))
+    """
+    k = int(np.argmin(split_objectives))
+    if split_objectives[k] < leaf_objective - eps:
+        return float(split_objectives[k]), k
+    return float(leaf_objective), LEAF
 
 
 def similar_bounds(low_left, low_right, j, left_obj, right_obj, both, single, total) -> None:
@@ -249,11 +264,8 @@ class DepthTwoSolver:
             right_split = loss(pair) + loss(right - pair) + 2 * lam
             left_split = loss(single - pair) + loss(left - single + pair) + 2 * lam
             right_split[j] = left_split[j] = np.inf              # splitting on j again splits nothing
-            rk, lk = int(np.argmin(right_split)), int(np.argmin(left_split))
-            right_obj, right_k = (right_split[rk], rk) if right_split[rk] < leaves.right_leaf[j] - eps \
-                else (leaves.right_leaf[j], LEAF)
-            left_obj, left_k = (left_split[lk], lk) if left_split[lk] < leaves.left_leaf[j] - eps \
-                else (leaves.left_leaf[j], LEAF)
+            right_obj, right_k = split_or_leaf(right_split, leaves.right_leaf[j], eps)
+            left_obj, left_k = split_or_leaf(left_split, leaves.left_leaf[j], eps)
             if left_obj + right_obj < best:
                 best = left_obj + right_obj
                 spec = tuple(LEAF if c == LEAF else int(columns.features[c]) for c in (j, left_k, right_k))

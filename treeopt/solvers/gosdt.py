@@ -338,9 +338,10 @@ class GOSDT(Solver):
         self._all_pairs = dataset.n_features <= self.max_pair_features
         self._similar = self._pairs is not None and self.bounds["similar_support"] and not self.lower_bound_guessed
         self._sorted = None                    # the sorted-chains depth-two solver, where chains are long
-        if self._pairs is not None and self._depth_two and self.bounds["sorted_depth_two"]:
+        if self._pairs is not None and self._depth_two and self.bounds["sorted_depth_two"] \
+                and dataset.n_features > self.min_sorted_features:
             chains = nested_chains(dataset.points)
-            if dataset.n_features > self.min_sorted_features and dataset.n_features >= self.min_chain_length * len(chains):
+            if dataset.n_features >= self.min_chain_length * len(chains):
                 self._sorted = SortedDepthTwo(dataset.points, dataset.counts * self.model.costs, self.penalty,
                                               self.eps, chains=chains)
         self._three = DepthThreeSolver(self._pairs, children=self._sorted) \
@@ -574,41 +575,34 @@ class GOSDT(Solver):
     def _weakest_frontier(self) -> list:
         """``bound_dives``: the unexpanded problems reached from the root by following, at each
         problem, the open split of least lower bound (where the root's lower bound is weakest)."""
-        targets, stack = [], [self.root]
-        while stack:
-            problem = stack.pop()
+        def weakest_split(problem):
             if problem.solved:
-                continue
-            if not problem.expanded:
-                targets.append(problem)
-                continue
-            best = None
-            for split in problem.splits or ():
-                left, right = split[1], split[2]
-                if left.solved and right.solved:
-                    continue
-                bound = left.lb + right.lb
-                if best is None or bound < best[0]:
-                    best = (bound, left, right)
-            if best is not None:
-                stack.append(best[1])
-                stack.append(best[2])
-        return targets
+                return None
+            open_splits = [s for s in problem.splits or () if not (s[1].solved and s[2].solved)]
+            return min(open_splits, key=lambda s: s[1].lb + s[2].lb, default=None)
+        return self._frontier(weakest_split)
 
     def _incumbent_frontier(self) -> list:
         """The unexpanded, unsolved problems reached by following the incumbent from the root."""
+        def incumbent_split(problem):
+            best = self._best_split(problem)
+            return best[1] if best is not None and best[0] < problem.leaf_obj - self.eps else None
+        return self._frontier(incumbent_split)
+
+    def _frontier(self, follow) -> list:
+        """The unexpanded, unsolved problems reached from the root by following, at each expanded
+        problem, the split ``(feature, left, right)`` that ``follow`` picks (None: stop there)."""
         targets, stack = [], [self.root]
-        eps = self.eps
         while stack:
             problem = stack.pop()
             if not problem.expanded:
                 if not problem.solved:
                     targets.append(problem)
                 continue
-            best = self._best_split(problem)
-            if best is not None and best[0] < problem.leaf_obj - eps:
-                stack.append(best[1][1])
-                stack.append(best[1][2])
+            split = follow(problem)
+            if split is not None:
+                stack.append(split[1])
+                stack.append(split[2])
         return targets
 
     def _push(self, problem: Problem) -> None:

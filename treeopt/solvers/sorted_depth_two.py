@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .depth_two import LEAF, leaf_loss, similar_bounds
+from .depth_two import LEAF, leaf_loss, similar_bounds, split_or_leaf
 
 __all__ = ["SortedDepthTwo", "nested_chains"]
 
@@ -137,8 +137,6 @@ class SortedDepthTwo:
             block = points[:, chain]
             self.rank[c] = np.where(block.any(axis=1), block.argmax(axis=1), len(chain))
         self.order = np.argsort(self.rank, axis=1, kind="stable")
-        # feature_of[c][r]: the dataset feature that is the split "rank <= r" on chain c.
-        self.feature_of = self.chains
         self.point_eq = self.scored.sum(axis=1) - self.scored.max(axis=1)
         # Whole weights (unit costs, no fractional sample weights) are summed as integers: numpy's
         # integer cumulative sums are about four times faster than its floating-point ones, and exact.
@@ -202,11 +200,8 @@ class SortedDepthTwo:
             left_prefix = single - right_prefix
             right_split = loss(right_prefix) + loss(right_total - right_prefix) + two
             left_split = loss(left_prefix) + loss((total - right_total) - left_prefix) + two
-            rk, lk = int(np.argmin(right_split)), int(np.argmin(left_split))
-            right_obj, right_k = (right_split[rk], rk) if right_split[rk] < right_leaf[j] - eps \
-                else (right_leaf[j], LEAF)
-            left_obj, left_k = (left_split[lk], lk) if left_split[lk] < left_leaf[j] - eps \
-                else (left_leaf[j], LEAF)
+            right_obj, right_k = split_or_leaf(right_split, right_leaf[j], eps)
+            left_obj, left_k = split_or_leaf(left_split, left_leaf[j], eps)
             if left_obj + right_obj < best:
                 best = float(left_obj + right_obj)
                 spec = tuple(LEAF if split == LEAF else self._feature(int(splits[split]), rank, m)
@@ -219,4 +214,4 @@ class SortedDepthTwo:
     def _feature(self, split: int, rank: np.ndarray, m: int) -> int:
         """The dataset feature of split ``c * m + k``: chain ``c``'s split after S's ``k``-th point in its order."""
         c, k = divmod(split, m)
-        return int(self.feature_of[c][rank[c, k]])
+        return int(self.chains[c][rank[c, k]])             # the split "rank <= r" on chain c
