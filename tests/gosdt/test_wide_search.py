@@ -70,6 +70,30 @@ def test_depth_two_solver_matches_the_oracle_at_depth_two(data, lam, objective):
         brute_force(X, y, lam, sample_weight=w, objective=objective, depth=1).objective, abs=1e-9)
 
 
+@settings(max_examples=40, deadline=None)
+@given(data=problems(n_classes=2) | problems(n_classes=3), seed=st.integers(0, 2**16))
+def test_pair_counts_in_single_precision_equal_double_precision_on_whole_weights(data, seed):
+    X, y, w = data
+    dataset = Dataset.from_binary(X, y, sample_weight=w)
+    whole = np.round(dataset.counts * np.random.default_rng(seed).integers(1, 1000, dataset.counts.shape[1]))
+    fast = DepthTwoSolver(dataset.points, whole, 1.0, 1e-9)
+    assert fast.single_precision == (whole.sum() < 2 ** 24)
+    exact = DepthTwoSolver(dataset.points, whole, 1.0, 1e-9)
+    exact.single_precision = False
+    mask = np.ones(dataset.n_points, dtype=bool)
+    single, double = fast.counts(fast.columns(mask)), exact.counts(exact.columns(mask))
+    assert single.pair.dtype == np.float64
+    np.testing.assert_array_equal(single.pair, double.pair)
+    assert single.objective == double.objective
+
+
+def test_fractional_or_huge_weights_keep_double_precision():
+    points = np.array([[0, 1], [1, 0], [1, 1]], dtype=bool)
+    assert not DepthTwoSolver(points, np.array([[1.5, 0], [0, 2], [1, 1]]), 1.0, 1e-9).single_precision
+    assert not DepthTwoSolver(points, np.array([[2.0 ** 24, 0], [0, 2], [1, 1]]), 1.0, 1e-9).single_precision
+    assert DepthTwoSolver(points, np.array([[3.0, 0], [0, 2], [1, 1]]), 1.0, 1e-9).single_precision
+
+
 def spec_objective(X, y, w, lam, objective, spec) -> float:
     """The oracle's objective of a nested spec (LEAF, a feature, or (feature, left, right))."""
     X, y, w = _inputs(X, y, w)

@@ -184,6 +184,11 @@ class DepthTwoSolver:
         # (treeopt/solvers/bit_columns.py); the class weights as bit planes, or None.
         self.packed_by_word = np.ascontiguousarray(pack_columns(self.points).T)   # (words, features)
         self.planes = WeightPlanes(self.scored)
+        # Whole weights (unit costs, no fractional sample weights) below 2**24 are exact in single
+        # precision, and so is every sum of them up to the total: the pair product then runs in
+        # float32, about twice as fast as in float64 (``counts``), with the same numbers.
+        self.single_precision = bool(np.all(self.scored == np.round(self.scored))) \
+            and float(self.scored.sum()) < 2.0 ** 24
 
     # -- the rows of a support set ------------------------------------------------
     def rows(self, support: int) -> np.ndarray:
@@ -334,8 +339,10 @@ class DepthTwoSolver:
         single = W.T @ X                                        # (K, F)
         # pair[c, i, k]: weight of class c with f_i and f_k both true (one product for all classes).
         m, f = X.shape
+        if self.single_precision:
+            X, W = X.astype(np.float32), W.astype(np.float32)
         weighted = (W[:, :, None] * X[:, None, :]).reshape(m, n_classes * f)
-        pair = (weighted.T @ X).reshape(n_classes, f, f)
+        pair = (weighted.T @ X).reshape(n_classes, f, f).astype(np.float64, copy=False)
         return PairCounts(self, columns, total, single, pair)
 
 
