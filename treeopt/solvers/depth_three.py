@@ -9,7 +9,9 @@ two bounds:
   leaf and its equivalent-points loss plus 2λ (Hu, Rudin and Seltzer, *Optimal Sparse
   Decision Trees*; Lin, Zhong, Hu, Rudin and Seltzer, *Generalized and Scalable
   Optimal Sparse Decision Trees* (GOSDT), Theorems B.2 and B.9).
-* **The similar-support bound** (GOSDT, section 4.2 and Theorem B.10). Adding rows to a
+* **The similar-support bound** (GOSDT, section 4.2 and Theorem B.10), first with the
+  whole support as the solved one (its depth-two optimum, found before any root split),
+  then with each solved child. Adding rows to a
   support raises its optimum by at most their weight, and removing rows never raises
   it, so for two supports ``A`` and ``B``::
 
@@ -175,16 +177,24 @@ class DepthThreeRun:
             if n <= two.max_pair_columns:
                 counts = two.counts(columns)
                 self._both_all = counts.pair.sum(axis=0)             # w(f_j ∧ f_k) for every pair
+                depth_two = counts.objective                          # the support's depth-two optimum
                 best, spec = (counts.objective, counts.spec()) if counts.objective < target - eps \
                     else (target - eps, None)
             else:                                                     # no pair matrix: one row per tried split
                 self._both_all = None
                 best, spec = two.bounded(columns, target)             # the best tree of depth at most two
+                depth_two = best                                      # its optimum, or a lower bound on it
             row_weight = W.sum(axis=1)
             self._single_w = row_weight @ X
         self.best, self.spec = best, spec
         self._total_w = float(row_weight.sum())
         self._low_left, self._low_right = leaves.lower_bounds()
+        # Similar support with the whole support as the solved one (Theorem B.10 at depth two): a
+        # child lacks the other child's rows, so its depth-two optimum is at least the support's
+        # minus their weight. This closes the root splits that cut off a few rows, whose trees are
+        # the support's depth-two tree and a tiny leaf (most thresholds near a column's ends).
+        np.maximum(self._low_left, depth_two - self._single_w, out=self._low_left)
+        np.maximum(self._low_right, depth_two - (self._total_w - self._single_w), out=self._low_right)
         self._tried = np.zeros(n, dtype=bool)
         self._rows = np.flatnonzero(mask)
         self.done = n == 0
