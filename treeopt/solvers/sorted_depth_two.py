@@ -24,11 +24,9 @@ of every other split ``k`` by the similar-support bound (GOSDT Theorem B.10,
 :func:`~treeopt.solvers.depth_two.similar_bounds`) with the weights ``w(f_j ∧ f_k)``, which
 are the same cumulative sums over the rows of ``f_j``. Neighbouring thresholds differ by a
 few rows, so one solved split closes a range of them (ConTree's threshold-range pruning).
-A root split whose bound reaches the best tree found is out for good (bounds only rise,
-the best only falls); among those still in, the split whose two children as leaves score
-best is tried first, so good trees come early and the bound prunes sooner (on breast
-cancer's 15,310 thresholds this halves the splits tried, against trying the least bound
-first). The solve stops when no split is left.
+The search over root splits is :func:`~treeopt.solvers.depth_two.search_root_splits`, shared
+with :meth:`~treeopt.solvers.depth_two.DepthTwoSolver.bounded`: only how the weights of
+``f_j ∧ f_k`` are counted differs.
 
 Objectives are in weight units (scored loss + λ per leaf), like the solvers'.
 """
@@ -37,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .depth_two import LEAF, leaf_loss, similar_bounds, split_or_leaf
+from .depth_two import LEAF, leaf_loss, search_root_splits
 
 __all__ = ["SortedDepthTwo", "nested_chains"]
 
@@ -186,40 +184,19 @@ class SortedDepthTwo:
         two = 2 * lam
         low_right = np.minimum(right_leaf, eq_prefix + two)
         low_left = np.minimum(left_leaf, (eq_total - eq_prefix) + two)
-        single_w = single.sum(axis=0)
-        total_w = float(total.sum())
         in_true_side = np.zeros(self.n_points, dtype=bool)
-        # The root splits still in (``alive``: indices into ``splits``) and their arrays, compacted
-        # as splits drop out; ``stump`` is each one's objective with two leaves, the order of trial.
-        alive = np.arange(len(splits))
-        stump = left_leaf + right_leaf
-        a_left, a_right, a_single_w = low_left, low_right, single_w
-        while True:
-            keep = a_left + a_right < best
-            if not keep.all():
-                alive, a_left, a_right, a_single_w, stump = (alive[keep], a_left[keep], a_right[keep],
-                                                             a_single_w[keep], stump[keep])
-            if len(alive) == 0:
-                break
-            i = int(np.argmin(stump))
-            j = int(alive[i])
+
+        def pair_with(j: int) -> np.ndarray:
+            """Class weights of the rows on the true side of both split ``j`` and each split ``k``."""
             c, k = divmod(int(splits[j]), m)
             in_true_side[:] = False
             in_true_side[order[c, :k + 1]] = True
-            right_prefix = np.cumsum(weights * in_true_side[order], axis=2).reshape(n_classes, -1).take(splits, axis=1)
-            right_total = single[:, j:j + 1]
-            left_prefix = single - right_prefix
-            right_split = loss(right_prefix) + loss(right_total - right_prefix) + two
-            left_split = loss(left_prefix) + loss((total - right_total) - left_prefix) + two
-            right_obj, right_k = split_or_leaf(right_split, right_leaf[j], eps)
-            left_obj, left_k = split_or_leaf(left_split, left_leaf[j], eps)
-            if left_obj + right_obj < best:
-                best = float(left_obj + right_obj)
-                spec = tuple(LEAF if split == LEAF else self._feature(int(splits[split]), rank, m)
-                             for split in (j, left_k, right_k))
-            both = right_prefix.sum(axis=0).take(alive)                  # w(f_j ∧ f_k) for every split k still in
-            similar_bounds(a_left, a_right, i, left_obj, right_obj, both, a_single_w, total_w)
-            a_right[i] = np.inf                                          # tried
+            return np.cumsum(weights * in_true_side[order], axis=2).reshape(n_classes, -1).take(splits, axis=1)
+
+        best, split = search_root_splits(total[:, 0], single, left_leaf, right_leaf, low_left, low_right, pair_with,
+                                         lam, eps, best)
+        if split is not None:
+            spec = tuple(LEAF if k == LEAF else self._feature(int(splits[k]), rank, m) for k in split)
         return best, spec
 
     def _feature(self, split: int, rank: np.ndarray, m: int) -> int:
