@@ -38,7 +38,7 @@ import time
 
 import numpy as np
 
-from .depth_two import DepthTwoSolver, Leaves, one_blas_thread, similar_bounds
+from .depth_two import DepthTwoSolver, Leaves, achievable_at_least, one_blas_thread, similar_bounds
 
 __all__ = ["DepthThreeSolver", "DepthThreeRun"]
 
@@ -195,10 +195,17 @@ class DepthThreeRun:
         # the support's depth-two tree and a tiny leaf (most thresholds near a column's ends).
         np.maximum(self._low_left, depth_two - self._single_w, out=self._low_left)
         np.maximum(self._low_right, depth_two - (self._total_w - self._single_w), out=self._low_right)
+        self._round_up()
         self._tried = np.zeros(n, dtype=bool)
         self._rows = np.flatnonzero(mask)
         self.done = n == 0
         self.lower_bound = best if self.done else min(best, float((self._low_left + self._low_right).min()))
+
+    def _round_up(self) -> None:
+        """With whole weights, each child's bound rises to the least objective a depth-two tree can have."""
+        if self.two.whole:
+            achievable_at_least(self._low_left, self.two.penalty, 4, out=self._low_left)
+            achievable_at_least(self._low_right, self.two.penalty, 4, out=self._low_right)
 
     @property
     def objective(self) -> float:
@@ -241,6 +248,7 @@ class DepthThreeRun:
         # is all the bound needs.
         both = self._both_all[j] if self._both_all is not None else self.two.pair_weights(self.columns, j).sum(axis=0)
         similar_bounds(low_left, low_right, j, left_obj, right_obj, both, self._single_w, self._total_w)
+        self._round_up()
         bound = low_left + low_right
         bound[self._tried] = np.inf
         self.lower_bound = min(self.best, float(bound.min()))

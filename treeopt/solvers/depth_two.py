@@ -31,7 +31,7 @@ from ..data import points_in
 from .bit_columns import WeightPlanes, pack_columns, pack_mask, unique_columns
 
 __all__ = ["DepthTwoSolver", "DepthTwoResult", "PairCounts", "Leaves", "leaf_loss", "split_or_leaf",
-           "similar_bounds", "search_root_splits", "one_blas_thread"]
+           "similar_bounds", "search_root_splits", "achievable_at_least", "one_blas_thread"]
 
 LEAF = -1   # "no split": the subtree is a single leaf
 
@@ -113,6 +113,52 @@ def split_or_leaf(split_objectives: np.ndarray, leaf_objective: float, eps: floa
     return float(leaf_objective), LEAF
 
 
+def achievable_at_least(low: np.ndarray, penalty: float, max_leaves: int, out: np.ndarray | None = None) -> np.ndarray:
+    """Raise lower bounds to the least objective a subtree can have, when losses are whole numbers.
+
+    With whole weights (unit class costs and integer counts: plain accuracy without fractional
+    sample weights) a subtree with ``k`` leaves costs ``ℓ + k·λ`` with a whole loss ``ℓ >= 0``.
+    So a subtree of at most ``max_leaves`` leaves whose objective is at least ``low`` costs at
+    least ``min over k of ceil(low - k·λ) + k·λ`` (``ℓ`` at least 0): a lower bound between two
+    achievable values rises to the next one. Near a depth-three optimum most root splits' bounds
+    fall short of the best tree by less than one row (breast cancer with every threshold, at depth
+    three: the median gap is one row), and this closes them without solving their children.
+
+    Parameters
+    ----------
+    low : ndarray of float
+        Lower bounds, in weight units.
+    penalty : float
+        λ in weight units.
+    max_leaves : int
+        The most leaves the subtrees can have (two for depth one, four for depth two).
+    out : ndarray, optional
+        Where to write the result (may be ``low``).
+
+    Returns
+    -------
+    ndarray
+        Bounds at least ``low``, each an achievable objective or the least one above ``low``.
+
+    Examples
+    --------
+    With λ = 0.3 a depth-one subtree costs 0.3, 0.6, 1.3, 1.6, 2.3, ...: a bound of 0.7 rises to 1.3,
+    and a bound already achievable stays.
+
+    >>> achievable_at_least(np.array([0.7, 1.6, 0.1]), penalty=0.3, max_leaves=2).round(6).tolist()
+    [1.3, 1.6, 0.3]
+    """
+    tolerance = 1e-7
+    best = None
+    for k in range(1, max_leaves + 1):
+        fixed = k * penalty
+        candidate = np.maximum(np.ceil(low - fixed - tolerance), 0.0) + fixed
+        best = candidate if best is None else np.minimum(best, candidate)
+    if out is None:
+        return np.maximum(best, low)
+    return np.maximum(best, low, out=out)
+
+
 def similar_bounds(low_left, low_right, j, left_obj, right_obj, both, single, total) -> None:
     """Raise every split's child lower bounds from the solved children of split ``j`` (in place).
 
@@ -141,7 +187,7 @@ def similar_bounds(low_left, low_right, j, left_obj, right_obj, both, single, to
 
 
 def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right, pair_with, penalty: float,
-                       eps: float, best: float) -> tuple[float, tuple | None]:
+                       eps: float, best: float, whole: bool = False) -> tuple[float, tuple | None]:
     """The best depth-two tree over one support, one root split at a time, if it beats ``best``.
 
     The search loop of both depth-two solvers that cannot afford a pair matrix
@@ -171,6 +217,9 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
         λ in weight units, and the tolerance a split must beat the leaf by.
     best : float
         The objective to beat (the support as a leaf, or a target).
+    whole : bool, default=False
+        The weights are whole numbers, so children's bounds rise to achievable objectives
+        (:func:`achievable_at_least`).
 
     Returns
     -------
@@ -198,6 +247,9 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
     alive = np.arange(single.shape[1])
     stump = left_leaf + right_leaf
     low_left, low_right = low_left.copy(), low_right.copy()
+    if whole:
+        achievable_at_least(low_left, penalty, 2, out=low_left)
+        achievable_at_least(low_right, penalty, 2, out=low_right)
     while True:
         keep = low_left + low_right < best
         if not keep.all():
@@ -218,6 +270,9 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
             best, found = float(left_obj + right_obj), (j, left_k, right_k)
         similar_bounds(low_left, low_right, i, left_obj, right_obj, pair.sum(axis=0).take(alive), single_w, total_w)
         low_right[i] = np.inf                                    # tried
+        if whole:
+            achievable_at_least(low_left, penalty, 2, out=low_left)
+            achievable_at_least(low_right, penalty, 2, out=low_right)
 
 
 class DepthTwoSolver:
@@ -267,8 +322,9 @@ class DepthTwoSolver:
         # Whole weights (unit costs, no fractional sample weights) below 2**24 are exact in single
         # precision, and so is every sum of them up to the total: the pair product then runs in
         # float32, about twice as fast as in float64 (``counts``), with the same numbers.
-        self.single_precision = bool(np.all(self.scored == np.round(self.scored))) \
-            and float(self.scored.sum()) < 2.0 ** 24
+        #: Whole weights: every objective is a whole loss plus λ per leaf (:func:`achievable_at_least`).
+        self.whole = bool(np.all(self.scored == np.round(self.scored)))
+        self.single_precision = self.whole and float(self.scored.sum()) < 2.0 ** 24
 
     # -- the rows of a support set ------------------------------------------------
     def rows(self, support: int) -> np.ndarray:
@@ -329,7 +385,7 @@ class DepthTwoSolver:
         low_left, low_right = leaves.lower_bounds()
         best, split = search_root_splits(leaves.total, leaves.single, leaves.left_leaf, leaves.right_leaf, low_left,
                                          low_right, lambda j: self.pair_weights(columns, j), self.penalty, self.eps,
-                                         best)
+                                         best, self.whole)
         if split is not None:
             spec = tuple(LEAF if c == LEAF else int(columns.features[c]) for c in split)
         return best, spec

@@ -89,7 +89,11 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     solved child bound the children of every other split. It closes a problem at
     a remaining depth budget of three, and on wide data when its upper bound is at
     most ``eq + 5λ`` (at most four leaves can do better, and four leaves fit in
-    depth three). Needs ``depth_two``. Counts problems solved this way.
+    depth three). Needs ``depth_two``. With whole weights (plain accuracy, integer
+    counts) both solvers raise each child's lower bound to the least objective a
+    subtree can have (a whole loss plus λ per leaf, ``achievable_at_least`` in
+    ``treeopt/solvers/depth_two.py``), which closes root splits whose bounds fall
+    short of the best tree by less than one row. Counts problems solved this way.
 ``sorted_depth_two``
     How the two solvers above solve a depth-two subtree on threshold features: the
     features are grouped in *chains* (runs of nested features, such as the thresholds

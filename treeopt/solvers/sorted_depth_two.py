@@ -140,7 +140,8 @@ class SortedDepthTwo:
         self.point_eq = self.scored.sum(axis=1) - self.scored.max(axis=1)
         # Whole weights (unit costs, no fractional sample weights) are summed as integers: numpy's
         # integer cumulative sums are about four times faster than its floating-point ones, and exact.
-        whole = np.all(self.scored == np.round(self.scored)) and self.scored.sum() < 2.0 ** 52
+        self.whole = bool(np.all(self.scored == np.round(self.scored)))
+        whole = self.whole and self.scored.sum() < 2.0 ** 52
         self._summed = self.scored.astype(np.int64) if whole else self.scored
         self.solves = 0
 
@@ -194,7 +195,7 @@ class SortedDepthTwo:
             return np.cumsum(weights * in_true_side[order], axis=2).reshape(n_classes, -1).take(splits, axis=1)
 
         best, split = search_root_splits(total[:, 0], single, left_leaf, right_leaf, low_left, low_right, pair_with,
-                                         lam, eps, best)
+                                         lam, eps, best, self.whole)
         if split is not None:
             spec = tuple(LEAF if k == LEAF else self._feature(int(splits[k]), rank, m) for k in split)
         return best, spec

@@ -1,0 +1,91 @@
+"""Lower bounds raised to achievable objectives when losses are whole numbers.
+
+``treeopt/solvers/depth_two.py`` (``achievable_at_least``): with whole weights a subtree of
+``k`` leaves costs a whole loss plus ``k·λ``, so a bound between two achievable values can rise
+to the next one. The depth-two searches (``search_root_splits``) and the depth-three solver use
+it; their oracle tests (``test_sorted_depth_two.py``, ``test_wide_search.py``) check the optima.
+Here: the rounding never passes an achievable value above the bound, and it does close root
+splits that the plain bounds leave open.
+"""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from oracle import brute_force
+from strategies import threshold_problems
+from treeopt.data import Dataset
+from treeopt.solvers.depth_three import DepthThreeSolver
+from treeopt.solvers.depth_two import DepthTwoSolver, Leaves, achievable_at_least, search_root_splits
+from treeopt.solvers.sorted_depth_two import SortedDepthTwo
+
+
+@settings(max_examples=200, deadline=None)
+@given(penalty=st.floats(0.01, 30.0), max_leaves=st.sampled_from([2, 4]),
+       losses=st.lists(st.integers(0, 200), min_size=1, max_size=8), seed=st.integers(0, 2**16))
+def test_the_raised_bound_stays_below_every_achievable_value_above_the_bound(penalty, max_leaves, losses, seed):
+    rng = np.random.default_rng(seed)
+    leaves = rng.integers(1, max_leaves + 1, size=len(losses))
+    achievable = np.array(losses) + leaves * penalty          # objectives of real subtrees
+    low = achievable - rng.uniform(0.0, 2.0 * penalty + 1.0, size=len(losses))
+    raised = achievable_at_least(low, penalty, max_leaves)
+    assert np.all(raised >= low)
+    assert np.all(raised <= achievable + 1e-9)
+    # Each raised bound is achievable itself (a whole loss >= 0 plus 1..max_leaves times λ), or the bound.
+    for value, bound in zip(raised, low):
+        ks = np.arange(1, max_leaves + 1)
+        whole = value - ks * penalty
+        on_grid = np.any((np.abs(whole - np.round(whole)) < 1e-6) & (whole > -1e-6))
+        assert on_grid or value == bound
+
+
+def test_a_bound_between_two_achievable_values_rises_to_the_next_one():
+    # λ = 0.3: depth-one subtrees cost 0.3, 0.6, 1.3, 1.6, 2.3, 2.6, ...
+    raised = achievable_at_least(np.array([0.61, 1.0, 1.6, -5.0]), penalty=0.3, max_leaves=2)
+    assert raised.round(9).tolist() == [1.3, 1.3, 1.6, 0.3]
+
+
+def _count_tries(whole: bool, X, y, lam: float) -> int:
+    """Root splits one depth-two search over the whole data tries, with or without the rounding."""
+    dataset = Dataset.from_binary(X, y)
+    solver = DepthTwoSolver(dataset.points, dataset.counts.astype(float), lam * dataset.total_weight, 1e-9)
+    columns = solver.columns(np.ones(dataset.n_points, dtype=bool))
+    leaves = Leaves.of(solver, columns)
+    low_left, low_right = leaves.lower_bounds()
+    calls = []
+
+    def pair_with(j):
+        calls.append(j)
+        return solver.pair_weights(columns, j)
+    search_root_splits(leaves.total, leaves.single, leaves.left_leaf, leaves.right_leaf, low_left, low_right,
+                       pair_with, solver.penalty, solver.eps, leaves.leaf_objective, whole)
+    return len(calls)
+
+
+def test_rounding_closes_root_splits_the_plain_bounds_leave_open():
+    """Two numeric columns with every threshold (neighbouring splits' bounds fall just short of the best)."""
+    rng = np.random.default_rng(0)
+    with_rounding = without = fewer = 0
+    for _ in range(20):
+        points = rng.random((80, 2))
+        y = (((points[:, 0] > 0.5) ^ (points[:, 1] > 0.4)) | (rng.random(80) < 0.15)).astype(int)
+        X = np.concatenate([points[:, [j]] <= np.sort(points[:, j])[None, :-1] for j in range(2)], axis=1)
+        rounded, plain = _count_tries(True, X.astype(int), y, 0.013), _count_tries(False, X.astype(int), y, 0.013)
+        assert rounded <= plain
+        with_rounding, without, fewer = with_rounding + rounded, without + plain, fewer + (rounded < plain)
+    assert fewer >= 10 and with_rounding < 0.95 * without
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=threshold_problems(), lam=st.sampled_from([0.01, 0.03, 0.07]))
+def test_depth_three_with_whole_weights_matches_the_oracle(data, lam):
+    """Whole weights (no sample weights) are where the rounding is on, in both solvers below."""
+    X, y, _ = data
+    expected = brute_force(X, y, lam, depth=3)
+    dataset = Dataset.from_binary(X, y)
+    args = (dataset.points, dataset.counts.astype(float), lam * dataset.total_weight, 1e-9 * dataset.total_weight)
+    two = DepthTwoSolver(*args)
+    assert two.whole
+    for children in (None, SortedDepthTwo(*args)):
+        objective, spec = DepthThreeSolver(two, children=children).solve(np.ones(dataset.n_points, bool), np.inf)
+        assert abs(objective / dataset.total_weight - expected.objective) < 1e-9
