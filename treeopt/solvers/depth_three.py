@@ -38,7 +38,7 @@ import time
 
 import numpy as np
 
-from .depth_two import DepthTwoSolver, Leaves, achievable_at_least, one_blas_thread, similar_bounds
+from .depth_two import DepthTwoSolver, Leaves, one_blas_thread, round_up_near, similar_bounds
 
 __all__ = ["DepthThreeSolver", "DepthThreeRun"]
 
@@ -204,8 +204,7 @@ class DepthThreeRun:
     def _round_up(self) -> None:
         """With whole weights, each child's bound rises to the least objective a depth-two tree can have."""
         if self.two.whole:
-            achievable_at_least(self._low_left, self.two.penalty, 4, out=self._low_left)
-            achievable_at_least(self._low_right, self.two.penalty, 4, out=self._low_right)
+            round_up_near(self._low_left, self._low_right, self.best, self.two.penalty, 4)
 
     @property
     def objective(self) -> float:

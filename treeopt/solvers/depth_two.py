@@ -31,7 +31,7 @@ from ..data import points_in
 from .bit_columns import WeightPlanes, pack_columns, pack_mask, unique_columns
 
 __all__ = ["DepthTwoSolver", "DepthTwoResult", "PairCounts", "Leaves", "leaf_loss", "split_or_leaf",
-           "similar_bounds", "search_root_splits", "achievable_at_least", "one_blas_thread"]
+           "similar_bounds", "search_root_splits", "achievable_at_least", "round_up_near", "one_blas_thread"]
 
 LEAF = -1   # "no split": the subtree is a single leaf
 
@@ -159,6 +159,27 @@ def achievable_at_least(low: np.ndarray, penalty: float, max_leaves: int, out: n
     return np.maximum(best, low, out=out)
 
 
+def round_up_near(low_left: np.ndarray, low_right: np.ndarray, best: float, penalty: float, max_leaves: int) -> None:
+    """:func:`achievable_at_least` on both children's bounds of the splits it can close (in place).
+
+    Rounding raises a bound by less than ``max(1, λ)`` (one whole unit of loss, or up to the
+    first leaf's λ), so only splits whose two bounds add up to within twice that of ``best``
+    can reach it; the others are left as they are, which keeps the cost to the few splits near
+    the best tree instead of every split of a wide support.
+
+    Examples
+    --------
+    >>> low_left, low_right = np.array([0.7, 0.1]), np.array([0.7, 0.1])
+    >>> round_up_near(low_left, low_right, best=2.5, penalty=0.3, max_leaves=2)
+    >>> low_left.round(6).tolist(), low_right.round(6).tolist()   # the first split now reaches 2.5
+    ([1.3, 0.1], [1.3, 0.1])
+    """
+    near = np.flatnonzero(low_left + low_right >= best - 2 * max(1.0, penalty))
+    if len(near):
+        low_left[near] = achievable_at_least(low_left[near], penalty, max_leaves)
+        low_right[near] = achievable_at_least(low_right[near], penalty, max_leaves)
+
+
 def similar_bounds(low_left, low_right, j, left_obj, right_obj, both, single, total) -> None:
     """Raise every split's child lower bounds from the solved children of split ``j`` (in place).
 
@@ -247,10 +268,9 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
     alive = np.arange(single.shape[1])
     stump = left_leaf + right_leaf
     low_left, low_right = low_left.copy(), low_right.copy()
-    if whole:
-        achievable_at_least(low_left, penalty, 2, out=low_left)
-        achievable_at_least(low_right, penalty, 2, out=low_right)
     while True:
+        if whole:
+            round_up_near(low_left, low_right, best, penalty, 2)
         keep = low_left + low_right < best
         if not keep.all():
             alive, low_left, low_right, single_w, stump = (alive[keep], low_left[keep], low_right[keep],
@@ -270,9 +290,6 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
             best, found = float(left_obj + right_obj), (j, left_k, right_k)
         similar_bounds(low_left, low_right, i, left_obj, right_obj, pair.sum(axis=0).take(alive), single_w, total_w)
         low_right[i] = np.inf                                    # tried
-        if whole:
-            achievable_at_least(low_left, penalty, 2, out=low_left)
-            achievable_at_least(low_right, penalty, 2, out=low_right)
 
 
 class DepthTwoSolver:
