@@ -148,24 +148,20 @@ def achievable_at_least(low: np.ndarray, penalty: float, max_leaves: int, out: n
     >>> achievable_at_least(np.array([0.7, 1.6, 0.1]), penalty=0.3, max_leaves=2).round(6).tolist()
     [1.3, 1.6, 0.3]
     """
-    tolerance = 1e-7
-    best = None
-    for k in range(1, max_leaves + 1):
-        fixed = k * penalty
-        candidate = np.maximum(np.ceil(low - fixed - tolerance), 0.0) + fixed
-        best = candidate if best is None else np.minimum(best, candidate)
-    if out is None:
-        return np.maximum(best, low)
+    fixed = penalty * np.arange(1, max_leaves + 1)                 # k·λ for k = 1 .. max_leaves
+    whole_loss = np.ceil(low[..., None] - fixed - 1e-7)              # the least whole loss with k leaves
+    best = (np.maximum(whole_loss, 0.0, out=whole_loss) + fixed).min(axis=-1)
     return np.maximum(best, low, out=out)
 
 
 def round_up_near(low_left: np.ndarray, low_right: np.ndarray, best: float, penalty: float, max_leaves: int) -> None:
     """:func:`achievable_at_least` on both children's bounds of the splits it can close (in place).
 
-    Rounding raises a bound by less than ``max(1, λ)`` (one whole unit of loss, or up to the
-    first leaf's λ), so only splits whose two bounds add up to within twice that of ``best``
-    can reach it; the others are left as they are, which keeps the cost to the few splits near
-    the best tree instead of every split of a wide support.
+    Every child pays for at least one leaf, so its bound is at least λ, and rounding then raises
+    it by less than one whole unit of loss: only splits whose two bounds add up to within two
+    units of ``best`` can reach it. The others are left as they are (rounding fewer bounds is
+    always sound, only weaker), which keeps the cost to the few splits near the best tree
+    instead of every split of a wide support.
 
     Examples
     --------
@@ -174,7 +170,8 @@ def round_up_near(low_left: np.ndarray, low_right: np.ndarray, best: float, pena
     >>> low_left.round(6).tolist(), low_right.round(6).tolist()   # the first split now reaches 2.5
     ([1.3, 0.1], [1.3, 0.1])
     """
-    near = np.flatnonzero(low_left + low_right >= best - 2 * max(1.0, penalty))
+    both = low_left + low_right
+    near = np.flatnonzero((both >= best - 2.0) & (both < best))        # closed ones need nothing
     if len(near):
         low_left[near] = achievable_at_least(low_left[near], penalty, max_leaves)
         low_right[near] = achievable_at_least(low_right[near], penalty, max_leaves)
