@@ -165,10 +165,10 @@ def round_up_near(low_left: np.ndarray, low_right: np.ndarray, best: float, pena
 
     Examples
     --------
-    >>> low_left, low_right = np.array([0.7, 0.1]), np.array([0.7, 0.1])
+    >>> low_left, low_right = np.array([0.7, 0.3]), np.array([0.7, 0.3])
     >>> round_up_near(low_left, low_right, best=2.5, penalty=0.3, max_leaves=2)
     >>> low_left.round(6).tolist(), low_right.round(6).tolist()   # the first split now reaches 2.5
-    ([1.3, 0.1], [1.3, 0.1])
+    ([1.3, 0.3], [1.3, 0.3])
     """
     both = low_left + low_right
     near = np.flatnonzero((both >= best - 2.0) & (both < best))        # closed ones need nothing
