@@ -31,7 +31,8 @@ from ..data import points_in
 from .bit_columns import WeightPlanes, pack_columns, pack_mask, unique_columns
 
 __all__ = ["DepthTwoSolver", "DepthTwoResult", "PairCounts", "Leaves", "leaf_loss", "split_or_leaf",
-           "similar_bounds", "search_root_splits", "achievable_at_least", "round_up_near", "one_blas_thread"]
+           "similar_bounds", "search_root_splits", "achievable_at_least", "round_up_near", "whole_weights",
+           "one_blas_thread"]
 
 LEAF = -1   # "no split": the subtree is a single leaf
 
@@ -113,7 +114,7 @@ def split_or_leaf(split_objectives: np.ndarray, leaf_objective: float, eps: floa
     return float(leaf_objective), LEAF
 
 
-def achievable_at_least(low: np.ndarray, penalty: float, max_leaves: int, out: np.ndarray | None = None) -> np.ndarray:
+def achievable_at_least(low: np.ndarray, penalty: float, max_leaves: int) -> np.ndarray:
     """Raise lower bounds to the least objective a subtree can have, when losses are whole numbers.
 
     With whole weights (unit class costs and integer counts: plain accuracy without fractional
@@ -132,8 +133,6 @@ def achievable_at_least(low: np.ndarray, penalty: float, max_leaves: int, out: n
         λ in weight units.
     max_leaves : int
         The most leaves the subtrees can have (two for depth one, four for depth two).
-    out : ndarray, optional
-        Where to write the result (may be ``low``).
 
     Returns
     -------
@@ -151,7 +150,18 @@ def achievable_at_least(low: np.ndarray, penalty: float, max_leaves: int, out: n
     fixed = penalty * np.arange(1, max_leaves + 1)                 # k·λ for k = 1 .. max_leaves
     whole_loss = np.ceil(low[..., None] - fixed - 1e-7)              # the least whole loss with k leaves
     best = (np.maximum(whole_loss, 0.0, out=whole_loss) + fixed).min(axis=-1)
-    return np.maximum(best, low, out=out)
+    return np.maximum(best, low)
+
+
+def whole_weights(scored: np.ndarray) -> bool:
+    """Every scored weight is a whole number, so every objective is a whole loss plus λ per leaf.
+
+    Examples
+    --------
+    >>> whole_weights(np.array([[2.0, 0.0], [1.0, 3.0]])), whole_weights(np.array([[0.5, 1.0]]))
+    (True, False)
+    """
+    return bool(np.all(scored == np.round(scored)))
 
 
 def round_up_near(low_left: np.ndarray, low_right: np.ndarray, best: float, penalty: float, max_leaves: int) -> None:
@@ -337,7 +347,7 @@ class DepthTwoSolver:
         # precision, and so is every sum of them up to the total: the pair product then runs in
         # float32, about twice as fast as in float64 (``counts``), with the same numbers.
         #: Whole weights: every objective is a whole loss plus λ per leaf (:func:`achievable_at_least`).
-        self.whole = bool(np.all(self.scored == np.round(self.scored)))
+        self.whole = whole_weights(self.scored)
         self.single_precision = self.whole and float(self.scored.sum()) < 2.0 ** 24
 
     # -- the rows of a support set ------------------------------------------------

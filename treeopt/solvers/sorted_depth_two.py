@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .depth_two import LEAF, leaf_loss, search_root_splits
+from .depth_two import LEAF, leaf_loss, search_root_splits, whole_weights
 
 __all__ = ["SortedDepthTwo", "nested_chains"]
 
@@ -140,7 +140,7 @@ class SortedDepthTwo:
         self.point_eq = self.scored.sum(axis=1) - self.scored.max(axis=1)
         # Whole weights (unit costs, no fractional sample weights) are summed as integers: numpy's
         # integer cumulative sums are about four times faster than its floating-point ones, and exact.
-        self.whole = bool(np.all(self.scored == np.round(self.scored)))
+        self.whole = whole_weights(self.scored)
         whole = self.whole and self.scored.sum() < 2.0 ** 52
         self._summed = self.scored.astype(np.int64) if whole else self.scored
         self.solves = 0
