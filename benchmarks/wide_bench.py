@@ -2,7 +2,7 @@
 
 Issue #18's suite: the public one-hot and all-threshold rows of ``reference_optima.csv``, wide data
 generated from scikit-learn's bundled datasets (digits binarized; iris, wine and breast cancer with
-every midpoint threshold, 119, 1,263 and 15,310 columns, :func:`all_thresholds`), and a random
+every midpoint threshold by treeopt's ``Binarizer``, 119, 1,263 and 15,310 columns), and a random
 2000 × 60 binary problem. Every fit runs in its own subprocess with the same time limit;
 objectives are recomputed from the returned tree's predictions (error rate + λ × leaves). For treeopt
 the incumbent's objective is also recorded at 1 s and 10 s, and CART pruned at the same λ (the best
@@ -65,37 +65,19 @@ def read(name: str):
         y = np.where(rng.random(2000) < 0.15, 1 - signal, signal)
         return pd.DataFrame(X, columns=[f"x{j}" for j in range(60)]), pd.Series(y, name="y")
     if name in GENERATED_ALL_THRESHOLDS:                 # scikit-learn's bundled data, every midpoint threshold
-        X, y = GENERATED_ALL_THRESHOLDS[name](return_X_y=True)
-        return all_thresholds(X), pd.Series(y, name="class")
+        import sklearn.datasets
+        from treeopt.binarize import Binarizer
+        X, y = getattr(sklearn.datasets, GENERATED_ALL_THRESHOLDS[name])(return_X_y=True, as_frame=True)
+        binarizer = Binarizer(thresholds="all").fit(X)   # the recipe of compas__allthr in the datasets' README
+        table = binarizer.transform(X).astype(np.uint8)    # 0/1 like the derived files, for every peer
+        return pd.DataFrame(table, columns=binarizer.get_feature_names_out()), y.rename("class")
     frame = pd.read_csv(SHARED / "datasets" / "derived" / f"{name}.csv")
     return frame.iloc[:, :-1], frame.iloc[:, -1]
 
 
-def all_thresholds(X):
-    """0/1 DataFrame with a column ``x<j><=t`` for every midpoint t of adjacent distinct values of column j.
-
-    The recipe of ``compas__allthr`` and ``spiral__allthr`` in the shared datasets' README.
-    """
-    import numpy as np
-    import pandas as pd
-    columns = {}
-    for j, column in enumerate(np.asarray(X, dtype=float).T):
-        values = np.unique(column)
-        for t in (values[:-1] + values[1:]) / 2:
-            columns[f"x{j}<={t:.6g}"] = (column <= t).astype(np.uint8)
-    return pd.DataFrame(columns)
-
-
-def _sklearn_loader(name: str):
-    def load(return_X_y=True):
-        import sklearn.datasets
-        return getattr(sklearn.datasets, name)(return_X_y=return_X_y)
-    return load
-
-
 #: Wide rows generated from scikit-learn's bundled datasets with every threshold (multiclass as given).
-GENERATED_ALL_THRESHOLDS = {"iris__allthr": _sklearn_loader("load_iris"), "wine__allthr": _sklearn_loader("load_wine"),
-                            "breast_cancer__allthr": _sklearn_loader("load_breast_cancer")}
+GENERATED_ALL_THRESHOLDS = {"iris__allthr": "load_iris", "wine__allthr": "load_wine",
+                            "breast_cancer__allthr": "load_breast_cancer"}
 
 
 def cart_objective(X, y, lam: float) -> float:
