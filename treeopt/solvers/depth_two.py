@@ -147,10 +147,14 @@ def achievable_at_least(low: np.ndarray, penalty: float, max_leaves: int) -> np.
     >>> achievable_at_least(np.array([0.7, 1.6, 0.1]), penalty=0.3, max_leaves=2).round(6).tolist()
     [1.3, 1.6, 0.3]
     """
-    fixed = penalty * np.arange(1, max_leaves + 1)                 # k·λ for k = 1 .. max_leaves
-    whole_loss = np.ceil(low[..., None] - fixed - 1e-7)              # the least whole loss with k leaves
-    best = (np.maximum(whole_loss, 0.0, out=whole_loss) + fixed).min(axis=-1)
-    return np.maximum(best, low)
+    best = None
+    for k in range(1, max_leaves + 1):          # elementwise per k: a short last axis reduces slowly
+        fixed = penalty * k
+        value = np.ceil(low - fixed - 1e-7)                         # the least whole loss with k leaves
+        np.maximum(value, 0.0, out=value)
+        value += fixed
+        best = value if best is None else np.minimum(best, value, out=best)
+    return np.maximum(best, low, out=best)
 
 
 def whole_weights(scored: np.ndarray) -> bool:
