@@ -108,6 +108,8 @@ def split_or_leaf(split_objectives: np.ndarray, leaf_objective: float, eps: floa
     >>> split_or_leaf(np.array([4.0, 2.5]), 3.0, 1e-9), split_or_leaf(np.array([4.0]), 3.0, 1e-9)
     ((2.5, 1), (3.0, -1))
     """
+    if len(split_objectives) == 0:
+        return float(leaf_objective), LEAF
     k = int(np.argmin(split_objectives))
     if split_objectives[k] < leaf_objective - eps:
         return float(split_objectives[k]), k
@@ -219,7 +221,8 @@ def similar_bounds(low_left, low_right, j, left_obj, right_obj, both, single, to
 
 
 def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right, pair_with, penalty: float,
-                       eps: float, best: float, whole: bool = False) -> tuple[float, tuple | None]:
+                       eps: float, best: float, whole: bool = False,
+                       children: np.ndarray | None = None) -> tuple[float, tuple | None]:
     """The best depth-two tree over one support, one root split at a time, if it beats ``best``.
 
     The search loop of both depth-two solvers that cannot afford a pair matrix
@@ -244,7 +247,9 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
     low_left, low_right : ndarray of shape (n,)
         Lower bounds on each child's best subtree of depth at most one (not changed).
     pair_with : callable
-        ``pair_with(j)``: ndarray of shape (K, n), the class weights of ``f_j ∧ f_k``.
+        ``pair_with(j)``: ``(pair, both)``, the class weights of ``f_j ∧ f_k`` for every candidate
+        ``k`` of ``children`` (ndarray of shape (K, len(children))) and their total over the
+        classes for every candidate ``k`` (ndarray of shape (n,)).
     penalty, eps : float
         λ in weight units, and the tolerance a split must beat the leaf by.
     best : float
@@ -252,6 +257,11 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
     whole : bool, default=False
         The weights are whole numbers, so children's bounds rise to achievable objectives
         (:func:`achievable_at_least`).
+    children : ndarray of int, optional
+        The candidates that may split a child (default: all). A child's best split into two
+        leaves is among them when they hold, for every other candidate, one at least as good
+        on every subset of the support (the class-boundary thresholds of
+        ``treeopt/solvers/sorted_depth_two.py``).
 
     Returns
     -------
@@ -268,12 +278,21 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
     >>> total, single = np.array([10.0, 10.0]), np.array([[5.0, 5.0], [5.0, 5.0]])
     >>> pairs = {0: np.array([[5.0, 5.0], [5.0, 0.0]]), 1: np.array([[5.0, 5.0], [0.0, 5.0]])}
     >>> leaves, low = np.full(2, 6.0), np.full(2, 2.0)
-    >>> search_root_splits(total, single, leaves, leaves, low, low, pairs.get, 1.0, 1e-9, best=11.0)
+    >>> with_totals = lambda j: (pairs[j], pairs[j].sum(axis=0))
+    >>> search_root_splits(total, single, leaves, leaves, low, low, with_totals, 1.0, 1e-9, best=11.0)
     (4.0, (0, 1, 1))
     """
     loss, two = leaf_loss, 2 * penalty
     total = np.asarray(total, dtype=np.float64).reshape(-1, 1)
     single_w, total_w = single.sum(axis=0), float(total.sum())
+    n = single.shape[1]
+    if children is None:
+        children, single_children = np.arange(n), single
+    else:
+        single_children = single[:, children]
+    # Where each candidate sits among the children's candidates (-1: not one of them).
+    position = np.full(n, -1)
+    position[children] = np.arange(len(children))
     found = None
     # The splits still in (``alive``: candidate indices) and their arrays, compacted as they drop out.
     alive = np.arange(single.shape[1])
@@ -290,16 +309,18 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
             return best, found
         i = int(np.argmin(stump))
         j = int(alive[i])
-        pair = pair_with(j)                                      # (K, n): class weights of f_j ∧ f_k
+        pair, both = pair_with(j)                # (K, children): class weights of f_j ∧ f_k; (n,): their totals
         right = single[:, j:j + 1]
         right_split = loss(pair) + loss(right - pair) + two
-        left_split = loss(single - pair) + loss(total - right - single + pair) + two
-        right_split[j] = left_split[j] = np.inf                  # splitting on j again splits nothing
+        left_split = loss(single_children - pair) + loss(total - right - single_children + pair) + two
+        if position[j] >= 0:
+            right_split[position[j]] = left_split[position[j]] = np.inf      # splitting on j again splits nothing
         right_obj, right_k = split_or_leaf(right_split, right_leaf[j], eps)
         left_obj, left_k = split_or_leaf(left_split, left_leaf[j], eps)
         if left_obj + right_obj < best:
-            best, found = float(left_obj + right_obj), (j, left_k, right_k)
-        similar_bounds(low_left, low_right, i, left_obj, right_obj, pair.sum(axis=0).take(alive), single_w, total_w)
+            best = float(left_obj + right_obj)
+            found = (j, LEAF if left_k == LEAF else int(children[left_k]), LEAF if right_k == LEAF else int(children[right_k]))
+        similar_bounds(low_left, low_right, i, left_obj, right_obj, both.take(alive), single_w, total_w)
         low_right[i] = np.inf                                    # tried
 
 
@@ -411,9 +432,13 @@ class DepthTwoSolver:
         if columns.X.shape[1] == 0:
             return best, spec
         low_left, low_right = leaves.lower_bounds()
+
+        def pair_with(j: int) -> tuple[np.ndarray, np.ndarray]:
+            pair = self.pair_weights(columns, j)
+            return pair, pair.sum(axis=0)
+
         best, split = search_root_splits(leaves.total, leaves.single, leaves.left_leaf, leaves.right_leaf, low_left,
-                                         low_right, lambda j: self.pair_weights(columns, j), self.penalty, self.eps,
-                                         best, self.whole)
+                                         low_right, pair_with, self.penalty, self.eps, best, self.whole)
         if split is not None:
             spec = tuple(LEAF if c == LEAF else int(columns.features[c]) for c in split)
         return best, spec

@@ -122,6 +122,9 @@ class SortedDepthTwo:
     (4.0, (3, 5, 1))
     """
 
+    #: Children are split only at the support's class boundaries (:meth:`_class_boundaries`; exact).
+    boundary_children = True
+
     def __init__(self, points: np.ndarray, scored_counts: np.ndarray, penalty: float, eps: float,
                  chains: list | None = None):
         points = np.asarray(points, dtype=bool)
@@ -143,6 +146,9 @@ class SortedDepthTwo:
         self.whole = whole_weights(self.scored)
         whole = self.whole and self.scored.sum() < 2.0 ** 52
         self._summed = self.scored.astype(np.int64) if whole else self.scored
+        # The class of each point that has weight in one class only (-1 for mixed points).
+        has_weight = self.scored > 0
+        self.pure_class = np.where(has_weight.sum(axis=1) == 1, has_weight.argmax(axis=1), -1)
         self.solves = 0
 
     def best(self, mask: np.ndarray, target: float = np.inf) -> tuple[float, object]:
@@ -186,19 +192,47 @@ class SortedDepthTwo:
         low_right = np.minimum(right_leaf, eq_prefix + two)
         low_left = np.minimum(left_leaf, (eq_total - eq_prefix) + two)
         in_true_side = np.zeros(self.n_points, dtype=bool)
+        children = self._class_boundaries(order, valid, splits) if self.boundary_children else None
+        child_splits = splits if children is None else splits[children]
 
-        def pair_with(j: int) -> np.ndarray:
-            """Class weights of the rows on the true side of both split ``j`` and each split ``k``."""
+        def pair_with(j: int) -> tuple[np.ndarray, np.ndarray]:
+            """Class weights of the rows on the true side of both split ``j`` and each split ``k``:
+            per class at the children's candidates, summed over the classes at every split."""
             c, k = divmod(int(splits[j]), m)
             in_true_side[:] = False
             in_true_side[order[c, :k + 1]] = True
-            return np.cumsum(weights * in_true_side[order], axis=2).reshape(n_classes, -1).take(splits, axis=1)
+            pair = np.cumsum(weights * in_true_side[order], axis=2).reshape(n_classes, -1)
+            return pair.take(child_splits, axis=1), pair.sum(axis=0).take(splits)
 
         best, split = search_root_splits(total[:, 0], single, left_leaf, right_leaf, low_left, low_right, pair_with,
-                                         lam, eps, best, self.whole)
+                                         lam, eps, best, self.whole, children)
         if split is not None:
             spec = tuple(LEAF if k == LEAF else self._feature(int(splits[k]), rank, m) for k in split)
         return best, spec
+
+    def _class_boundaries(self, order: np.ndarray, valid: np.ndarray, splits: np.ndarray) -> np.ndarray:
+        """The splits a child's best split into two leaves is found among: the class boundaries.
+
+        Group the support's points of each chain by equal rank (rows no threshold of the chain
+        separates). Between two groups that hold only one and the same class, moving the threshold
+        over a group moves rows of that class alone from one side to the other, and the loss of two
+        leaves, ``min`` of linear functions on each side, is concave in how many moved, so it is
+        least at an end of the run of such groups (Fayyad and Irani's boundary points, here for
+        the misclassification loss). The same holds on every subset of the support, so a child of
+        any root split has a best split into two leaves at a class boundary of the whole support.
+        Returns indices into ``splits``.
+        """
+        n_chains, m = order.shape
+        pure = self.pure_class[order].ravel()                 # each point's only class, or -1 (mixed)
+        starts = np.ones((n_chains, m), dtype=bool)           # where a group of equal rank starts
+        starts[:, 1:] = valid[:, :-1]
+        first = np.flatnonzero(starts)
+        low, high = np.minimum.reduceat(pure, first), np.maximum.reduceat(pure, first)
+        group_class = np.where(low == high, low, -1)          # the group's only class, or -1
+        group = np.cumsum(starts.ravel()) - 1                 # the group of each position
+        left = group[splits]                                  # a split lies between groups g and g + 1
+        inside_a_run = (group_class[left] == group_class[left + 1]) & (group_class[left] >= 0)
+        return np.flatnonzero(~inside_a_run)
 
     def _feature(self, split: int, rank: np.ndarray, m: int) -> int:
         """The dataset feature of split ``c * m + k``: chain ``c``'s split after S's ``k``-th point in its order."""
