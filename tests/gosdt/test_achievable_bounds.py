@@ -56,7 +56,8 @@ def _count_tries(whole: bool, X, y, lam: float) -> int:
 
     def pair_with(j):
         calls.append(j)
-        return solver.pair_weights(columns, j)
+        pair = solver.pair_weights(columns, j)
+        return pair, pair.sum(axis=0)
     search_root_splits(leaves.total, leaves.single, leaves.left_leaf, leaves.right_leaf, low_left, low_right,
                        pair_with, solver.penalty, solver.eps, leaves.leaf_objective, whole)
     return len(calls)

@@ -310,6 +310,8 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
         i = int(np.argmin(stump))
         j = int(alive[i])
         pair, both = pair_with(j)                # (K, children): class weights of f_j ∧ f_k; (n,): their totals
+        if both.ndim != 1:
+            raise TypeError("pair_with(j) must return (pair weights per class, their totals over the classes)")
         right = single[:, j:j + 1]
         right_split = loss(pair) + loss(right - pair) + two
         left_split = loss(single_children - pair) + loss(total - right - single_children + pair) + two
