@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 
-.PHONY: demo test bench lab install install-test system-deps clean
+.PHONY: demo test bench bench-narrow bench-wide bench-contree lab install install-test system-deps clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -32,9 +32,21 @@ system-deps:
 test: $(VENV)/.test system-deps
 	$(PY) -m pytest -q
 
-bench: $(VENV)/.test
+# The side-by-side suites, one after the other (never two at once: each times whole processes).
+bench: bench-narrow bench-wide bench-contree
+
+$(VENV)/.bench: pyproject.toml $(VENV)/.test
 	$(PIP) install -q -e '.[bench]'
+	touch $@
+
+bench-narrow: $(VENV)/.bench
 	$(PY) benchmarks/run.py
+
+bench-wide: $(VENV)/.bench
+	$(PY) benchmarks/wide_bench.py
+
+bench-contree: $(VENV)/.bench
+	$(PY) benchmarks/contree_bench.py
 
 lab: $(VENV)/.test
 	$(PIP) install -q jupyterlab
