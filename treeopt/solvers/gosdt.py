@@ -148,12 +148,12 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     tree is a problem's incumbent, its root split's two children get its two subtrees as
     completions (each is a tree over exactly that child's rows, so an upper bound there), and
     the dive goes on into them, so that tree too is refined from the top down: each of its
-    nodes is expanded with completions, and each of its bottom subtrees is solved again by
-    the depth-two and depth-three solvers. The dives then follow both the splits of least
-    upper bound and the completion's. Measured at 10 s on the wide suite
+    nodes is expanded with completions and, within a depth budget, its bottom subtrees are
+    solved again exactly by the depth-two and depth-three solvers. The dives then follow
+    both the splits of least upper bound and the completion's. Measured on the wide suite
     (``benchmarks/results_wide.md``): iterative deepening's depth-6 search on tic-tac-toe
-    one-hot at λ = 0.005 improves the depth-5 tree to the best known 0.1543 in 0.3 s instead
-    of 5 s. Counts children whose upper bound it lowered.
+    one-hot at λ = 0.005 improves the depth-5 tree to the best known 0.1543 in 0.3 s
+    instead of 5 s. Counts children whose upper bound it lowered.
 ``cart_start``
     A first incumbent, not a bound: CART pruned at λ (cost-complexity pruning,
     ``treeopt/solvers/cart_start.py``) becomes the root's upper bound before the
