@@ -66,12 +66,12 @@ def test_sorted_and_pair_count_solvers_agree_on_random_supports(data, lam, seed)
 
 @settings(max_examples=50, deadline=None)
 @given(data=threshold_problems() | problems(n_classes=3), lam=lambdas,
-       target_shift=st.sampled_from([None, 0.0, 0.05]))
-def test_depth_three_solver_with_sorted_children_matches_the_oracle(data, lam, target_shift):
+       target_shift=st.sampled_from([None, 0.0, 0.05]), target_slack=st.sampled_from([0.0, 1.0]))
+def test_depth_three_solver_with_sorted_children_matches_the_oracle(data, lam, target_shift, target_slack):
     X, y, w = data
     expected = brute_force(X, y, lam, sample_weight=w, depth=3)
     dataset, model, sorted_two, pair_two = _solvers(X, y, w, lam, "accuracy")
-    three = DepthThreeSolver(pair_two, children=sorted_two)
+    three = DepthThreeSolver(pair_two, children=sorted_two, target_slack=target_slack)
     target = np.inf if target_shift is None else (expected.objective + target_shift) / model.scale
     objective_w, spec = three.solve(np.ones(dataset.n_points, dtype=bool), target)
     if spec is None:
@@ -118,3 +118,27 @@ def test_gosdt_on_threshold_features_solves_depth_two_subtrees_by_chains(depth):
     predicted = with_chains.tree.predict(dataset.binarizer.transform(table), binarized=True)
     recomputed = np.mean(predicted != y) + 0.02 * with_chains.tree.n_leaves
     assert recomputed == pytest.approx(with_chains.objective, abs=1e-12)
+
+
+def test_slack_on_the_children_targets_closes_neighbouring_thresholds():
+    """Depth three over four numeric columns with every threshold (796 features), root splits one by
+    one: with the children solved against their targets plus λ, each failed child solve closes more
+    neighbouring thresholds, so far fewer depth-two solves reach the same optimum."""
+    from treeopt.binarize import Binarizer
+    solves = {0.0: 0, 1.0: 0}
+    for seed in range(4):
+        rng = np.random.default_rng(seed)
+        table = rng.normal(size=(200, 4))
+        y = ((table[:, 0] > 0.3) ^ (table[:, 1] < -0.2) | (table[:, 2] > 1)).astype(int)
+        y[rng.random(200) < 0.1] ^= 1
+        dataset = Dataset.from_arrays(table, y, binarizer=Binarizer(thresholds="all"))
+        args = (dataset.points, dataset.counts.astype(float), 0.01 * dataset.total_weight, 1e-9 * dataset.total_weight)
+        optima = {}
+        for slack in solves:
+            two = DepthTwoSolver(*args)
+            two.max_pair_columns = 0                    # no pair matrix: every child solve is a bounded search
+            three = DepthThreeSolver(two, children=SortedDepthTwo(*args), target_slack=slack)
+            optima[slack], _ = three.solve(np.ones(dataset.n_points, dtype=bool), np.inf)
+            solves[slack] += three.solved_children
+        assert optima[1.0] == pytest.approx(optima[0.0], abs=1e-9)
+    assert solves[1.0] < 0.75 * solves[0.0]

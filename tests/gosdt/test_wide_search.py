@@ -23,7 +23,7 @@ from treeopt.solvers.depth_two import LEAF, DepthTwoSolver
 from conftest import require_datasets
 
 WIDE = ["depth_two", "depth_three", "sorted_depth_two", "similar_support", "completions", "dives", "bound_dives",
-        "completion_dives"]
+        "completion_dives", "child_slack"]
 
 
 def small_tree_objective(X, y, w, lam, objective, result) -> float:
@@ -115,11 +115,11 @@ def spec_objective(X, y, w, lam, objective, spec) -> float:
 @given(data=problems(n_classes=2, weights="float") | problems(n_classes=3) | problems(weights="int"),
        lam=lambdas, objective=st.sampled_from(["accuracy", "balanced_accuracy"]),
        target_shift=st.sampled_from([None, 0.0, 0.05]), max_pair_columns=st.sampled_from([1500, 0]),
-       few_features=st.sampled_from([DepthTwoSolver.few_features, 0]))
+       few_features=st.sampled_from([DepthTwoSolver.few_features, 0]), target_slack=st.sampled_from([0.0, 1.0, 3.0]))
 def test_depth_three_solver_matches_the_oracle_at_depth_three(data, lam, objective, target_shift, max_pair_columns,
-                                                              few_features):
-    """Exact at depth three, with or without pair matrices; with a target, it finds the optimum
-    below it or proves there is none."""
+                                                              few_features, target_slack):
+    """Exact at depth three, with or without pair matrices and whatever the slack on the children's
+    targets; with a target, it finds the optimum below it or proves there is none."""
     X, y, w = data
     expected = brute_force(X, y, lam, sample_weight=w, objective=objective, depth=3)
     dataset = Dataset.from_binary(X, y, sample_weight=w)
@@ -129,9 +129,10 @@ def test_depth_three_solver_matches_the_oracle_at_depth_three(data, lam, objecti
     two = DepthTwoSolver(dataset.points, dataset.counts * model.costs, lam * dataset.total_weight, eps)
     two.max_pair_columns = max_pair_columns            # 0: no pair matrix, root splits one by one
     two.few_features = few_features                    # 0: equal columns grouped by their bits
-    three = DepthThreeSolver(two)
+    three = DepthThreeSolver(two, target_slack=target_slack)
     target = np.inf if target_shift is None else (expected.objective + target_shift) / model.scale
     objective_w, spec = three.solve(np.ones(dataset.n_points, dtype=bool), target)
+    assert (three.slack_solves > 0) == (target_slack > 0 and three.solved_children > 0)
     if spec is None:                       # nothing beats the target: the optimum is not below it
         assert target_shift is not None
         assert target_shift == 0.0         # a target above the optimum must be beaten
@@ -139,6 +140,24 @@ def test_depth_three_solver_matches_the_oracle_at_depth_three(data, lam, objecti
     else:
         assert model.to_objective(objective_w) == pytest.approx(expected.objective, abs=1e-9)
         assert spec_objective(X, y, w, lam, objective, spec) == pytest.approx(expected.objective, abs=1e-9)
+
+
+def test_depth_three_with_a_large_slack_matches_the_oracle_root_split_by_root_split():
+    """Children solved against targets raised by 3λ, without pair matrices (every child a bounded search):
+    still exact on 80 random problems. (Lowering the children's targets instead loses optima here.)"""
+    for seed in range(80):
+        rng = np.random.default_rng(seed)
+        n, f = int(rng.integers(10, 40)), int(rng.integers(2, 6))
+        X, y = (rng.random((n, f)) < 0.5).astype(int), rng.integers(0, 2, n)
+        lam = float(rng.choice([0.01, 0.02, 0.05]))
+        dataset = Dataset.from_binary(X, y)
+        two = DepthTwoSolver(dataset.points, dataset.counts.astype(float), lam * dataset.total_weight,
+                             1e-9 * dataset.total_weight)
+        two.max_pair_columns = 0
+        objective, spec = DepthThreeSolver(two, target_slack=3.0).solve(np.ones(dataset.n_points, dtype=bool), np.inf)
+        expected = brute_force(X, y, lam, depth=3).objective
+        assert objective / dataset.total_weight == pytest.approx(expected, abs=1e-9), seed
+        assert spec_objective(X, y, None, lam, "accuracy", spec) == pytest.approx(expected, abs=1e-9)
 
 
 def check(solver_cls, X, y, w, lam, *, bounds=None, depth=None, objective="accuracy"):

@@ -29,6 +29,18 @@ two bounds:
 Splits are tried in order of their lower bound, least first; the search stops when
 the least remaining bound reaches the best objective found.
 
+**Slack on the children's targets.** A child of root split ``j`` needs to be solved only far
+enough to tell whether split ``j`` can beat the best tree: its target is the best objective
+minus the other child's bound. A child solve that does not beat its target proves only that its
+optimum is at least the target, just enough to close ``j`` and too little to close its
+neighbours through the similar-support bound. With ``target_slack`` each child is solved against
+its target plus ``target_slack × λ``: a failed solve then proves a bound λ higher, which closes
+the neighbouring thresholds that differ from ``j`` by fewer rows than that, and a solve that
+succeeds between the two targets returns the child's exact optimum, the strongest bound there
+is. This is ConTree's idea of solving a subtree against an upper bound raised by the width of the
+threshold interval it should prune (Briţa, van der Linden and Demirović, AAAI 2025). Exact for
+any slack: only how much each child solve proves changes.
+
 Objectives are in weight units (scored loss + λ per leaf), like the solvers'.
 """
 
@@ -58,6 +70,9 @@ class DepthThreeSolver:
         :meth:`DepthTwoSolver.best`); default ``two``. On threshold features
         :class:`~treeopt.solvers.sorted_depth_two.SortedDepthTwo` pays per numeric
         column rather than per threshold.
+    target_slack : float, default=1.0
+        Each child is solved against its target plus this many λ (see the module docstring;
+        0 solves it against its target alone).
 
     Attributes
     ----------
@@ -65,6 +80,8 @@ class DepthThreeSolver:
         Depth-two solves run (children of a tried root split).
     skipped_splits : int
         Root splits never solved because a bound reached the target.
+    slack_solves : int
+        Depth-two solves run against a target raised by ``target_slack``.
 
     Examples
     --------
@@ -81,13 +98,15 @@ class DepthThreeSolver:
     True
     """
 
-    def __init__(self, two: DepthTwoSolver, memo_size: int = 200_000, children=None):
+    def __init__(self, two: DepthTwoSolver, memo_size: int = 200_000, children=None, target_slack: float = 1.0):
         self.two = two
         self.children = two if children is None else children
         self.memo_size = memo_size
+        self.slack = float(target_slack) * two.penalty          # in weight units
         self._memo: dict = {}
         self.solved_children = 0
         self.skipped_splits = 0
+        self.slack_solves = 0
 
     def solve(self, mask: np.ndarray, target: float) -> tuple[float, object]:
         """The best tree of depth at most three over the rows in ``mask``, if it beats ``target``.
@@ -134,6 +153,8 @@ class DepthThreeSolver:
             return (objective, spec) if objective < target - self.two.eps else (target - self.two.eps, None)
         objective, spec = self.children.best(mask, target)
         self.solved_children += 1
+        if self.slack > 0:
+            self.slack_solves += 1
         if spec is not None:
             if len(self._memo) >= self.memo_size:
                 self._memo.clear()
@@ -235,10 +256,13 @@ class DepthThreeRun:
         self._tried[j] = True
         right_rows = self.columns.X[:, j] > 0
         left_mask, right_mask = solver._child_masks(self._rows, right_rows)
-        left_obj, left_spec = solver._depth_two(left_mask, self.best - low_right[j])
+        # Each child against its target plus the slack: a failed solve proves more than split j needs,
+        # so its bound closes neighbouring splits too (module docstring); only what beats the best counts.
+        slack = solver.slack
+        left_obj, left_spec = solver._depth_two(left_mask, self.best - low_right[j] + slack)
         right_obj = right_spec = None
         if left_spec is not None and left_obj + low_right[j] < self.best:
-            right_obj, right_spec = solver._depth_two(right_mask, self.best - left_obj)
+            right_obj, right_spec = solver._depth_two(right_mask, self.best - left_obj + slack)
             if right_spec is not None and left_obj + right_obj < self.best:
                 self.best = left_obj + right_obj
                 self.spec = (int(self.columns.features[j]), left_spec, right_spec)
