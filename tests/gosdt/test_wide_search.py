@@ -23,7 +23,7 @@ from treeopt.solvers.depth_two import LEAF, DepthTwoSolver
 from conftest import require_datasets
 
 WIDE = ["depth_two", "depth_three", "sorted_depth_two", "similar_support", "completions", "dives", "bound_dives",
-        "completion_dives", "child_slack"]
+        "completion_dives", "child_slack", "depth_two_start"]
 
 
 def small_tree_objective(X, y, w, lam, objective, result) -> float:
@@ -369,6 +369,36 @@ def test_cart_start_makes_the_first_incumbent_at_least_as_good_as_pruned_cart():
     off = GOSDT(Dataset.from_binary(X, y), regularization=lam, bounds={"cart_start": False, "dives": False})
     off.step(1)
     assert off.upper_bound > solver.upper_bound
+
+
+def test_depth_two_start_begins_from_the_best_depth_two_tree_where_cart_misses_it():
+    """40 random binary columns, the label the XOR of two of them with 10 % noise: CART's greedy
+    first split sees no gain in either XOR column, so its pruned tree is poor; ``depth_two_start``
+    starts the search (depth budget 4) from the best tree of depth two, here checked by brute
+    force over every pair of splits."""
+    rng = np.random.default_rng(3)
+    X = rng.integers(0, 2, size=(400, 40))
+    y = X[:, 5] ^ X[:, 17]
+    flip = rng.random(len(y)) < 0.1
+    y[flip] = 1 - y[flip]
+    lam = 0.01
+
+    def leaf(mask):
+        return min(np.sum(y[mask] == 1), np.sum(y[mask] == 0)) / len(y) + lam
+
+    def best_stump(mask):
+        return min([leaf(mask)] + [leaf(mask & (X[:, g] == 0)) + leaf(mask & (X[:, g] == 1)) for g in range(40)])
+
+    everything = np.ones(len(y), bool)
+    depth_two = min([leaf(everything)] + [best_stump(X[:, f] == 0) + best_stump(X[:, f] == 1) for f in range(40)])
+    started = {}
+    for on in (True, False):
+        solver = GOSDT(Dataset.from_binary(X, y), regularization=lam, depth_budget=4,
+                       bounds={"depth_two_start": on})
+        started[on] = next(iter(solver.steps()))
+        assert solver.prune_counts["depth_two_start"] == int(on)
+    assert started[True].upper_bound == pytest.approx(depth_two, abs=1e-9)
+    assert started[False].upper_bound > depth_two + 0.1           # CART's start alone
 
 
 @pytest.mark.parametrize("depth", [3, 4])
