@@ -23,7 +23,7 @@ from treeopt.solvers.depth_two import LEAF, DepthTwoSolver
 from conftest import require_datasets
 
 WIDE = ["depth_two", "depth_three", "sorted_depth_two", "similar_support", "completions", "dives", "bound_dives",
-        "completion_dives", "child_slack", "depth_two_start"]
+        "completion_dives", "child_slack", "depth_two_start", "depth_three_start"]
 
 
 def small_tree_objective(X, y, w, lam, objective, result) -> float:
@@ -185,6 +185,7 @@ class WideGOSDT(GOSDT):
     min_chain_length = 0
     min_sorted_features = 0
     bound_dives_after = 0
+    depth_three_start_after = 0.0
 
 
 @pytest.mark.parametrize("switch", [None] + WIDE)
@@ -399,6 +400,49 @@ def test_depth_two_start_begins_from_the_best_depth_two_tree_where_cart_misses_i
         assert solver.prune_counts["depth_two_start"] == int(on)
     assert started[True].upper_bound == pytest.approx(depth_two, abs=1e-9)
     assert started[False].upper_bound > depth_two + 0.1           # CART's start alone
+
+
+class StartAtOnce(GOSDT):
+    """GOSDT whose ``depth_three_start`` begins with the search instead of after a few seconds."""
+
+    depth_three_start_after = 0.0
+
+
+def test_depth_three_start_gives_the_parity_tree_that_shallower_starts_miss():
+    """40 random binary columns, the label the parity of three of them with 5 % noise, depth
+    budget 5: neither CART nor any depth-two tree sees the parity; the depth-three solve beside the
+    search gives the eight-leaf parity tree as the incumbent within its first unit of work."""
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 2, size=(600, 40))
+    y = X[:, 3] ^ X[:, 11] ^ X[:, 29]
+    flip = rng.random(len(y)) < 0.05
+    y[flip] = 1 - y[flip]
+    lam = 0.005
+    errors = 0
+    for a in (0, 1):
+        for b in (0, 1):
+            for c in (0, 1):
+                leaf = (X[:, 3] == a) & (X[:, 11] == b) & (X[:, 29] == c)
+                errors += min(np.sum(y[leaf] == 1), np.sum(y[leaf] == 0))
+    parity_tree = errors / len(y) + 8 * lam
+    searches = {}
+    for name, cls, on in (("start", StartAtOnce, True), ("off", StartAtOnce, False), ("later", GOSDT, True)):
+        search = cls(Dataset.from_binary(X, y), regularization=lam, depth_budget=5, bounds={"depth_three_start": on})
+        next(iter(search.steps()))                       # Started, after the first unit of work
+        searches[name] = search
+    start = searches["start"]
+    assert start.prune_counts["depth_three_start"] == 1
+    assert start.upper_bound <= parity_tree + 1e-9
+    assert start.best_tree.objective(X, y, lam, binarized=True) == pytest.approx(start.upper_bound, abs=1e-9)
+    assert start.lower_bound < start.upper_bound                  # an incumbent, not a certificate
+    for name in ("off", "later"):                                 # switched off, or not yet due
+        assert searches[name].prune_counts["depth_three_start"] == 0
+        assert searches[name].upper_bound > parity_tree + 0.2
+    # A search that shares trees with another (iterative deepening, the portfolio) runs none of its own.
+    offered = StartAtOnce(Dataset.from_binary(X, y), regularization=lam, depth_budget=5)
+    assert offered.offer_incumbent(searches["off"].best_tree, searches["off"].upper_bound)
+    next(iter(offered.steps()))
+    assert offered.prune_counts["depth_three_start"] == 0
 
 
 @pytest.mark.parametrize("depth", [3, 4])
