@@ -32,7 +32,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 __all__ = ["BinaryFeature", "Binarizer", "as_frame", "is_binary_numeric", "format_threshold", "format_thresholds",
-           "is_missing_value", "missing_mask", "check_missing_policy",
+           "split_points", "is_missing_value", "missing_mask", "check_missing_policy",
            "MISSING_POLICIES", "BinarizationTimeout", "binarization_deadline"]
 
 #: Values of the ``missing`` option of :class:`Binarizer` (and of the estimators).
@@ -152,6 +152,45 @@ def format_thresholds(values) -> list[str]:
         text = f"{value:.{d}f}"
         out.append(text.rstrip("0").rstrip(".") if "." in text else text)
     return out
+
+
+def split_points(lower, upper) -> np.ndarray:
+    """The thresholds between adjacent distinct values: midpoints, made safe for float32 comparisons.
+
+    The threshold between ``lower`` and ``upper`` is their midpoint, moved up to the
+    nearest float32 value when that stays below ``upper``. Every training row is routed
+    as by the midpoint, and so is every row equal to the midpoint as written in
+    decimal: ``(-1.86 + -1.5) / 2`` is ``-1.6800000000000002`` in float64, so a new
+    row ``-1.68`` would fall on the far side of ``x <= -1.68`` as named, while a
+    scikit-learn export (``treeopt/sklearn_export.py``; scikit-learn compares
+    ``float32(x)``) could not tell the two values apart and routed it the other way.
+    With the threshold on the float32 grid, treeopt and the export disagree only on
+    values within float32 precision above it, as scikit-learn's own trees do.
+
+    Parameters
+    ----------
+    lower, upper : array-like of float
+        Adjacent distinct values, ``lower < upper`` elementwise.
+
+    Returns
+    -------
+    ndarray of float64
+
+    Examples
+    --------
+    >>> t = split_points([-1.86, 2.0], [-1.5, 3.0])
+    >>> bool(-1.68 <= t[0]), bool(np.float32(-1.68) <= t[0]), float(t[1])
+    (True, True, 2.5)
+    """
+    lower, upper = np.asarray(lower, dtype=float), np.asarray(upper, dtype=float)
+    midpoints = (lower + upper) / 2.0
+    with np.errstate(over="ignore", invalid="ignore"):
+        grid = midpoints.astype(np.float32)
+        below = grid.astype(float) < midpoints
+        grid[below] = np.nextafter(grid[below], np.float32(np.inf))
+        safe = grid.astype(float)
+    keep = np.isfinite(safe) & (safe >= midpoints) & (safe < upper)
+    return np.where(keep, safe, midpoints)
 
 
 @dataclass(frozen=True)
@@ -417,15 +456,17 @@ class Binarizer(TransformerMixin, BaseEstimator):
         except (TypeError, ValueError) as error:
             raise TypeError(f"column {name!r} is neither numeric nor categorical: {error}") from None
         distinct = np.unique(numbers)
-        midpoints = (distinct[:-1] + distinct[1:]) / 2.0
+        lower, upper = distinct[:-1], distinct[1:]
         cap = self.max_thresholds
         if cap is None and self.thresholds == "quantile":
             cap = 10
-        if cap is not None and len(midpoints) > cap:
-            picks = np.unique(np.round(np.linspace(0, len(midpoints) - 1, int(cap))).astype(int))
-            midpoints = midpoints[picks]
+        if cap is not None and len(lower) > cap:
+            picks = np.unique(np.round(np.linspace(0, len(lower) - 1, int(cap))).astype(int))
+            lower, upper = lower[picks], upper[picks]
+        midpoints = (lower + upper) / 2.0
+        # Named by the midpoint (``x <= 1.68``), compared at the float32-safe threshold just above it.
         return [BinaryFeature(name, index, "threshold", t, f"{name} <= {text}", has_missing)
-                for t, text in zip(midpoints.tolist(), format_thresholds(midpoints))]
+                for t, text in zip(split_points(lower, upper).tolist(), format_thresholds(midpoints))]
 
     # -- transforming ---------------------------------------------------------
     def transform(self, X) -> np.ndarray:

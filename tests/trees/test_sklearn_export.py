@@ -215,3 +215,18 @@ def test_a_value_equal_to_a_threshold_goes_the_same_way_despite_float32():
     on_threshold = pd.DataFrame({"q": [0.05, 0.0500001, 0.0499999]})
     model = clf.to_sklearn()
     np.testing.assert_array_equal(model.predict_proba(on_threshold), clf.predict_proba(on_threshold))
+
+
+def test_a_row_equal_to_a_threshold_as_named_goes_left_in_treeopt_and_in_the_export():
+    """Found by the property test above: between training values -1.86 and -1.5 the float64
+    midpoint is -1.6800000000000002, so a new row -1.68 fell right of the split named
+    ``q <= -1.68`` in treeopt, while scikit-learn, comparing float32(-1.68), sent it left. The
+    thresholds now sit on the float32 grid just above the midpoint (``treeopt.binarize.split_points``)."""
+    X = pd.DataFrame({"q": [-1.86, -1.86, -1.86, -1.5, -1.5, -1.5]})
+    y = ["u", "u", "u", "v", "v", "v"]
+    clf = GreedyTreeClassifier(max_depth=1).fit(X, y)
+    assert "q <= -1.68" in str(clf.tree_)
+    probe = pd.DataFrame({"q": [-1.68, -1.6799, -1.6801, -1.86, -1.5]})
+    expected = ["u", "v", "u", "u", "v"]
+    assert clf.predict(probe).tolist() == expected
+    assert clf.to_sklearn().predict(probe).tolist() == expected

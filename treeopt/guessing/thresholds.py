@@ -34,7 +34,7 @@ import numpy as np
 
 from sklearn.utils.validation import check_is_fitted
 
-from ..binarize import Binarizer, BinaryFeature, as_frame, format_threshold
+from ..binarize import Binarizer, BinaryFeature, as_frame, format_threshold, split_points
 from .reference import ReferenceInput, make_reference_model
 
 __all__ = ["ThresholdGuessBinarizer"]
@@ -258,12 +258,13 @@ def _snap(values: np.ndarray, split: float):
 
     scikit-learn trees compare ``float32(x) <= split``; the midpoint of the
     largest value going left and the smallest going right splits the training
-    rows the same way and reads like an all-threshold midpoint.
+    rows the same way and reads like an all-threshold midpoint (the same float32-safe
+    threshold as :func:`treeopt.binarize.split_points`).
     """
     goes_left = values.astype(np.float32) <= split
     if goes_left.all() or not goes_left.any():
         return None
-    return float((values[goes_left].max() + values[~goes_left].min()) / 2.0)
+    return float(split_points([values[goes_left].max()], [values[~goes_left].min()])[0])
 
 
 def _accuracy(pred, y, weights) -> float:
