@@ -27,3 +27,22 @@ def test_the_binarizer_names_thresholds_with_them():
     table = np.array([[0.1, 10.0], [0.2, 12.5], [0.4, 15.0]])
     names = Binarizer(thresholds="all").fit(table).get_feature_names_out().tolist()
     assert names == ["x0 <= 0.15", "x0 <= 0.3", "x1 <= 11.25", "x1 <= 13.75"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(pair=st.lists(st.floats(-1e6, 1e6, allow_nan=False) | st.integers(-10**4, 10**4).map(lambda v: v / 100),
+                     min_size=2, max_size=2, unique=True).map(sorted))
+def test_split_points_separate_the_values_and_route_float32_rows_as_float64_rows(pair):
+    """Each threshold lies in [midpoint, upper): the training rows fall as by the midpoint. When it
+    moved onto the float32 grid, any row at or below it stays at or below it in float32, so a
+    scikit-learn export (which compares float32(x)) sends left every row treeopt sends left."""
+    import numpy as np
+    from treeopt.binarize import split_points
+    lower, upper = pair
+    threshold = float(split_points([lower], [upper])[0])
+    midpoint = (lower + upper) / 2.0
+    assert lower <= midpoint <= threshold < upper or threshold == midpoint
+    if float(np.float32(threshold)) == threshold:
+        for row in (lower, midpoint, threshold, float(format_threshold(midpoint))):
+            if row <= threshold:
+                assert float(np.float32(row)) <= threshold
