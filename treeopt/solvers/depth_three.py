@@ -106,7 +106,11 @@ class DepthThreeSolver:
         self._memo: dict = {}
         self.solved_children = 0
         self.skipped_splits = 0
-        self.slack_solves = 0
+
+    @property
+    def slack_solves(self) -> int:
+        """Depth-two solves run against a target raised by ``target_slack`` (all of them, or none)."""
+        return self.solved_children if self.slack > 0 else 0
 
     def solve(self, mask: np.ndarray, target: float) -> tuple[float, object]:
         """The best tree of depth at most three over the rows in ``mask``, if it beats ``target``.
@@ -153,8 +157,6 @@ class DepthThreeSolver:
             return (objective, spec) if objective < target - self.two.eps else (target - self.two.eps, None)
         objective, spec = self.children.best(mask, target)
         self.solved_children += 1
-        if self.slack > 0:
-            self.slack_solves += 1
         if spec is not None:
             if len(self._memo) >= self.memo_size:
                 self._memo.clear()

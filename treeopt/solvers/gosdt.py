@@ -505,10 +505,7 @@ class GOSDT(Solver):
             self.depth_budget <= 2 and self._depth_two or self.depth_budget == 3 and self._three is not None)
         if self.bounds["cart_start"] and not self.root.solved and not shallow:   # shallow: solved in one step
             start = cart_incumbent(ds, self.model, self.penalty, ds.all_points, self.depth_budget)
-            if start is not None and start[0] < self.root.ub - self.eps:
-                self.root.ub, self.root.completion = start[0], start
-                if self.root.lb >= self.root.ub - self.eps:
-                    self.root.lb = self.root.ub
+            if start is not None and self._take_offer(*start, record=False):   # recorded with Started below
                 self.prune_counts["cart_start"] += 1
         if self.bounds["depth_two_start"] and self._depth_two and self._wide and not shallow \
                 and self._offered is None and not self.root.solved:
@@ -568,11 +565,8 @@ class GOSDT(Solver):
         with one_blas_thread():
             objective, spec = (self._pairs if self._sorted is None else self._sorted).best(
                 points_in(root.support, self.dataset.n_points), root.ub)
-        self._count_sorted()
-        if spec is not None and spec != LEAF and objective < root.ub - self.eps:
-            root.ub, root.completion = objective, (objective, spec)
-            if root.lb >= root.ub - self.eps:
-                root.lb = root.ub
+        self._count_subsolves()
+        if spec is not None and spec != LEAF and self._take_offer(objective, spec, record=False):
             self.prune_counts["depth_two_start"] += 1
 
     def _start_turn(self) -> bool:
@@ -600,7 +594,7 @@ class GOSDT(Solver):
         elif root.ub - self.eps < run.best:                      # the search found better: beat that instead
             run.best, run.spec = root.ub - self.eps, None
         run.advance(self.three_slice_seconds)
-        self._count_sorted()
+        self._count_subsolves()
         if run.spec is not None and run.spec != LEAF and run.best < root.ub - self.eps:
             self._take_offer(run.best, run.spec)
             self.prune_counts["depth_three_start"] += 1
@@ -656,6 +650,8 @@ class GOSDT(Solver):
         return taken
 
     def _take_offer(self, weight: float, node, record: bool = True) -> bool:
+        """Make a whole tree (a ready tree or a small-tree spec, of objective ``weight``) the root's
+        incumbent if it is better: offered trees, and the ``cart_start`` and ``*_start`` trees."""
         root = self.root
         if weight >= root.ub - self.eps:
             return False
@@ -856,7 +852,7 @@ class GOSDT(Solver):
                     with one_blas_thread():
                         objective, spec = (self._pairs if self._sorted is None else self._sorted).best(
                             points_in(problem.support, self.dataset.n_points), problem.ub)
-                    self._count_sorted()
+                    self._count_subsolves()
                     self._solve_small(problem, objective, spec)
                     return
                 if dive and self.bounds["completions"] and self._all_pairs:
@@ -973,7 +969,7 @@ class GOSDT(Solver):
             run = self._three_runs[id(problem)] = self._three.start(
                 points_in(problem.support, self.dataset.n_points), problem.ub)
         run.advance(self.three_slice_seconds)
-        self._count_sorted()
+        self._count_subsolves()
         if run.done:
             del self._three_runs[id(problem)]
             self.prune_counts["depth_three"] += 1
@@ -991,7 +987,8 @@ class GOSDT(Solver):
             self._propagate(problem)
         self._push(problem)
 
-    def _count_sorted(self) -> None:
+    def _count_subsolves(self) -> None:
+        """The counters kept by the depth-two and depth-three subsolvers, copied into ``prune_counts``."""
         if self._sorted is not None:
             self.prune_counts["sorted_depth_two"] = self._sorted.solves
         if self._three is not None:
