@@ -2,13 +2,15 @@
 
 ``treeopt/solvers/depth_two.py`` (``achievable_at_least``): with whole weights a subtree of
 ``k`` leaves costs a whole loss plus ``k·λ``, so a bound between two achievable values can rise
-to the next one. The depth-two searches (``search_root_splits``) and the depth-three solver use
-it; their oracle tests (``test_sorted_depth_two.py``, ``test_wide_search.py``) check the optima.
-Here: the rounding never passes an achievable value above the bound, and it does close root
-splits that the plain bounds leave open.
+to the next one. The depth-three solver uses it; its oracle tests (``test_sorted_depth_two.py``,
+``test_wide_search.py``) check the optima. Here: the rounding never passes an achievable value
+above the bound. The depth-two search (``search_root_splits``) does not round: there every bound
+is already a whole loss plus λ per leaf, and what rounding closed were bounds *equal* to the best
+up to float error, which its tolerance closes for free (checked below).
 """
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -45,8 +47,8 @@ def test_a_bound_between_two_achievable_values_rises_to_the_next_one():
     assert raised.round(9).tolist() == [1.3, 1.3, 1.6, 0.3]
 
 
-def _count_tries(whole: bool, X, y, lam: float) -> int:
-    """Root splits one depth-two search over the whole data tries, with or without the rounding."""
+def _count_tries(eps: float, X, y, lam: float) -> tuple[int, float]:
+    """Root splits one depth-two search over the whole data tries with tolerance ``eps``, and its optimum."""
     dataset = Dataset.from_binary(X, y)
     solver = DepthTwoSolver(dataset.points, dataset.counts.astype(float), lam * dataset.total_weight, 1e-9)
     columns = solver.columns(np.ones(dataset.n_points, dtype=bool))
@@ -58,23 +60,25 @@ def _count_tries(whole: bool, X, y, lam: float) -> int:
         calls.append(j)
         pair = solver.pair_weights(columns, j)
         return pair, pair.sum(axis=0)
-    search_root_splits(leaves.total, leaves.single, leaves.left_leaf, leaves.right_leaf, low_left, low_right,
-                       pair_with, solver.penalty, solver.eps, leaves.leaf_objective, whole)
-    return len(calls)
+    best, _ = search_root_splits(leaves.total, leaves.single, leaves.left_leaf, leaves.right_leaf, low_left,
+                                 low_right, pair_with, solver.penalty, eps, leaves.leaf_objective)
+    return len(calls), best
 
 
-def test_rounding_closes_root_splits_the_plain_bounds_leave_open():
-    """Two numeric columns with every threshold (neighbouring splits' bounds fall just short of the best)."""
+def test_bounds_equal_to_the_best_up_to_float_error_close_their_splits():
+    """Two numeric columns with every threshold: many splits' bounds equal the best tree's objective
+    (whole losses plus λ per leaf, summed in another order), and only the tolerance closes them."""
     rng = np.random.default_rng(0)
-    with_rounding = without = fewer = 0
+    with_tolerance = without = fewer = 0
     for _ in range(20):
         points = rng.random((80, 2))
         y = (((points[:, 0] > 0.5) ^ (points[:, 1] > 0.4)) | (rng.random(80) < 0.15)).astype(int)
         X = np.concatenate([points[:, [j]] <= np.sort(points[:, j])[None, :-1] for j in range(2)], axis=1)
-        rounded, plain = _count_tries(True, X.astype(int), y, 0.013), _count_tries(False, X.astype(int), y, 0.013)
-        assert rounded <= plain
-        with_rounding, without, fewer = with_rounding + rounded, without + plain, fewer + (rounded < plain)
-    assert fewer >= 10 and with_rounding < 0.95 * without
+        (tolerant, best), (exact, same) = _count_tries(1e-9 * 80, X.astype(int), y, 0.013), \
+            _count_tries(0.0, X.astype(int), y, 0.013)
+        assert tolerant <= exact and best == pytest.approx(same, abs=1e-9)
+        with_tolerance, without, fewer = with_tolerance + tolerant, without + exact, fewer + (tolerant < exact)
+    assert fewer >= 10 and with_tolerance < 0.95 * without
 
 
 @settings(max_examples=40, deadline=None)

@@ -205,7 +205,7 @@ class SortedDepthTwo:
             return pair.take(child_splits, axis=1), pair.sum(axis=0).take(splits)
 
         best, split = search_root_splits(total[:, 0], single, left_leaf, right_leaf, low_left, low_right, pair_with,
-                                         lam, eps, best, self.whole, children)
+                                         lam, eps, best, children)
         if split is not None:
             spec = tuple(LEAF if k == LEAF else self._feature(int(splits[k]), rank, m) for k in split)
         return best, spec
