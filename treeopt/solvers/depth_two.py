@@ -231,9 +231,13 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
     weights of the similar-support bound (GOSDT Theorem B.10, :func:`similar_bounds`), so one
     solved split raises the children's bounds of all others. A split whose bound reaches the
     best tree found is out for good (bounds only rise, the best only falls) and the arrays are
-    compacted; among the splits still in, the one whose two children as leaves score best is
-    tried first, so good trees come early and the bounds close more (on breast cancer's 15,310
-    thresholds this halves the splits tried, against trying the least bound first).
+    compacted. Among the splits still in, the one whose bracket has the least midpoint is tried
+    first: the bracket runs from the split's lower bound to its two children as leaves (a tree it
+    has), so this weighs finding good trees early (they close more splits) against raising the
+    bounds where they are lowest. On breast cancer with every threshold at depth three it tries
+    a quarter fewer splits at λ = 0.005 and 0.01 (11 % at 0.02) than the children as leaves
+    alone, which try a tenth fewer there than least bound first (and half as many on the whole
+    support's 15,310 thresholds).
 
     A split is out once its bound is within ``eps`` of the best: it cannot beat the best by more
     than the solvers' tolerance. With whole weights its bound is often *equal* to the best, a
@@ -301,13 +305,14 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
     stump = left_leaf + right_leaf
     low_left, low_right = low_left.copy(), low_right.copy()
     while True:
-        keep = low_left + low_right < best - eps
+        bound = low_left + low_right
+        keep = bound < best - eps
         if not keep.all():
-            alive, low_left, low_right, single_w, stump = (alive[keep], low_left[keep], low_right[keep],
-                                                           single_w[keep], stump[keep])
+            alive, low_left, low_right, single_w, stump, bound = (alive[keep], low_left[keep], low_right[keep],
+                                                                  single_w[keep], stump[keep], bound[keep])
         if len(alive) == 0:
             return best, found
-        i = int(np.argmin(stump))
+        i = int(np.argmin(stump + bound))           # the least midpoint of [bound, children as leaves], doubled
         j = int(alive[i])
         pair, both = pair_with(j)                # (K, children): class weights of f_j ∧ f_k; (n,): their totals
         if both.ndim != 1:
