@@ -66,7 +66,7 @@ def test_sorted_and_pair_count_solvers_agree_on_random_supports(data, lam, seed)
 
 @settings(max_examples=50, deadline=None)
 @given(data=threshold_problems() | problems(n_classes=3), lam=lambdas,
-       target_shift=st.sampled_from([None, 0.0, 0.05]), target_slack=st.sampled_from([0.0, 1.0]))
+       target_shift=st.sampled_from([None, 0.0, 0.05]), target_slack=st.sampled_from([0.0, 1.0, 2.0]))
 def test_depth_three_solver_with_sorted_children_matches_the_oracle(data, lam, target_shift, target_slack):
     X, y, w = data
     expected = brute_force(X, y, lam, sample_weight=w, depth=3)

@@ -34,8 +34,8 @@ enough to tell whether split ``j`` can beat the best tree: its target is the bes
 minus the other child's bound. A child solve that does not beat its target proves only that its
 optimum is at least the target, just enough to close ``j`` and too little to close its
 neighbours through the similar-support bound. With ``target_slack`` each child is solved against
-its target plus ``target_slack × λ``: a failed solve then proves a bound λ higher, which closes
-the neighbouring thresholds that differ from ``j`` by fewer rows than that, and a solve that
+its target plus ``target_slack × λ``: a failed solve then proves a bound that much higher, which
+closes the neighbouring thresholds that differ from ``j`` by fewer rows than that, and a solve that
 succeeds between the two targets returns the child's exact optimum, the strongest bound there
 is. This is ConTree's idea of solving a subtree against an upper bound raised by the width of the
 threshold interval it should prune (Briţa, van der Linden and Demirović, AAAI 2025). Exact for
