@@ -16,7 +16,7 @@ from oracle import _inputs, _label_leaves, brute_force, class_costs, to_treeopt_
 from strategies import lambdas, problems, threshold_problems
 from treeopt import OptimalTreeClassifier
 from treeopt.data import Dataset
-from treeopt.solvers import GOSDT, DepthDeepening
+from treeopt.solvers import GOSDT, DepthDeepening, Portfolio
 from treeopt.solvers.depth_three import DepthThreeSolver
 from treeopt.solvers.depth_two import LEAF, DepthTwoSolver
 
@@ -115,11 +115,13 @@ def spec_objective(X, y, w, lam, objective, spec) -> float:
 @given(data=problems(n_classes=2, weights="float") | problems(n_classes=3) | problems(weights="int"),
        lam=lambdas, objective=st.sampled_from(["accuracy", "balanced_accuracy"]),
        target_shift=st.sampled_from([None, 0.0, 0.05]), max_pair_columns=st.sampled_from([1500, 0]),
-       few_features=st.sampled_from([DepthTwoSolver.few_features, 0]), target_slack=st.sampled_from([0.0, 1.0, 3.0]))
+       few_features=st.sampled_from([DepthTwoSolver.few_features, 0]), target_slack=st.sampled_from([0.0, 1.0, 3.0]),
+       anytime=st.booleans())
 def test_depth_three_solver_matches_the_oracle_at_depth_three(data, lam, objective, target_shift, max_pair_columns,
-                                                              few_features, target_slack):
-    """Exact at depth three, with or without pair matrices and whatever the slack on the children's
-    targets; with a target, it finds the optimum below it or proves there is none."""
+                                                              few_features, target_slack, anytime):
+    """Exact at depth three, with or without pair matrices, whatever the slack on the children's
+    targets, in either order of root splits; with a target, it finds the optimum below it or proves
+    there is none."""
     X, y, w = data
     expected = brute_force(X, y, lam, sample_weight=w, objective=objective, depth=3)
     dataset = Dataset.from_binary(X, y, sample_weight=w)
@@ -131,7 +133,10 @@ def test_depth_three_solver_matches_the_oracle_at_depth_three(data, lam, objecti
     two.few_features = few_features                    # 0: equal columns grouped by their bits
     three = DepthThreeSolver(two, target_slack=target_slack)
     target = np.inf if target_shift is None else (expected.objective + target_shift) / model.scale
-    objective_w, spec = three.solve(np.ones(dataset.n_points, dtype=bool), target)
+    run = three.start(np.ones(dataset.n_points, dtype=bool), target, anytime=anytime)
+    while not run.done:
+        run.advance()
+    objective_w, spec = run.objective, run.spec
     assert (three.slack_solves > 0) == (target_slack > 0 and three.solved_children > 0)
     if spec is None:                       # nothing beats the target: the optimum is not below it
         assert target_shift is not None
@@ -438,11 +443,43 @@ def test_depth_three_start_gives_the_parity_tree_that_shallower_starts_miss():
     for name in ("off", "later"):                                 # switched off, or not yet due
         assert searches[name].prune_counts["depth_three_start"] == 0
         assert searches[name].upper_bound > parity_tree + 0.2
-    # A search that shares trees with another (iterative deepening, the portfolio) runs none of its own.
-    offered = StartAtOnce(Dataset.from_binary(X, y), regularization=lam, depth_budget=5)
-    assert offered.offer_incumbent(searches["off"].best_tree, searches["off"].upper_bound)
-    next(iter(offered.steps()))
-    assert offered.prune_counts["depth_three_start"] == 0
+    # A search that shares trees with another (iterative deepening) runs none of its own, unless it is
+    # told to keep it (the portfolio's GOSDT member).
+    for keep in (False, True):
+        offered = StartAtOnce(Dataset.from_binary(X, y), regularization=lam, depth_budget=5)
+        offered.keep_start_when_offered = keep
+        assert offered.offer_incumbent(searches["off"].best_tree, searches["off"].upper_bound)
+        next(iter(offered.steps()))
+        assert offered.prune_counts["depth_three_start"] == int(keep)
+        assert (offered.upper_bound <= parity_tree + 1e-9) == keep
+
+
+class PortfolioStartAtOnce(Portfolio):
+    """The portfolio with its GOSDT member's depth-three start due at once."""
+
+    THREE_START_AFTER = 0.0
+
+
+def test_the_portfolio_runs_the_depth_three_start_beside_deepening():
+    """Wide data (40 columns): the portfolio's GOSDT member keeps its depth-three start although the
+    members share trees from the first step, gives it the time it is owed, and its tree is the
+    portfolio's incumbent; the certified optimum is the same as GOSDT's alone."""
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 2, size=(300, 40))
+    y = X[:, 3] ^ X[:, 11] ^ X[:, 29]
+    flip = rng.random(len(y)) < 0.05
+    y[flip] = 1 - y[flip]
+    portfolio = PortfolioStartAtOnce(Dataset.from_binary(X, y), regularization=0.01, depth_budget=4)
+    gosdt = portfolio.members["gosdt"]
+    assert gosdt.keep_start_when_offered and gosdt.depth_three_start_after == 0.0
+    steps = iter(portfolio.steps())
+    while gosdt.prune_counts["depth_three_start"] == 0 and next(steps, None) is not None:
+        pass
+    assert gosdt.prune_counts["depth_three_start"] >= 1
+    assert portfolio.upper_bound <= gosdt.upper_bound + 1e-12
+    result = portfolio.run()
+    alone = GOSDT(Dataset.from_binary(X, y), regularization=0.01, depth_budget=4).run()
+    assert result.optimal and result.objective == pytest.approx(alone.objective, abs=1e-9)
 
 
 @pytest.mark.parametrize("depth", [3, 4])
@@ -523,14 +560,17 @@ def test_a_depth_three_solve_pauses_between_slices_with_an_honest_gap():
 @settings(max_examples=30, deadline=None)
 @given(data=problems() | problems(weights="float") | problems(n_classes=3), lam=lambdas,
        depth=st.sampled_from([None, 1, 2, 3]), offer_depth=st.sampled_from([None, 1, 2, 3]),
-       steps_before=st.sampled_from([0, 1, 3]))
-def test_an_offered_incumbent_bounds_the_search_and_keeps_the_optimum(data, lam, depth, offer_depth, steps_before):
-    """A tree from another search (any depth) bounds GOSDT: it returns min(R*_depth, offered), certified."""
+       steps_before=st.sampled_from([0, 1, 3]), keep_start=st.booleans())
+def test_an_offered_incumbent_bounds_the_search_and_keeps_the_optimum(data, lam, depth, offer_depth, steps_before,
+                                                                      keep_start):
+    """A tree from another search (any depth) bounds GOSDT: it returns min(R*_depth, offered), certified,
+    whether its depth-three start stops at the offer or goes on (as in the portfolio)."""
     X, y, w = data
     dataset = Dataset.from_binary(X, y, sample_weight=w)
     offered = GOSDT(dataset, regularization=lam, depth_budget=offer_depth).run()
     expected = brute_force(X, y, lam, sample_weight=w, depth=depth).objective
     solver = WideGOSDT(dataset, regularization=lam, depth_budget=depth)
+    solver.keep_start_when_offered = keep_start
     solver.step(steps_before)
     before, offered_at = solver.upper_bound, len(solver.trace)
     took = solver.offer_incumbent(offered.tree, offered.objective)
@@ -576,9 +616,27 @@ def test_the_portfolio_gives_deepening_most_of_the_first_seconds(gosdt_seconds, 
     from treeopt.solvers import Portfolio
     X = np.array([[0, 1], [1, 0]] * 3)
     solver = Portfolio(Dataset.from_binary(X, X[:, 0]), regularization=0.1)
-    live = {"gosdt": SimpleNamespace(elapsed=gosdt_seconds), "deepening": SimpleNamespace(elapsed=deepening_seconds)}
+    live = {"gosdt": SimpleNamespace(elapsed=gosdt_seconds, start_due=False),
+            "deepening": SimpleNamespace(elapsed=deepening_seconds)}
     assert solver._next_member(live) == expected
     assert solver._next_member({"gosdt": live["gosdt"]}) == "gosdt"
+
+
+@pytest.mark.parametrize("gosdt_seconds, deepening_seconds, start_due, expected", [
+    (1.0, 3.0, False, "deepening"),     # 3 of 4 s is less than deepening's 4/5
+    (1.0, 3.0, True, "gosdt"),          # but more than its 0.55 while the depth-three start is owed time
+    (2.0, 2.0, True, "deepening"),      # 2 of 4 s is less than 0.55
+    (3.0, 10.0, True, "gosdt"),         # after 10 s the shares are even, start or not
+])
+def test_the_portfolio_gives_gosdt_more_while_its_depth_three_start_is_due(gosdt_seconds, deepening_seconds,
+                                                                          start_due, expected):
+    from types import SimpleNamespace
+    from treeopt.solvers import Portfolio
+    X = np.array([[0, 1], [1, 0]] * 3)
+    solver = Portfolio(Dataset.from_binary(X, X[:, 0]), regularization=0.1)
+    live = {"gosdt": SimpleNamespace(elapsed=gosdt_seconds, start_due=start_due),
+            "deepening": SimpleNamespace(elapsed=deepening_seconds)}
+    assert solver._next_member(live) == expected
 
 
 def test_bound_dives_raise_the_root_lower_bound_where_depth_first_leaves_it_flat():

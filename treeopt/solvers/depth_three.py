@@ -41,6 +41,14 @@ is. This is ConTree's idea of solving a subtree against an upper bound raised by
 threshold interval it should prune (Briţa, van der Linden and Demirović, AAAI 2025). Exact for
 any slack: only how much each child solve proves changes.
 
+**An anytime order.** Least bound first proves fastest but meets good trees late: on breast cancer
+with every threshold at depth three (λ = 0.01) the optimum comes after 11 of 12 seconds. A solve
+started with ``anytime=True`` tries instead the split of least ``bound + w × (children as leaves)``,
+``w =`` :attr:`DepthThreeRun.ANYTIME_STUMP_WEIGHT`: splits whose own two leaves are already good
+come earlier, and the optimum there comes at 1.6-1.9 s. It proves 35-60 % slower, so it serves
+solves whose trees matter and whose proof does not (``depth_three_start`` in
+``treeopt/solvers/gosdt.py``). Exact either way: the order changes, not what is closed.
+
 Objectives are in weight units (scored loss + λ per leaf), like the solvers'.
 """
 
@@ -137,9 +145,13 @@ class DepthThreeSolver:
             run.advance()
         return run.objective, run.spec
 
-    def start(self, mask: np.ndarray, target: float) -> "DepthThreeRun":
-        """A solve that advances in slices (:meth:`DepthThreeRun.advance`), for a stepwise search."""
-        return DepthThreeRun(self, mask, float(target))
+    def start(self, mask: np.ndarray, target: float, anytime: bool = False) -> "DepthThreeRun":
+        """A solve that advances in slices (:meth:`DepthThreeRun.advance`), for a stepwise search.
+
+        With ``anytime`` it tries root splits in the order that meets good trees early rather than
+        the one that proves fastest (the module docstring).
+        """
+        return DepthThreeRun(self, mask, float(target), anytime=anytime)
 
     def _child_masks(self, rows: np.ndarray, right_rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         left = np.zeros(self.two.n_points, dtype=bool)
@@ -188,7 +200,12 @@ class DepthThreeRun:
     8.0
     """
 
-    def __init__(self, solver: DepthThreeSolver, mask: np.ndarray, target: float):
+    #: ``anytime`` order: the weight of a root split's two children as leaves beside its bound. On breast
+    #: cancer with every threshold at depth three, λ = 0.01, 0.25 meets the optimum at 1.6-1.9 s and 1 at
+    #: 8.5 s, against 11 s least bound first.
+    ANYTIME_STUMP_WEIGHT = 0.25
+
+    def __init__(self, solver: DepthThreeSolver, mask: np.ndarray, target: float, anytime: bool = False):
         self.solver = solver
         two = self.two = solver.two
         eps = two.eps
@@ -210,6 +227,8 @@ class DepthThreeRun:
             row_weight = W.sum(axis=1)
             self._single_w = row_weight @ X
         self.best, self.spec = best, spec
+        # The anytime order's tie to good trees: each split's two children as leaves (its stump), weighted.
+        self._order_weight = self.ANYTIME_STUMP_WEIGHT * (leaves.left_leaf + leaves.right_leaf) if anytime else None
         self._total_w = float(row_weight.sum())
         self._low_left, self._low_right = leaves.lower_bounds()
         # Similar support with the whole support as the solved one (Theorem B.10 at depth two): a
@@ -249,7 +268,12 @@ class DepthThreeRun:
         solver, low_left, low_right = self.solver, self._low_left, self._low_right
         bound = low_left + low_right
         bound[self._tried] = np.inf
-        j = int(np.argmin(bound))
+        if self._order_weight is None:
+            j = int(np.argmin(bound))
+        else:                                           # the anytime order, among the splits still open
+            key = bound + self._order_weight
+            key[bound >= self.best] = np.inf
+            j = int(np.argmin(key))
         if bound[j] >= self.best:
             self.done = True
             self.lower_bound = self.best
