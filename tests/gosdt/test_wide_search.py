@@ -622,6 +622,26 @@ def test_the_portfolio_gives_deepening_most_of_the_first_seconds(gosdt_seconds, 
     assert solver._next_member({"gosdt": live["gosdt"]}) == "gosdt"
 
 
+def test_the_portfolio_ends_the_depth_three_start_once_deepening_has_proved_depth_three():
+    """Its trees can no longer beat deepening's incumbent, so its share of the time goes back. Slices
+    of one root split keep the start's solve under way for as long as deepening's first three depths
+    take (it would still be due without the rule)."""
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 2, size=(300, 40))
+    y = X[:, 3] ^ X[:, 11] ^ X[:, 29]
+    flip = rng.random(len(y)) < 0.05
+    y[flip] = 1 - y[flip]
+    portfolio = PortfolioStartAtOnce(Dataset.from_binary(X, y), regularization=0.01, depth_budget=5)
+    gosdt, deepening = portfolio.members["gosdt"], portfolio.members["deepening"]
+    gosdt.three_slice_seconds = 0.0                  # one root split per slice
+    steps = iter(portfolio.steps())
+    while len(deepening.depth_results) < 3 and next(steps, None) is not None:
+        pass
+    assert len(deepening.depth_results) == 3 and portfolio.lower_bound < portfolio.upper_bound   # still open
+    assert gosdt.prune_counts["depth_three_start"] >= 1                                          # it ran
+    assert not gosdt.start_due
+
+
 @pytest.mark.parametrize("gosdt_seconds, deepening_seconds, start_due, expected", [
     (1.0, 3.0, False, "deepening"),     # 3 of 4 s is less than deepening's 4/5
     (1.0, 3.0, True, "gosdt"),          # but more than its 0.55 while the depth-three start is owed time

@@ -589,6 +589,10 @@ class GOSDT(Solver):
         return self._start_run is not None and not self.root.solved \
             and time.perf_counter() - self._start_clock[0] >= self.depth_three_start_after
 
+    def end_depth_three_start(self) -> None:
+        """Stop ``depth_three_start``: another search has proved depth three, so its trees cannot help."""
+        self._start_run = None
+
     def _start_turn(self) -> bool:
         """``depth_three_start``: whether the next unit of work is a slice of the root's depth-three solve."""
         started, spent = self._start_clock
