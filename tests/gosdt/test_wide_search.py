@@ -407,6 +407,16 @@ def test_depth_two_start_begins_from_the_best_depth_two_tree_where_cart_misses_i
     assert started[False].upper_bound > depth_two + 0.1           # CART's start alone
 
 
+def noisy_parity(n_rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """40 random binary columns; the label is the parity of columns 3, 11 and 29, with 5 % flipped."""
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 2, size=(n_rows, 40))
+    y = X[:, 3] ^ X[:, 11] ^ X[:, 29]
+    flip = rng.random(len(y)) < 0.05
+    y[flip] = 1 - y[flip]
+    return X, y
+
+
 class StartAtOnce(GOSDT):
     """GOSDT whose ``depth_three_start`` begins with the search instead of after a few seconds."""
 
@@ -417,11 +427,7 @@ def test_depth_three_start_gives_the_parity_tree_that_shallower_starts_miss():
     """40 random binary columns, the label the parity of three of them with 5 % noise, depth
     budget 5: neither CART nor any depth-two tree sees the parity; the depth-three solve beside the
     search gives the eight-leaf parity tree as the incumbent within its first unit of work."""
-    rng = np.random.default_rng(5)
-    X = rng.integers(0, 2, size=(600, 40))
-    y = X[:, 3] ^ X[:, 11] ^ X[:, 29]
-    flip = rng.random(len(y)) < 0.05
-    y[flip] = 1 - y[flip]
+    X, y = noisy_parity(600)
     lam = 0.005
     errors = 0
     for a in (0, 1):
@@ -464,11 +470,7 @@ def test_the_portfolio_runs_the_depth_three_start_beside_deepening():
     """Wide data (40 columns): the portfolio's GOSDT member keeps its depth-three start although the
     members share trees from the first step, gives it the time it is owed, and its tree is the
     portfolio's incumbent; the certified optimum is the same as GOSDT's alone."""
-    rng = np.random.default_rng(5)
-    X = rng.integers(0, 2, size=(300, 40))
-    y = X[:, 3] ^ X[:, 11] ^ X[:, 29]
-    flip = rng.random(len(y)) < 0.05
-    y[flip] = 1 - y[flip]
+    X, y = noisy_parity(300)
     portfolio = PortfolioStartAtOnce(Dataset.from_binary(X, y), regularization=0.01, depth_budget=4)
     gosdt = portfolio.members["gosdt"]
     assert gosdt.keep_start_when_offered and gosdt.depth_three_start_after == 0.0
@@ -626,11 +628,7 @@ def test_the_portfolio_ends_the_depth_three_start_once_deepening_has_proved_dept
     """Its trees can no longer beat deepening's incumbent, so its share of the time goes back. Slices
     of one root split keep the start's solve under way for as long as deepening's first three depths
     take (it would still be due without the rule)."""
-    rng = np.random.default_rng(5)
-    X = rng.integers(0, 2, size=(300, 40))
-    y = X[:, 3] ^ X[:, 11] ^ X[:, 29]
-    flip = rng.random(len(y)) < 0.05
-    y[flip] = 1 - y[flip]
+    X, y = noisy_parity(300)
     portfolio = PortfolioStartAtOnce(Dataset.from_binary(X, y), regularization=0.01, depth_budget=5)
     gosdt, deepening = portfolio.members["gosdt"], portfolio.members["deepening"]
     gosdt.three_slice_seconds = 0.0                  # one root split per slice
