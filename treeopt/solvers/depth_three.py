@@ -253,6 +253,15 @@ class DepthThreeRun:
         """The optimum (or ``target - eps`` when nothing beats the target), once :attr:`done`."""
         return self.best
 
+    def lower_target(self, target: float) -> None:
+        """Beat ``target`` from now on when it is below the best tree so far (found elsewhere).
+
+        The best tree found here, if any, no longer counts; what is closed stays closed, since a
+        split whose bound reached the old best cannot beat a lower one.
+        """
+        if target - self.two.eps < self.best:
+            self.best, self.spec = target - self.two.eps, None
+
     def advance(self, seconds: float | None = None) -> None:
         """Try root splits, least bound first, until done or ``seconds`` have passed (at least one)."""
         if self.done:

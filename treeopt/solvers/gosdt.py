@@ -586,18 +586,20 @@ class GOSDT(Solver):
     def start_due(self) -> bool:
         """Whether a ``depth_three_start`` solve is under way, or due (the search has run
         :attr:`depth_three_start_after` seconds) and not built yet."""
-        return self._start_run is not None and not self.root.solved \
-            and time.perf_counter() - self._start_clock[0] >= self.depth_three_start_after
+        return self._start_run is not None and not self.root.solved and self._seconds_past_start_delay() >= 0
 
     def end_depth_three_start(self) -> None:
         """Stop ``depth_three_start``: another search has proved depth three, so its trees cannot help."""
         self._start_run = None
 
+    def _seconds_past_start_delay(self) -> float:
+        """``depth_three_start``: seconds of search since :attr:`depth_three_start_after` (negative before)."""
+        return time.perf_counter() - self._start_clock[0] - self.depth_three_start_after
+
     def _start_turn(self) -> bool:
         """``depth_three_start``: whether the next unit of work is a slice of the root's depth-three solve."""
-        started, spent = self._start_clock
-        elapsed = time.perf_counter() - started - self.depth_three_start_after
-        return elapsed >= 0 and spent <= self.depth_three_start_share * elapsed
+        elapsed = self._seconds_past_start_delay()
+        return elapsed >= 0 and self._start_clock[1] <= self.depth_three_start_share * elapsed
 
     def _advance_start(self) -> None:
         """``depth_three_start``: one slice of the exact depth-three solve over all rows.
@@ -616,8 +618,8 @@ class GOSDT(Solver):
             with one_blas_thread():
                 run = self._start_run = self._three.start(points_in(root.support, self.dataset.n_points), root.ub,
                                                           anytime=True)
-        elif root.ub - self.eps < run.best:                      # the search found better: beat that instead
-            run.best, run.spec = root.ub - self.eps, None
+        else:
+            run.lower_target(root.ub)                             # the search may have found better
         run.advance(self.three_slice_seconds)
         self._count_subsolves()
         if run.spec is not None and run.spec != LEAF and run.best < root.ub - self.eps:
