@@ -26,16 +26,29 @@ def test_releases_on_an_exception():
 
 
 def test_leaves_someone_elses_freeze_alone():
-    """Objects frozen before (a pre-fork server, say) stay frozen: unfreezing would release them."""
+    """Objects frozen before (a pre-fork server, say) stay frozen: unfreezing would release them.
+
+    The freeze count alone cannot tell: frozen objects that lose their last reference (another
+    thread's, a finaliser's) leave the permanent generation and lower it. So a sentinel frozen
+    beforehand must still be out of the collector's generations afterwards.
+    """
+    sentinel = ["frozen by someone else"]
+
+    def collector_sees_sentinel():
+        return any(obj is sentinel for obj in gc.get_objects())
+
+    assert collector_sees_sentinel()
     gc.freeze()
     try:
-        before = gc.get_freeze_count()
+        assert not collector_sees_sentinel()
         pause = HeapFreeze()
         with pause:
             pass
-        assert gc.get_freeze_count() == before and not pause.enabled
+        assert not pause.enabled
+        assert gc.get_freeze_count() > 0 and not collector_sees_sentinel()
     finally:
         gc.unfreeze()
+    assert collector_sees_sentinel()
 
 
 def test_nothing_when_the_collector_is_off():
