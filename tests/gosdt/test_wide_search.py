@@ -44,8 +44,17 @@ def small_tree_objective(X, y, w, lam, objective, result) -> float:
     return tree_objective(tree, X, y, lam, sample_weight=w, objective=objective)
 
 
+#: How DepthTwoSolver.columns treats equal columns: kept as they are (few features), grouped by
+#: their bits, or merged with a nested neighbour of as many rows (threshold data).
+MERGES = {"keep": (DepthTwoSolver.few_features, False), "bits": (0, False), "counts": (0, True)}
+
+
+def merge_equal_columns(solver: DepthTwoSolver, merge: str) -> None:
+    solver.few_features, solver.by_counts = MERGES[merge]
+
+
 @settings(max_examples=60, deadline=None)
-@given(data=problems(n_classes=2, weights="float") | problems(n_classes=3), lam=lambdas,
+@given(data=problems(n_classes=2, weights="float") | problems(n_classes=3) | threshold_problems(), lam=lambdas,
        objective=st.sampled_from(["accuracy", "balanced_accuracy"]))
 def test_depth_two_solver_matches_the_oracle_at_depth_two(data, lam, objective):
     X, y, w = data
@@ -59,13 +68,24 @@ def test_depth_two_solver_matches_the_oracle_at_depth_two(data, lam, objective):
     assert model.to_objective(result.objective) == pytest.approx(expected.objective, abs=1e-9)
     assert small_tree_objective(X, y, w, lam, objective, result) == pytest.approx(expected.objective, abs=1e-9)
     # best(): the same optimum from the pair matrix and, without it, one root split at a time; with
-    # equal columns grouped by their bits (few_features=0) or kept as they are (the default here).
-    for max_pair_columns in (1500, 0):
-        for few_features in (DepthTwoSolver.few_features, 0):
-            solver.max_pair_columns, solver.few_features = max_pair_columns, few_features
+    # equal columns kept, grouped by their bits or merged by counts (MERGES). solve(): the same
+    # children's subtrees for every feature, whichever kept column stands for it.
+    # A random half of the points too: there, unlike on all of them, neighbouring thresholds can be equal.
+    half = np.random.default_rng(len(y)).random(dataset.n_points) < 0.5
+    merge_equal_columns(solver, "keep")
+    on_half = solver.solve_rows(half)
+    for merge in MERGES:
+        merge_equal_columns(solver, merge)
+        for solved, reference in ((solver.solve(dataset.all_points), result), (solver.solve_rows(half), on_half)):
+            for side in ("left", "right"):
+                np.testing.assert_allclose(getattr(solved, f"{side}_objective"),
+                                           getattr(reference, f"{side}_objective"), atol=1e-9 * dataset.total_weight)
+        for max_pair_columns in (1500, 0):
+            solver.max_pair_columns = max_pair_columns
             objective_w, spec = solver.best(np.ones(dataset.n_points, dtype=bool))
             assert model.to_objective(objective_w) == pytest.approx(expected.objective, abs=1e-9)
             assert spec_objective(X, y, w, lam, objective, spec) == pytest.approx(expected.objective, abs=1e-9)
+        solver.max_pair_columns = DepthTwoSolver.max_pair_columns
     one, _ = solver.depth_one(dataset.all_points)
     assert model.to_objective(one) == pytest.approx(
         brute_force(X, y, lam, sample_weight=w, objective=objective, depth=1).objective, abs=1e-9)
@@ -112,13 +132,12 @@ def spec_objective(X, y, w, lam, objective, spec) -> float:
 
 
 @settings(max_examples=80, deadline=None)
-@given(data=problems(n_classes=2, weights="float") | problems(n_classes=3) | problems(weights="int"),
-       lam=lambdas, objective=st.sampled_from(["accuracy", "balanced_accuracy"]),
+@given(data=problems(n_classes=2, weights="float") | problems(n_classes=3) | problems(weights="int")
+       | threshold_problems(), lam=lambdas, objective=st.sampled_from(["accuracy", "balanced_accuracy"]),
        target_shift=st.sampled_from([None, 0.0, 0.05]), max_pair_columns=st.sampled_from([1500, 0]),
-       few_features=st.sampled_from([DepthTwoSolver.few_features, 0]), target_slack=st.sampled_from([0.0, 1.0, 3.0]),
-       anytime=st.booleans())
+       merge=st.sampled_from(sorted(MERGES)), target_slack=st.sampled_from([0.0, 1.0, 3.0]), anytime=st.booleans())
 def test_depth_three_solver_matches_the_oracle_at_depth_three(data, lam, objective, target_shift, max_pair_columns,
-                                                              few_features, target_slack, anytime):
+                                                              merge, target_slack, anytime):
     """Exact at depth three, with or without pair matrices, whatever the slack on the children's
     targets, in either order of root splits; with a target, it finds the optimum below it or proves
     there is none."""
@@ -130,7 +149,7 @@ def test_depth_three_solver_matches_the_oracle_at_depth_three(data, lam, objecti
     eps = 1e-9 * dataset.total_weight
     two = DepthTwoSolver(dataset.points, dataset.counts * model.costs, lam * dataset.total_weight, eps)
     two.max_pair_columns = max_pair_columns            # 0: no pair matrix, root splits one by one
-    two.few_features = few_features                    # 0: equal columns grouped by their bits
+    merge_equal_columns(two, merge)
     three = DepthThreeSolver(two, target_slack=target_slack)
     target = np.inf if target_shift is None else (expected.objective + target_shift) / model.scale
     run = three.start(np.ones(dataset.n_points, dtype=bool), target, anytime=anytime)

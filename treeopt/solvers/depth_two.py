@@ -364,6 +364,9 @@ class DepthTwoSolver:
     max_pair_columns = 1500
     #: Up to this many features :meth:`columns` keeps equal columns (no bit packing or hashing).
     few_features = 64
+    #: :meth:`columns` merges equal columns by their counts when at least this share of the features
+    #: nests with the one before it (threshold encodings), and by their bits otherwise.
+    min_nested_share = 0.5
 
     def __init__(self, points: np.ndarray, scored_counts: np.ndarray, penalty: float, eps: float):
         self.points = np.asarray(points, dtype=bool)      # float copies are made per support (wide data: 15,000+ columns)
@@ -374,6 +377,15 @@ class DepthTwoSolver:
         # The columns as bits, for finding equal columns and counting rows by popcount
         # (treeopt/solvers/bit_columns.py); the class weights as bit planes, or None.
         self.packed_by_word = np.ascontiguousarray(pack_columns(self.points).T)   # (words, features)
+        # Features nested with the one before them (``f_{i-1} ⊆ f_i`` or the reverse), as consecutive
+        # thresholds of one numeric column are: on any support two nested columns are equal exactly
+        # when they have as many rows, so equal neighbours are found by counting (:meth:`columns`).
+        a, b = self.packed_by_word[:, :-1], self.packed_by_word[:, 1:]
+        self.nested_with_previous = np.zeros(self.n_features, dtype=bool)
+        self.nested_with_previous[1:] = ~np.any(a & ~b, axis=0) | ~np.any(b & ~a, axis=0)
+        #: Mostly nested neighbours (threshold columns): :meth:`columns` merges equal columns by counts.
+        self.by_counts = self.n_features > self.few_features and \
+            self.nested_with_previous.mean() >= self.min_nested_share
         self.planes = WeightPlanes(self.scored)
         # Whole weights (unit costs, no fractional sample weights) below 2**24 are exact in single
         # precision, and so is every sum of them up to the total: the pair product then runs in
@@ -492,6 +504,8 @@ class DepthTwoSolver:
             kept = np.flatnonzero((ones > 0) & (ones < len(rows)))
             return Columns(points[:, kept].astype(np.float64), self.scored[rows], kept,
                            (kept, np.arange(len(kept))), None)
+        if self.by_counts:
+            return self._columns_by_counts(rows, mask)
         by_word = self.packed_by_word & pack_mask(mask)[:, None]    # each column on the support's points
         ones = np.bitwise_count(by_word).sum(axis=0, dtype=np.int64)
         kept = np.flatnonzero((ones > 0) & (ones < len(rows)))
@@ -502,6 +516,29 @@ class DepthTwoSolver:
         kept = kept[first]
         X = self.points[rows][:, kept].astype(np.float64)       # two takes: twice as fast as np.ix_
         return Columns(X, self.scored[rows], kept, members, np.ascontiguousarray(by_word[:, first]))
+
+    def _columns_by_counts(self, rows: np.ndarray, mask: np.ndarray) -> "Columns":
+        """:meth:`columns` on threshold-like data: a column equal to its nested neighbour is merged.
+
+        Two nested columns are equal on the support exactly when they have as many of its rows.
+        Columns equal but not neighbours (two numeric columns cutting the support alike) are both
+        kept: still exact, only a little more work. Of each run of equal neighbours the first is
+        kept, the column the bit path keeps too (the first in dataset order).
+        """
+        points = self.points[rows]
+        ones = points.sum(axis=0)
+        varies = (ones > 0) & (ones < len(rows))
+        repeats = np.zeros(self.n_features, dtype=bool)
+        repeats[1:] = ones[1:] == ones[:-1]
+        repeats &= self.nested_with_previous
+        kept_all = np.flatnonzero(varies)                         # every column that splits the support
+        first = ~repeats[kept_all]
+        inverse = np.cumsum(first) - 1                            # a repeat joins its neighbour's column
+        kept = kept_all[first]
+        bits = None
+        if len(kept) > self.max_pair_columns:                    # popcounts replace the pair matrix
+            bits = np.ascontiguousarray((self.packed_by_word & pack_mask(mask)[:, None])[:, kept])
+        return Columns(points[:, kept].astype(np.float64), self.scored[rows], kept, (kept_all, inverse), bits)
 
     def counts(self, columns: "Columns") -> "PairCounts":
         """Single and pair counts of a support's kept columns, with every depth-two quantity."""
@@ -526,7 +563,8 @@ class Columns:
     ``(features, column)``: every non-constant dataset feature and the kept column
     equal to it on the support; ``bits_by_word`` holds the kept columns as packed bits over
     all points, zero outside the support, word-major (``treeopt/solvers/bit_columns.py``), or is
-    None on data with few features (equal columns are then kept, each its own class).
+    None on data with few features (equal columns are then kept, each its own class) and, on
+    threshold data merged by counts, wherever the pair matrix is built (nothing reads the bits then).
     """
 
     X: np.ndarray
