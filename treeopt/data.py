@@ -31,7 +31,7 @@ import pandas as pd
 
 from .binarize import BinaryFeature, Binarizer
 
-__all__ = ["Dataset", "SubsetSum", "bits_of", "distinct_rows", "mask_of", "points_in"]
+__all__ = ["Dataset", "SubsetSum", "bits_of", "distinct_rows", "mask_of", "pack_columns", "points_in"]
 
 
 def mask_of(indices) -> int:
@@ -49,6 +49,33 @@ def mask_of(indices) -> int:
     bits = np.zeros(int(positions.max()) + 1, dtype=bool)
     bits[positions] = True
     return int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
+
+
+def pack_columns(X: np.ndarray) -> np.ndarray:
+    """The columns of a 0/1 matrix (points × features) as rows of words, shape (features, words).
+
+    Examples
+    --------
+    >>> pack_columns(np.array([[1, 0], [1, 1], [0, 1]])).tolist()
+    [[3], [6]]
+    """
+    X = np.asarray(X)
+    bits = X if X.dtype == bool else X > 0
+    n_points, n_features = bits.shape
+    whole = n_points // 8                                     # bytes of eight points each
+    packed = np.zeros((n_features, (n_points + 63) // 64 * 8), dtype=np.uint8)
+    # Byte b of column f holds points 8b .. 8b+7, point 8b+k at bit k: a weighted sum over k.
+    # (np.packbits along the points' axis reads the matrix across its rows, ten times slower here:
+    # 40 against 4 ms on breast cancer's 569 × 15,310 threshold features.)
+    eight = bits[:whole * 8].reshape(whole, 8, n_features).view(np.uint8)
+    packed[:, :whole] = np.einsum("bkf,k->fb", eight, _BIT_VALUES, dtype=np.uint8)
+    if n_points > whole * 8:                                  # the last, partial byte
+        rest = bits[whole * 8:].view(np.uint8)
+        packed[:, whole] = np.einsum("kf,k->f", rest, _BIT_VALUES[:len(rest)], dtype=np.uint8)
+    return packed.view(np.uint64)
+
+
+_BIT_VALUES = (1 << np.arange(8)).astype(np.uint8)
 
 
 def distinct_rows(Z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -214,8 +241,10 @@ class Dataset:
         n_points = self.points.shape[0]
         self.all_points = (1 << n_points) - 1
         # Each feature's bitset of points, from all columns packed at once (thousands of threshold features).
-        packed = np.ascontiguousarray(np.packbits(np.asarray(self.points, dtype=bool), axis=0, bitorder="little").T)
-        self.feature_masks = [int.from_bytes(column.tobytes(), "little") for column in packed]
+        #: Each feature's column of points as words (features × words, uint64; bit ``u % 64`` of word
+        #: ``u // 64`` is point ``u``), for the solvers' popcounts (``treeopt/solvers/bit_columns.py``).
+        self.column_words = pack_columns(self.points)
+        self.feature_masks = [int.from_bytes(column.tobytes(), "little") for column in self.column_words]
         self._class_sums = [SubsetSum(self.counts[:, k]) for k in range(self.counts.shape[1])]
         self._class_fns = tuple(s.as_function() for s in self._class_sums)
         self.exact_counts = all(s.exact for s in self._class_sums)

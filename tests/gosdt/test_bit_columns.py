@@ -41,3 +41,16 @@ def test_weight_planes_count_class_weights_of_rows_in_each_column():
     planes = WeightPlanes(weights)
     counts = planes.counts(np.ascontiguousarray(pack_columns(X).T), pack_mask(rows))
     assert np.allclose(counts, weights[rows].T @ X[rows])
+
+
+@pytest.mark.parametrize("n_points", [0, 1, 7, 8, 9, 63, 64, 65, 130, 569])
+@pytest.mark.parametrize("dtype", [bool, np.int64, np.float64])
+def test_pack_columns_sets_bit_u_of_each_column_for_point_u(n_points, dtype):
+    """Bit ``u % 64`` of word ``u // 64`` of column ``f`` is ``X[u, f]``, for every size (partial bytes and words)."""
+    X = (np.random.default_rng(n_points).random((n_points, 5)) < 0.4).astype(dtype)
+    words = pack_columns(X)
+    assert words.dtype == np.uint64 and words.shape == (5, (n_points + 63) // 64)
+    u = np.arange(n_points)
+    bits = (words[:, u // 64] >> (u % 64).astype(np.uint64)) & np.uint64(1)
+    np.testing.assert_array_equal(bits.T.astype(bool), X > 0)
+    assert np.bitwise_count(words).sum(axis=1).tolist() == (X > 0).sum(axis=0).tolist()     # no bit past the last point

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..data import pack_columns      # the columns as words; the dataset packs them once, for both
+
 __all__ = ["pack_mask", "pack_columns", "unique_columns", "WeightPlanes", "as_rows_of_bytes"]
 
 
@@ -35,17 +37,6 @@ def pack_mask(mask: np.ndarray) -> np.ndarray:
     return words.view(np.uint64)
 
 
-def pack_columns(X: np.ndarray) -> np.ndarray:
-    """The columns of a 0/1 matrix (points × features) as rows of words, shape (features, words).
-
-    Examples
-    --------
-    >>> pack_columns(np.array([[1, 0], [1, 1], [0, 1]])).tolist()
-    [[3], [6]]
-    """
-    packed = np.packbits(np.asarray(X).T > 0, axis=1, bitorder="little")
-    packed = np.pad(packed, ((0, 0), (0, (-packed.shape[1]) % 8)))
-    return np.ascontiguousarray(packed).view(np.uint64)
 
 
 def as_rows_of_bytes(words: np.ndarray) -> np.ndarray:

@@ -345,6 +345,9 @@ class DepthTwoSolver:
         λ in weight units (the cost of one leaf).
     eps : float
         Tolerance for ties: a split must beat the leaf by more than ``eps``.
+    column_words : ndarray of uint64, shape (n_features, words), optional
+        ``pack_columns(points)`` (:func:`treeopt.data.pack_columns`), when the caller has it
+        (``Dataset.column_words``); packed here otherwise.
 
     Examples
     --------
@@ -368,7 +371,8 @@ class DepthTwoSolver:
     #: nests with the one before it (threshold encodings), and by their bits otherwise.
     min_nested_share = 0.5
 
-    def __init__(self, points: np.ndarray, scored_counts: np.ndarray, penalty: float, eps: float):
+    def __init__(self, points: np.ndarray, scored_counts: np.ndarray, penalty: float, eps: float,
+                 column_words: np.ndarray | None = None):
         self.points = np.asarray(points, dtype=bool)      # float copies are made per support (wide data: 15,000+ columns)
         self.scored = np.asarray(scored_counts, dtype=np.float64)
         self.penalty = float(penalty)
@@ -376,7 +380,9 @@ class DepthTwoSolver:
         self.n_points, self.n_features = self.points.shape
         # The columns as bits, for finding equal columns and counting rows by popcount
         # (treeopt/solvers/bit_columns.py); the class weights as bit planes, or None.
-        self.packed_by_word = np.ascontiguousarray(pack_columns(self.points).T)   # (words, features)
+        if column_words is None:
+            column_words = pack_columns(self.points)
+        self.packed_by_word = np.ascontiguousarray(column_words.T)   # (words, features)
         # Features nested with the one before them (``f_{i-1} ⊆ f_i`` or the reverse), as consecutive
         # thresholds of one numeric column are: on any support two nested columns are equal exactly
         # when they have as many rows, so equal neighbours are found by counting (:meth:`columns`).

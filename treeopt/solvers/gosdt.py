@@ -408,8 +408,8 @@ class GOSDT(Solver):
         self._depth_two = self.bounds["depth_two"] and not self.lower_bound_guessed
         self._wide = dataset.n_features >= self.wide_features
         wanted = self._depth_two or self.bounds["completions"]
-        self._pairs = DepthTwoSolver(dataset.points, dataset.counts * self.model.costs, self.penalty, self.eps) \
-            if wanted and dataset.n_features > 0 else None
+        self._pairs = DepthTwoSolver(dataset.points, dataset.counts * self.model.costs, self.penalty, self.eps,
+                                     column_words=dataset.column_words) if wanted and dataset.n_features > 0 else None
         # Completions need a full pair matrix at once; the exact solvers bound their way through any width.
         self._all_pairs = dataset.n_features <= self.max_pair_features
         self._similar = self._pairs is not None and self.bounds["similar_support"] and not self.lower_bound_guessed
