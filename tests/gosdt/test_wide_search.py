@@ -696,3 +696,14 @@ def test_bound_dives_raise_the_root_lower_bound_where_depth_first_leaves_it_flat
     assert on.lower_bound > off.lower_bound + 0.02
     for search in searches.values():                 # the optimum itself: the oracle tests (WideGOSDT)
         assert search.lower_bound <= search.upper_bound
+
+
+def test_threshold_columns_are_merged_by_counts_and_other_wide_columns_by_bits():
+    """The rule of DepthTwoSolver.by_counts: more than few_features columns, most nested with the one before."""
+    rng = np.random.default_rng(0)
+    values = rng.integers(0, 200, size=(300, 2))
+    thresholds = np.concatenate([values[:, [c]] <= np.arange(100)[None, :] for c in range(2)], axis=1)
+    counts = np.stack([np.ones(300), np.zeros(300)], axis=1)
+    assert DepthTwoSolver(thresholds, counts, 1.0, 1e-9).by_counts                       # 200 nested columns
+    assert not DepthTwoSolver(thresholds[:, :60], counts, 1.0, 1e-9).by_counts           # few columns: kept
+    assert not DepthTwoSolver(rng.random((300, 200)) < 0.5, counts, 1.0, 1e-9).by_counts  # random: by bits
