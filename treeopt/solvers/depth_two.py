@@ -531,8 +531,8 @@ class DepthTwoSolver:
         kept: still exact, only a little more work. Of each run of equal neighbours the first is
         kept, the column the bit path keeps too (the first in dataset order).
         """
-        points = self.points[rows]
-        ones = points.sum(axis=0)
+        by_word = self.packed_by_word & pack_mask(mask)[:, None]    # each column on the support's points
+        ones = np.bitwise_count(by_word).sum(axis=0, dtype=np.int64)
         varies = (ones > 0) & (ones < len(rows))
         repeats = np.zeros(self.n_features, dtype=bool)
         repeats[1:] = ones[1:] == ones[:-1]
@@ -541,10 +541,9 @@ class DepthTwoSolver:
         first = ~repeats[kept_all]
         inverse = np.cumsum(first) - 1                            # a repeat joins its neighbour's column
         kept = kept_all[first]
-        bits = None
-        if len(kept) > self.max_pair_columns:                    # popcounts replace the pair matrix
-            bits = np.ascontiguousarray((self.packed_by_word & pack_mask(mask)[:, None])[:, kept])
-        return Columns(points[:, kept].astype(np.float64), self.scored[rows], kept, (kept_all, inverse), bits)
+        bits = np.ascontiguousarray(by_word[:, kept]) if len(kept) > self.max_pair_columns else None
+        X = self.points[rows][:, kept].astype(np.float64)       # two takes: twice as fast as np.ix_
+        return Columns(X, self.scored[rows], kept, (kept_all, inverse), bits)
 
     def counts(self, columns: "Columns") -> "PairCounts":
         """Single and pair counts of a support's kept columns, with every depth-two quantity."""
