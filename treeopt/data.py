@@ -240,9 +240,9 @@ class Dataset:
     def __post_init__(self):
         n_points = self.points.shape[0]
         self.all_points = (1 << n_points) - 1
-        # Each feature's bitset of points, from all columns packed at once (thousands of threshold features).
         #: Each feature's column of points as words (features × words, uint64; bit ``u % 64`` of word
-        #: ``u // 64`` is point ``u``), for the solvers' popcounts (``treeopt/solvers/bit_columns.py``).
+        #: ``u // 64`` is point ``u``): the solvers' popcounts (``treeopt/solvers/bit_columns.py``) and,
+        #: as Python ints, each feature's bitset of points, all packed at once (thousands of thresholds).
         self.column_words = pack_columns(self.points)
         self.feature_masks = [int.from_bytes(column.tobytes(), "little") for column in self.column_words]
         self._class_sums = [SubsetSum(self.counts[:, k]) for k in range(self.counts.shape[1])]

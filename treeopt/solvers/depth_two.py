@@ -510,40 +510,39 @@ class DepthTwoSolver:
             kept = np.flatnonzero((ones > 0) & (ones < len(rows)))
             return Columns(points[:, kept].astype(np.float64), self.scored[rows], kept,
                            (kept, np.arange(len(kept))), None)
-        if self.by_counts:
-            return self._columns_by_counts(rows, mask)
         by_word = self.packed_by_word & pack_mask(mask)[:, None]    # each column on the support's points
         ones = np.bitwise_count(by_word).sum(axis=0, dtype=np.int64)
-        kept = np.flatnonzero((ones > 0) & (ones < len(rows)))
-        by_word = by_word[:, kept]
-        # Equal columns have equal bits on the support; keep the first of each, in dataset order.
-        first, inverse = unique_columns(by_word)
-        members = (kept, inverse)
-        kept = kept[first]
+        varying = np.flatnonzero((ones > 0) & (ones < len(rows)))    # every column that splits the support
+        if self.by_counts:
+            kept, members, bits = self._merge_by_counts(by_word, ones, varying)
+        else:
+            kept, members, bits = self._merge_by_bits(by_word, varying)
         X = self.points[rows][:, kept].astype(np.float64)       # two takes: twice as fast as np.ix_
-        return Columns(X, self.scored[rows], kept, members, np.ascontiguousarray(by_word[:, first]))
+        return Columns(X, self.scored[rows], kept, members, bits)
 
-    def _columns_by_counts(self, rows: np.ndarray, mask: np.ndarray) -> "Columns":
-        """:meth:`columns` on threshold-like data: a column equal to its nested neighbour is merged.
+    @staticmethod
+    def _merge_by_bits(by_word: np.ndarray, varying: np.ndarray) -> tuple:
+        """Equal columns have equal bits on the support; keep the first of each, in dataset order."""
+        by_word = by_word[:, varying]
+        first, inverse = unique_columns(by_word)
+        return varying[first], (varying, inverse), np.ascontiguousarray(by_word[:, first])
+
+    def _merge_by_counts(self, by_word: np.ndarray, ones: np.ndarray, varying: np.ndarray) -> tuple:
+        """On threshold-like data: a column equal to its nested neighbour joins the neighbour's.
 
         Two nested columns are equal on the support exactly when they have as many of its rows.
         Columns equal but not neighbours (two numeric columns cutting the support alike) are both
         kept: still exact, only a little more work. Of each run of equal neighbours the first is
-        kept, the column the bit path keeps too (the first in dataset order).
+        kept, the column :meth:`_merge_by_bits` keeps too (the first in dataset order). The kept
+        columns' bits are made only where a search reads them (no pair matrix).
         """
-        by_word = self.packed_by_word & pack_mask(mask)[:, None]    # each column on the support's points
-        ones = np.bitwise_count(by_word).sum(axis=0, dtype=np.int64)
-        varies = (ones > 0) & (ones < len(rows))
         repeats = np.zeros(self.n_features, dtype=bool)
-        repeats[1:] = ones[1:] == ones[:-1]
-        repeats &= self.nested_with_previous
-        kept_all = np.flatnonzero(varies)                         # every column that splits the support
-        first = ~repeats[kept_all]
+        repeats[1:] = (ones[1:] == ones[:-1]) & self.nested_with_previous[1:]
+        first = ~repeats[varying]
+        kept = varying[first]
         inverse = np.cumsum(first) - 1                            # a repeat joins its neighbour's column
-        kept = kept_all[first]
         bits = np.ascontiguousarray(by_word[:, kept]) if len(kept) > self.max_pair_columns else None
-        X = self.points[rows][:, kept].astype(np.float64)       # two takes: twice as fast as np.ix_
-        return Columns(X, self.scored[rows], kept, (kept_all, inverse), bits)
+        return kept, (varying, inverse), bits
 
     def counts(self, columns: "Columns") -> "PairCounts":
         """Single and pair counts of a support's kept columns, with every depth-two quantity."""
