@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from oracle import brute_force
 from strategies import lambdas, problems, threshold_problems
 from test_wide_search import spec_objective
-from treeopt.data import Dataset
+from treeopt.data import Dataset, pack_columns
 from treeopt.objectives import get_objective
 from treeopt.solvers.depth_three import DepthThreeSolver
 from treeopt.solvers.depth_two import DepthTwoSolver
@@ -142,3 +142,23 @@ def test_slack_on_the_children_targets_closes_neighbouring_thresholds():
             solves[slack] += three.solved_children
         assert optima[1.0] == pytest.approx(optima[0.0], abs=1e-9)
     assert solves[1.0] < 0.75 * solves[0.0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(data=threshold_problems(max_features=12))
+def test_ranks_are_each_points_first_true_feature_of_each_chain(data):
+    """SortedDepthTwo.rank, counted in one pass for runs of features and chain by chain otherwise."""
+    X, _, _ = data
+    points = np.unique(X.astype(bool), axis=0)
+    counts = np.ones((len(points), 2))
+
+    def first_true(chains):
+        return np.stack([np.where(points[:, c].any(axis=1), points[:, c].argmax(axis=1), len(c)) for c in chains])
+
+    runs = SortedDepthTwo(points, counts, 1.0, 1e-9)                      # nested_chains: runs in order
+    np.testing.assert_array_equal(runs.rank, first_true(runs.chains))
+    shuffled = runs.chains[::-1]                                          # the same chains, not in order
+    np.testing.assert_array_equal(SortedDepthTwo(points, counts, 1.0, 1e-9, chains=shuffled).rank,
+                                  first_true(shuffled))
+    assert [c.tolist() for c in nested_chains(points, pack_columns(points))] == \
+        [c.tolist() for c in runs.chains]

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..data import pack_columns      # the columns as words; the dataset packs them once, for both
 
-__all__ = ["pack_mask", "pack_columns", "unique_columns", "WeightPlanes", "as_rows_of_bytes"]
+__all__ = ["pack_mask", "pack_columns", "nested_neighbours", "unique_columns", "WeightPlanes", "as_rows_of_bytes"]
 
 
 def pack_mask(mask: np.ndarray) -> np.ndarray:
@@ -37,6 +37,23 @@ def pack_mask(mask: np.ndarray) -> np.ndarray:
     return words.view(np.uint64)
 
 
+
+
+def nested_neighbours(column_words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Which neighbouring columns nest, from the columns as words (:func:`pack_columns`).
+
+    ``rising[i]``: ``f_i ⊆ f_{i+1}``; ``falling[i]``: ``f_{i+1} ⊆ f_i`` (both when equal). One pass
+    over the words, 64 points at a time: consecutive thresholds of one numeric column nest.
+
+    Examples
+    --------
+    >>> x = np.array([1, 2, 3])
+    >>> rising, falling = nested_neighbours(pack_columns(np.stack([x <= 1, x <= 2, x == 2], axis=1)))
+    >>> rising.tolist(), falling.tolist()
+    ([True, False], [False, True])
+    """
+    a, b = column_words[:-1], column_words[1:]
+    return ~np.any(a & ~b, axis=1), ~np.any(b & ~a, axis=1)
 
 
 def as_rows_of_bytes(words: np.ndarray) -> np.ndarray:

@@ -28,7 +28,7 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from ..data import points_in
-from .bit_columns import WeightPlanes, pack_columns, pack_mask, unique_columns
+from .bit_columns import WeightPlanes, nested_neighbours, pack_columns, pack_mask, unique_columns
 
 __all__ = ["DepthTwoSolver", "DepthTwoResult", "PairCounts", "Leaves", "leaf_loss", "split_or_leaf",
            "similar_bounds", "search_root_splits", "achievable_at_least", "round_up_near", "whole_weights",
@@ -386,9 +386,9 @@ class DepthTwoSolver:
         # Features nested with the one before them (``f_{i-1} ⊆ f_i`` or the reverse), as consecutive
         # thresholds of one numeric column are: on any support two nested columns are equal exactly
         # when they have as many rows, so equal neighbours are found by counting (:meth:`columns`).
-        a, b = self.packed_by_word[:, :-1], self.packed_by_word[:, 1:]
+        rising, falling = nested_neighbours(column_words)
         self.nested_with_previous = np.zeros(self.n_features, dtype=bool)
-        self.nested_with_previous[1:] = ~np.any(a & ~b, axis=0) | ~np.any(b & ~a, axis=0)
+        self.nested_with_previous[1:] = rising | falling
         #: Mostly nested neighbours (threshold columns): :meth:`columns` merges equal columns by counts.
         self.by_counts = self.n_features > self.few_features and \
             self.nested_with_previous.mean() >= self.min_nested_share

@@ -416,7 +416,7 @@ class GOSDT(Solver):
         self._sorted = None                    # the sorted-chains depth-two solver, where chains are long
         if self._pairs is not None and self._depth_two and self.bounds["sorted_depth_two"] \
                 and dataset.n_features > self.min_sorted_features:
-            chains = nested_chains(dataset.points)
+            chains = nested_chains(dataset.points, dataset.column_words)
             if dataset.n_features >= self.min_chain_length * len(chains):
                 self._sorted = SortedDepthTwo(dataset.points, dataset.counts * self.model.costs, self.penalty,
                                               self.eps, chains=chains)

@@ -35,12 +35,14 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..data import pack_columns
+from .bit_columns import nested_neighbours
 from .depth_two import LEAF, leaf_loss, search_root_splits, whole_weights
 
 __all__ = ["SortedDepthTwo", "nested_chains"]
 
 
-def nested_chains(points: np.ndarray) -> list[np.ndarray]:
+def nested_chains(points: np.ndarray, column_words: np.ndarray | None = None) -> list[np.ndarray]:
     """Split the features into runs of consecutive features with nested true sets.
 
     Each returned chain lists feature indices so that their true sets grow:
@@ -50,6 +52,9 @@ def nested_chains(points: np.ndarray) -> list[np.ndarray]:
     Parameters
     ----------
     points : ndarray of bool, shape (n_points, n_features)
+    column_words : ndarray of uint64, shape (n_features, words), optional
+        ``pack_columns(points)`` when at hand (``Dataset.column_words``): the nesting of neighbours
+        is read from it, 64 points at a time.
 
     Returns
     -------
@@ -63,13 +68,10 @@ def nested_chains(points: np.ndarray) -> list[np.ndarray]:
     >>> [chain.tolist() for chain in nested_chains(points)]
     [[0, 1, 2], [3], [4, 5]]
     """
-    points = np.asarray(points, dtype=bool)
-    n_features = points.shape[1]
+    n_features = np.shape(points)[1]
     if n_features == 0:
         return []
-    a, b = points[:, :-1], points[:, 1:]
-    rising = ~np.any(a & ~b, axis=0)          # f_i ⊆ f_{i+1}
-    falling = ~np.any(b & ~a, axis=0)         # f_{i+1} ⊆ f_i
+    rising, falling = nested_neighbours(pack_columns(points) if column_words is None else column_words)
     chains, start, direction = [], 0, 0       # direction: +1 rising, -1 falling, 0 not yet known
     for i in range(n_features - 1):
         up, down = bool(rising[i]), bool(falling[i])
@@ -132,13 +134,9 @@ class SortedDepthTwo:
         self.penalty, self.eps = float(penalty), float(eps)
         self.n_points, self.n_features = points.shape
         self.chains = nested_chains(points) if chains is None else [np.asarray(c) for c in chains]
-        n_chains = len(self.chains)
         # rank[c, u]: the first feature of chain c true on point u (its length if none), and
         # order[c]: the points sorted by that rank, so each feature's true points come first.
-        self.rank = np.empty((n_chains, self.n_points), dtype=np.int32)
-        for c, chain in enumerate(self.chains):
-            block = points[:, chain]
-            self.rank[c] = np.where(block.any(axis=1), block.argmax(axis=1), len(chain))
+        self.rank = self._ranks(points)
         self.order = np.argsort(self.rank, axis=1, kind="stable")
         self.point_eq = self.scored.sum(axis=1) - self.scored.max(axis=1)
         # Whole weights (unit costs, no fractional sample weights) are summed as integers: numpy's
@@ -150,6 +148,26 @@ class SortedDepthTwo:
         has_weight = self.scored > 0
         self.pure_class = np.where(has_weight.sum(axis=1) == 1, has_weight.argmax(axis=1), -1)
         self.solves = 0
+
+    def _ranks(self, points: np.ndarray) -> np.ndarray:
+        """``rank[c, u]``: the first feature of chain ``c`` true on point ``u`` (its length if none).
+
+        Along a chain the true sets grow, so a point is true on a suffix of it and its rank is the
+        chain's length minus the chain's features true on it. Chains that are runs of consecutive
+        features in order (what :func:`nested_chains` returns) are counted in one pass.
+        """
+        if not self.chains:
+            return np.zeros((0, self.n_points), dtype=np.int32)
+        lengths = np.array([len(chain) for chain in self.chains])
+        starts = np.array([int(chain.min()) for chain in self.chains])
+        stops = np.array([int(chain.max()) + 1 for chain in self.chains])
+        runs = np.array_equal(stops - starts, lengths) and np.array_equal(starts[1:], stops[:-1]) \
+            and starts[0] == 0 and stops[-1] == self.n_features
+        if runs:
+            true_on = np.add.reduceat(points, starts, axis=1, dtype=np.int32).T
+        else:
+            true_on = np.stack([points[:, chain].sum(axis=1, dtype=np.int32) for chain in self.chains])
+        return (lengths[:, None] - true_on).astype(np.int32)
 
     def best(self, mask: np.ndarray, target: float = np.inf) -> tuple[float, object]:
         """``(objective, spec)`` of the best tree of depth at most two over a mask's points.
