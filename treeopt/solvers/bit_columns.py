@@ -37,8 +37,6 @@ def pack_mask(mask: np.ndarray) -> np.ndarray:
     return words.view(np.uint64)
 
 
-
-
 def nested_neighbours(column_words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Which neighbouring columns nest, from the columns as words (:func:`pack_columns`).
 
