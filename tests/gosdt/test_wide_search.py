@@ -6,6 +6,8 @@ data with at least ``GOSDT.wide_features`` columns, so those tests lower that th
 reach the same code on oracle-sized data.
 """
 
+import itertools
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -80,12 +82,15 @@ def test_depth_two_solver_matches_the_oracle_at_depth_two(data, lam, objective):
             for side in ("left", "right"):
                 np.testing.assert_allclose(getattr(solved, f"{side}_objective"),
                                            getattr(reference, f"{side}_objective"), atol=1e-9 * dataset.total_weight)
-        for max_pair_columns in (1500, 0):
-            solver.max_pair_columns = max_pair_columns
+        # Two classes: best() from the class-weight differences (two_class_depth_two.py), and without.
+        two_classes = solver.two_classes
+        for max_pair_columns, difference_form in itertools.product((1500, 0), {two_classes, False}):
+            solver.max_pair_columns, solver.two_classes = max_pair_columns, difference_form
             objective_w, spec = solver.best(np.ones(dataset.n_points, dtype=bool))
             assert model.to_objective(objective_w) == pytest.approx(expected.objective, abs=1e-9)
             assert spec_objective(X, y, w, lam, objective, spec) == pytest.approx(expected.objective, abs=1e-9)
-        solver.max_pair_columns = DepthTwoSolver.max_pair_columns
+            assert solver.best(half)[0] == pytest.approx(on_half.objective, abs=1e-9 * dataset.total_weight)
+        solver.max_pair_columns, solver.two_classes = DepthTwoSolver.max_pair_columns, two_classes
     one, _ = solver.depth_one(dataset.all_points)
     assert model.to_objective(one) == pytest.approx(
         brute_force(X, y, lam, sample_weight=w, objective=objective, depth=1).objective, abs=1e-9)

@@ -29,6 +29,7 @@ from threadpoolctl import ThreadpoolController
 
 from ..data import points_in
 from .bit_columns import WeightPlanes, nested_neighbours, pack_columns, pack_mask, unique_columns
+from .two_class_depth_two import two_class_depth_two
 
 __all__ = ["DepthTwoSolver", "DepthTwoResult", "PairCounts", "Leaves", "leaf_loss", "split_or_leaf",
            "similar_bounds", "search_root_splits", "achievable_at_least", "round_up_near", "whole_weights",
@@ -399,6 +400,13 @@ class DepthTwoSolver:
         #: Whole weights: every objective is a whole loss plus λ per leaf (:func:`achievable_at_least`).
         self.whole = whole_weights(self.scored)
         self.single_precision = self.whole and float(self.scored.sum()) < 2.0 ** 24
+        # Two classes: :meth:`best` reads the optimum from one matrix of class-weight differences
+        # (``treeopt/solvers/two_class_depth_two.py``), from these per-point sums and differences.
+        self.two_classes = self.scored.shape[1] == 2
+        if self.two_classes:
+            dtype = np.float32 if self.single_precision else np.float64
+            self._weight = self.scored.sum(axis=1).astype(dtype)
+            self._difference = (self.scored[:, 1] - self.scored[:, 0]).astype(dtype)
 
     # -- the rows of a support set ------------------------------------------------
     def rows(self, support: int) -> np.ndarray:
@@ -434,9 +442,16 @@ class DepthTwoSolver:
         bound (nothing beats the target). The spec is ``LEAF`` or ``(root, left, right)``
         features (``LEAF`` for a leaf child). Call inside :func:`one_blas_thread`.
         """
-        columns = self.columns(mask)
+        dtype = self._difference.dtype if self.two_classes else np.float64
+        columns = self.columns(mask, dtype)
         if columns.X.shape[1] > self.max_pair_columns:
             return self.bounded(columns, target)
+        if self.two_classes:
+            objective, split = two_class_depth_two(columns.X, self._weight[columns.rows],
+                                                   self._difference[columns.rows], self.penalty, self.eps)
+            if split == LEAF:
+                return objective, LEAF
+            return objective, tuple(LEAF if k == LEAF else int(columns.features[k]) for k in split)
         counts = self.counts(columns)
         return counts.objective, counts.spec()
 
@@ -491,8 +506,8 @@ class DepthTwoSolver:
         return counts.result(self.n_features)
 
     # -- the columns that matter on a support set ----------------------------------------
-    def columns(self, mask: np.ndarray) -> "Columns":
-        """The support's rows and its *distinct, non-constant* feature columns.
+    def columns(self, mask: np.ndarray, dtype=np.float64) -> "Columns":
+        """The support's rows and its *distinct, non-constant* feature columns (``X`` in ``dtype``).
 
         A feature true (or false) on every row of the support splits nothing there,
         and two features equal on every row give the same subtrees, so only one
@@ -508,8 +523,8 @@ class DepthTwoSolver:
             points = self.points[rows]
             ones = points.sum(axis=0)
             kept = np.flatnonzero((ones > 0) & (ones < len(rows)))
-            return Columns(points[:, kept].astype(np.float64), self.scored[rows], kept,
-                           (kept, np.arange(len(kept))), None)
+            return Columns(points[:, kept].astype(dtype), self.scored[rows], kept,
+                           (kept, np.arange(len(kept))), None, rows)
         by_word = self.packed_by_word & pack_mask(mask)[:, None]    # each column on the support's points
         ones = np.bitwise_count(by_word).sum(axis=0, dtype=np.int64)
         varying = np.flatnonzero((ones > 0) & (ones < len(rows)))    # every column that splits the support
@@ -517,8 +532,8 @@ class DepthTwoSolver:
             kept, members, bits = self._merge_by_counts(by_word, ones, varying)
         else:
             kept, members, bits = self._merge_by_bits(by_word, varying)
-        X = self.points[rows][:, kept].astype(np.float64)       # two takes: twice as fast as np.ix_
-        return Columns(X, self.scored[rows], kept, members, bits)
+        X = self.points[rows][:, kept].astype(dtype)            # two takes: twice as fast as np.ix_
+        return Columns(X, self.scored[rows], kept, members, bits, rows)
 
     @staticmethod
     def _merge_by_bits(by_word: np.ndarray, varying: np.ndarray) -> tuple:
@@ -569,6 +584,7 @@ class Columns:
     all points, zero outside the support, word-major (``treeopt/solvers/bit_columns.py``), or is
     None on data with few features (equal columns are then kept, each its own class) and, on
     threshold data merged by counts, wherever the pair matrix is built (nothing reads the bits then).
+    ``rows`` lists the support's points.
     """
 
     X: np.ndarray
@@ -576,6 +592,7 @@ class Columns:
     features: np.ndarray
     members: tuple
     bits_by_word: np.ndarray | None  # (words, kept): each kept column as packed bits (None: few features)
+    rows: np.ndarray                 # the support's points (indices into the dataset's points)
 
 
 class PairCounts:

@@ -1,0 +1,101 @@
+"""The best depth-two tree for two classes, from one matrix of class-weight differences.
+
+With two classes a leaf loses the lighter class: ``min(w₀, w₁) = (u − |v|) / 2`` with
+``u = w₀ + w₁`` its weight and ``v = w₁ − w₀`` the difference. A split into two leaves
+loses ``(u − |v_a| − |v − v_a|) / 2``, where ``v_a`` is one side's difference, so the
+best split of a child is the one with the largest ``|v_a| + |v − v_a|``, and every
+quantity of the depth-two search (MurTree section 4.3, ``treeopt/solvers/depth_two.py``)
+follows from the differences alone: one pair matrix ``G = Xᵀ diag(v) X``, whose entry
+``G[i, k]`` is the difference over the rows with ``f_i`` and ``f_k`` and whose diagonal
+holds each feature's own. The general solver builds a pair matrix per class and takes
+two minimums over classes per cell; this is half the product and about half the
+passes over the ``F × F`` cells, the same optimum (in whole weights, the same numbers).
+
+Cells, for a root split on ``f_i`` with the support's difference ``v_S``:
+
+* the right child ``S ∩ f_i`` (difference ``G[i, i]``) split on ``f_k``: parts ``G[i, k]``
+  and ``G[i, i] − G[i, k]``;
+* the left child ``S ∖ f_i`` (difference ``v_S − G[i, i]``) split on ``f_k``: parts
+  ``G[k, k] − G[i, k]`` and ``v_S − G[i, i] − G[k, k] + G[i, k]``.
+
+Objectives are in weight units (scored loss + λ per leaf), like the solvers'.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["two_class_depth_two"]
+
+LEAF = -1   # "no split", as in treeopt/solvers/depth_two.py
+
+
+def two_class_depth_two(X: np.ndarray, weight: np.ndarray, difference: np.ndarray, penalty: float,
+                        eps: float) -> tuple[float, tuple | int]:
+    """The best tree of depth at most two over some rows, for two classes.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_rows, n_columns)
+        The rows' binary columns as 0/1 numbers (float32 when every sum is exact in it).
+    weight, difference : ndarray of shape (n_rows,)
+        Each row's scored weights ``w₀ + w₁`` and ``w₁ − w₀``, in ``X``'s dtype.
+    penalty : float
+        λ in weight units.
+    eps : float
+        Tolerance for ties: a split must beat a leaf by more than ``eps``.
+
+    Returns
+    -------
+    objective : float
+        The optimum in weight units.
+    spec : int or tuple
+        ``LEAF`` (-1), or ``(root, left, right)`` column indices, ``LEAF`` for a leaf child
+        (the first optimal split at each place, up to rounding among exact ties).
+
+    Examples
+    --------
+    XOR of two columns, five rows per cell, λ = 1: two splits into four pure leaves.
+
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], dtype=float)
+    >>> weight = np.full(4, 5.0)
+    >>> difference = np.array([-5.0, 5.0, 5.0, -5.0])          # classes 0, 1, 1, 0
+    >>> two_class_depth_two(X, weight, difference, penalty=1.0, eps=1e-9)
+    (4.0, (0, 1, 1))
+    """
+    lam = float(penalty)
+    total_weight, total_difference = float(weight.sum()), float(difference.sum())
+    leaf = (total_weight - abs(total_difference)) / 2 + lam
+    n = X.shape[1]
+    if n == 0:
+        return leaf, LEAF
+    pair = X.T @ (X * difference[:, None])                 # G[i, k]: difference over f_i ∧ f_k
+    own = np.diagonal(pair).copy()                         # G[i, i]: over f_i
+    # parts[0, i, k] = G[i, k] (right child, f_k side); parts[1, i, k] = G[i, k] − G[k, k]
+    # (minus the left child's f_k side). With ``others`` the rest of each child, the split on k
+    # is worth |part| + |other − part|, the same with both signs flipped.
+    parts = np.empty((2, n, n), dtype=pair.dtype)
+    parts[0] = pair
+    np.subtract(pair, own[None, :], out=parts[1])
+    others = np.empty((2, n, 1), dtype=pair.dtype)
+    others[0, :, 0] = own                                  # the right child's difference
+    others[1, :, 0] = own - total_difference               # minus the left child's
+    worth = np.abs(parts)
+    np.subtract(others, parts, out=parts)
+    np.abs(parts, out=parts)
+    worth += parts
+    best_k = worth.argmax(axis=2)                          # (2, n): each child's best split
+    best_worth = np.take_along_axis(worth, best_k[:, :, None], axis=2)[:, :, 0].astype(np.float64)
+    # Objective of each child minus half its weight: a leaf −|v|/2 + λ, a split −worth/2 + 2λ.
+    # The halves of the weight add up to the support's over both children, for every root split.
+    child_leaf = -np.abs(others[:, :, 0].astype(np.float64)) / 2 + lam
+    child_split = -best_worth / 2 + 2 * lam
+    splits = child_split < child_leaf - eps
+    child = np.where(splits, child_split, child_leaf)
+    both = child[0] + child[1] + total_weight / 2
+    i = int(np.argmin(both))
+    if both[i] < leaf - eps:
+        right = int(best_k[0, i]) if splits[0, i] else LEAF
+        left = int(best_k[1, i]) if splits[1, i] else LEAF
+        return float(both[i]), (i, left, right)
+    return leaf, LEAF
