@@ -131,7 +131,7 @@ def achievable_at_least(low: np.ndarray, penalty: float, max_leaves: int) -> np.
     Parameters
     ----------
     low : ndarray of float
-        Lower bounds, in weight units.
+        Lower bounds, in weight units (any shape).
     penalty : float
         λ in weight units.
     max_leaves : int
@@ -150,13 +150,16 @@ def achievable_at_least(low: np.ndarray, penalty: float, max_leaves: int) -> np.
     >>> achievable_at_least(np.array([0.7, 1.6, 0.1]), penalty=0.3, max_leaves=2).round(6).tolist()
     [1.3, 1.6, 0.3]
     """
-    best = None
-    for k in range(1, max_leaves + 1):          # elementwise per k: a short last axis reduces slowly
-        fixed = penalty * k
-        value = np.ceil(low - fixed - 1e-7)                         # the least whole loss with k leaves
-        np.maximum(value, 0.0, out=value)
-        value += fixed
-        best = value if best is None else np.minimum(best, value, out=best)
+    low = np.asarray(low, dtype=np.float64)
+    # fixed[k - 1] = k·λ, on a first axis of its own: the least over k then reduces along the first
+    # axis (elementwise, fast), and one pass serves any shape of ``low``.
+    fixed = (penalty * np.arange(1, max_leaves + 1)).reshape((-1,) + (1,) * low.ndim)
+    value = low - fixed
+    value -= 1e-7
+    np.ceil(value, out=value)                                       # the least whole loss with k leaves
+    np.maximum(value, 0.0, out=value)
+    value += fixed
+    best = value.min(axis=0)
     return np.maximum(best, low, out=best)
 
 
@@ -190,8 +193,8 @@ def round_up_near(low_left: np.ndarray, low_right: np.ndarray, best: float, pena
     both = low_left + low_right
     near = np.flatnonzero((both >= best - 2.0) & (both < best))        # closed ones need nothing
     if len(near):
-        low_left[near] = achievable_at_least(low_left[near], penalty, max_leaves)
-        low_right[near] = achievable_at_least(low_right[near], penalty, max_leaves)
+        low_left[near], low_right[near] = achievable_at_least(np.stack((low_left[near], low_right[near])),
+                                                              penalty, max_leaves)
 
 
 def similar_bounds(low_left, low_right, j, left_obj, right_obj, both, single, total) -> None:
