@@ -142,8 +142,11 @@ def format_thresholds(values) -> list[str]:
     tolerance = 1e-9 * np.maximum(1.0, np.abs(values))
     with np.errstate(over="ignore", invalid="ignore"):          # huge values: rounding overflows, never close
         for d in range(0, 13):
-            close = (digits < 0) & (np.abs(np.round(values, d) - values) <= tolerance)
-            digits[close] = d
+            open_ = np.flatnonzero(digits < 0)
+            if len(open_) == 0:                                 # every value has its digits: done
+                break
+            near = np.abs(np.round(values[open_], d) - values[open_]) <= tolerance[open_]
+            digits[open_[near]] = d
     out = []
     for value, d in zip(values.tolist(), digits.tolist()):
         if d < 0:
