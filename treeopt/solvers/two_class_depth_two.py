@@ -84,18 +84,18 @@ def two_class_depth_two(X: np.ndarray, weight: np.ndarray, difference: np.ndarra
     np.subtract(others, parts, out=parts)
     np.abs(parts, out=parts)
     worth += parts
-    best_k = worth.argmax(axis=2)                          # (2, n): each child's best split
-    best_worth = np.take_along_axis(worth, best_k[:, :, None], axis=2)[:, :, 0].astype(np.float64)
-    # Objective of each child minus half its weight: a leaf −|v|/2 + λ, a split −worth/2 + 2λ.
-    # The halves of the weight add up to the support's over both children, for every root split.
-    child_leaf = -np.abs(others[:, :, 0].astype(np.float64)) / 2 + lam
-    child_split = -best_worth / 2 + 2 * lam
-    splits = child_split < child_leaf - eps
-    child = np.where(splits, child_split, child_leaf)
-    both = child[0] + child[1] + total_weight / 2
-    i = int(np.argmin(both))
-    if both[i] < leaf - eps:
-        right = int(best_k[0, i]) if splits[0, i] else LEAF
-        left = int(best_k[1, i]) if splits[1, i] else LEAF
-        return float(both[i]), (i, left, right)
+    # Each child's objective is half its weight minus half its *score*: |v| − 2λ as a leaf, its best
+    # split's worth − 4λ as two leaves (taken when that beats the leaf by more than eps). The halves
+    # of the weights add up to the support's for every root split, so the best root has the most score.
+    best_worth = worth.max(axis=2).astype(np.float64)      # (2, n): each child's best split
+    as_leaf = np.abs(others[:, :, 0], dtype=np.float64)
+    splits = best_worth - as_leaf > 2 * (lam + eps)
+    score = np.where(splits, best_worth - 4 * lam, as_leaf - 2 * lam)
+    both = score.sum(axis=0)
+    i = int(np.argmax(both))
+    objective = (total_weight - float(both[i])) / 2
+    if objective < leaf - eps:
+        right = int(worth[0, i].argmax()) if splits[0, i] else LEAF
+        left = int(worth[1, i].argmax()) if splits[1, i] else LEAF
+        return objective, (i, left, right)
     return leaf, LEAF
