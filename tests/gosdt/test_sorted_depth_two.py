@@ -62,6 +62,10 @@ def test_sorted_and_pair_count_solvers_agree_on_random_supports(data, lam, seed)
         theirs, _ = pair_two.best(mask)
         assert mine == pytest.approx(theirs, abs=1e-9 * dataset.total_weight)
         assert spec is not None
+        if sorted_two._weight_difference is not None:      # two classes: also without the difference form
+            differences, sorted_two._weight_difference = sorted_two._weight_difference, None
+            assert sorted_two.best(mask)[0] == pytest.approx(theirs, abs=1e-9 * dataset.total_weight)
+            sorted_two._weight_difference = differences
 
 
 @settings(max_examples=50, deadline=None)

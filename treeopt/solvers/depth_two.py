@@ -29,7 +29,7 @@ from threadpoolctl import ThreadpoolController
 
 from ..data import points_in
 from .bit_columns import WeightPlanes, nested_neighbours, pack_columns, pack_mask, unique_columns
-from .two_class_depth_two import two_class_depth_two
+from .two_class_depth_two import two_class_children, two_class_depth_two
 
 __all__ = ["DepthTwoSolver", "DepthTwoResult", "PairCounts", "Leaves", "leaf_loss", "split_or_leaf",
            "similar_bounds", "search_root_splits", "achievable_at_least", "round_up_near", "whole_weights",
@@ -262,7 +262,9 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
     pair_with : callable
         ``pair_with(j)``: ``(pair, both)``, the class weights of ``f_j ∧ f_k`` for every candidate
         ``k`` of ``children`` (ndarray of shape (K, len(children))) and their total over the
-        classes for every candidate ``k`` (ndarray of shape (n,)).
+        classes for every candidate ``k`` (ndarray of shape (n,)). With two classes ``pair`` may
+        instead be the differences ``w₁ − w₀`` (shape (len(children),)): the children are then
+        solved in the two-class form (``treeopt/solvers/two_class_depth_two.py``).
     penalty, eps : float
         λ in weight units, and the tolerance a split must beat the leaf, or the best, by.
     best : float
@@ -303,6 +305,9 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
     # Where each candidate sits among the children's candidates (-1: not one of them).
     position = np.full(n, -1)
     position[children] = np.arange(len(children))
+    if single.shape[0] == 2:          # for pair_with's class-weight differences (two_class_depth_two.py)
+        difference, weight = single[1] - single[0], single_w.copy()
+        children_difference, total_difference = difference[children], difference.dtype.type(total[1, 0] - total[0, 0])
     found = None
     # The splits still in (``alive``: candidate indices) and their arrays, compacted as they drop out.
     alive = np.arange(single.shape[1])
@@ -321,13 +326,18 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
         pair, both = pair_with(j)                # (K, children): class weights of f_j ∧ f_k; (n,): their totals
         if both.ndim != 1:
             raise TypeError("pair_with(j) must return (pair weights per class, their totals over the classes)")
-        right = single[:, j:j + 1]
-        right_split = loss(pair) + loss(right - pair) + two
-        left_split = loss(single_children - pair) + loss(total - right - single_children + pair) + two
-        if position[j] >= 0:
-            right_split[position[j]] = left_split[position[j]] = np.inf      # splitting on j again splits nothing
-        right_obj, right_k = split_or_leaf(right_split, right_leaf[j], eps)
-        left_obj, left_k = split_or_leaf(left_split, left_leaf[j], eps)
+        if pair.ndim == 1:                       # two classes, pair = w₁ − w₀ over f_j ∧ f_k
+            right_obj, right_k, left_obj, left_k = two_class_children(
+                pair, children_difference, difference[j], total_difference - difference[j], weight[j],
+                total_w - weight[j], right_leaf[j], left_leaf[j], penalty, eps)
+        else:
+            right = single[:, j:j + 1]
+            right_split = loss(pair) + loss(right - pair) + two
+            left_split = loss(single_children - pair) + loss(total - right - single_children + pair) + two
+            if position[j] >= 0:
+                right_split[position[j]] = left_split[position[j]] = np.inf      # splitting on j again splits nothing
+            right_obj, right_k = split_or_leaf(right_split, right_leaf[j], eps)
+            left_obj, left_k = split_or_leaf(left_split, left_leaf[j], eps)
         if left_obj + right_obj < best:
             best = float(left_obj + right_obj)
             found = (j, LEAF if left_k == LEAF else int(children[left_k]), LEAF if right_k == LEAF else int(children[right_k]))

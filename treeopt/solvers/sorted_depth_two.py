@@ -144,6 +144,12 @@ class SortedDepthTwo:
         self.whole = whole_weights(self.scored)
         whole = self.whole and self.scored.sum() < 2.0 ** 52
         self._summed = self.scored.astype(np.int64) if whole else self.scored
+        # Two classes: the pair weights are summed as each point's weight and class difference
+        # (w₀ + w₁, w₁ − w₀), which the children's splits read directly (two_class_depth_two.py).
+        self._weight_difference = None
+        if self.scored.shape[1] == 2:
+            self._weight_difference = np.stack([self._summed.sum(axis=1), self._summed[:, 1] - self._summed[:, 0]],
+                                               axis=1)
         # The class of each point that has weight in one class only (-1 for mixed points).
         has_weight = self.scored > 0
         self.pure_class = np.where(has_weight.sum(axis=1) == 1, has_weight.argmax(axis=1), -1)
@@ -213,13 +219,20 @@ class SortedDepthTwo:
         children = self._class_boundaries(order, valid, splits) if self.boundary_children else None
         child_splits = splits if children is None else splits[children]
 
+        # What pair_with sums: the class weights, or with two classes each point's (w₀ + w₁, w₁ − w₀).
+        two_classes = self._weight_difference is not None
+        summed = np.ascontiguousarray(np.moveaxis(self._weight_difference[order], 2, 0)) if two_classes else weights
+
         def pair_with(j: int) -> tuple[np.ndarray, np.ndarray]:
             """Class weights of the rows on the true side of both split ``j`` and each split ``k``:
-            per class at the children's candidates, summed over the classes at every split."""
+            per class (two classes: their difference) at the children's candidates, summed over the
+            classes at every split."""
             c, k = divmod(int(splits[j]), m)
             in_true_side[:] = False
             in_true_side[order[c, :k + 1]] = True
-            pair = np.cumsum(weights * in_true_side[order], axis=2).reshape(n_classes, -1)
+            pair = np.cumsum(summed * in_true_side[order], axis=2).reshape(len(summed), -1)
+            if two_classes:
+                return pair[1].take(child_splits), pair[0].take(splits)
             return pair.take(child_splits, axis=1), pair.sum(axis=0).take(splits)
 
         best, split = search_root_splits(total[:, 0], single, left_leaf, right_leaf, low_left, low_right, pair_with,

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["two_class_depth_two"]
+__all__ = ["two_class_depth_two", "two_class_children"]
 
 LEAF = -1   # "no split", as in treeopt/solvers/depth_two.py
 
@@ -99,3 +99,56 @@ def two_class_depth_two(X: np.ndarray, weight: np.ndarray, difference: np.ndarra
         left = int(worth[1, i].argmax()) if splits[1, i] else LEAF
         return objective, (i, left, right)
     return leaf, LEAF
+
+
+def two_class_children(pair_difference: np.ndarray, children_difference: np.ndarray, right_difference: float,
+                       left_difference: float, right_weight: float, left_weight: float, right_leaf: float,
+                       left_leaf: float, penalty: float, eps: float) -> tuple[float, int, float, int]:
+    """Both children's best subtrees of depth at most one below one root split ``f_j``, for two classes.
+
+    The two-class form of one step of :func:`~treeopt.solvers.depth_two.search_root_splits`:
+    a child of weight ``u`` and difference ``v`` split on ``f_k`` into parts with differences
+    ``v_a`` and ``v − v_a`` costs ``(u − |v_a| − |v − v_a|) / 2 + 2λ``.
+
+    Parameters
+    ----------
+    pair_difference : ndarray of shape (n,)
+        ``w₁ − w₀`` over the rows with ``f_j`` and ``f_k``, for each candidate ``k``.
+    children_difference : ndarray of shape (n,)
+        ``w₁ − w₀`` over the rows with ``f_k``.
+    right_difference, left_difference : float
+        ``w₁ − w₀`` over the right child (``f_j``) and the left child (``¬f_j``).
+    right_weight, left_weight : float
+        ``w₀ + w₁`` over each child.
+    right_leaf, left_leaf : float
+        Each child as a leaf (loss + λ).
+    penalty, eps : float
+        λ in weight units, and the tolerance a split must beat the leaf by.
+
+    Returns
+    -------
+    right_objective, right_k, left_objective, left_k
+        Each child's best subtree of depth at most one: a split on candidate ``k`` or the leaf
+        (``k = LEAF``). Splitting a child on ``f_j`` again is worth no more than the leaf, so it is
+        never chosen and needs no exclusion.
+
+    Examples
+    --------
+    XOR of two columns, five rows per cell, λ = 1, root split on column 0:
+
+    >>> pair = np.array([0.0, -5.0])          # f_0 ∧ f_0: both classes; f_0 ∧ f_1: five rows of class 0
+    >>> two_class_children(pair, np.zeros(2), 0.0, 0.0, 10.0, 10.0, 6.0, 6.0, 1.0, 1e-9)
+    (2.0, 1, 2.0, 1)
+    """
+    worth = np.abs(pair_difference)
+    worth += np.abs(right_difference - pair_difference)
+    k = int(worth.argmax())
+    split = (right_weight - float(worth[k])) / 2 + 2 * penalty
+    right = (split, k) if split < right_leaf - eps else (right_leaf, LEAF)
+    part = children_difference - pair_difference           # the left child's f_k side
+    worth = np.abs(part)
+    worth += np.abs(left_difference - part)
+    k = int(worth.argmax())
+    split = (left_weight - float(worth[k])) / 2 + 2 * penalty
+    left = (split, k) if split < left_leaf - eps else (left_leaf, LEAF)
+    return right[0], right[1], left[0], left[1]
