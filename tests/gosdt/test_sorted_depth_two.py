@@ -151,16 +151,19 @@ def test_slack_on_the_children_targets_closes_neighbouring_thresholds():
 @settings(max_examples=40, deadline=None)
 @given(data=threshold_problems(max_features=12))
 def test_ranks_are_each_points_first_true_feature_of_each_chain(data):
-    """SortedDepthTwo.rank, counted in one pass for runs of features and chain by chain otherwise."""
+    """SortedDepthTwo.rank, from the first true feature of rising and falling runs, and by counting otherwise."""
     X, _, _ = data
     points = np.unique(X.astype(bool), axis=0)
     counts = np.ones((len(points), 2))
 
-    def first_true(chains):
+    def first_true(chains, points=points):
         return np.stack([np.where(points[:, c].any(axis=1), points[:, c].argmax(axis=1), len(c)) for c in chains])
 
     runs = SortedDepthTwo(points, counts, 1.0, 1e-9)                      # nested_chains: runs in order
     np.testing.assert_array_equal(runs.rank, first_true(runs.chains))
+    backwards = points[:, ::-1]                        # every run read the other way (rising <-> falling)
+    down = SortedDepthTwo(backwards, counts, 1.0, 1e-9)
+    np.testing.assert_array_equal(down.rank, first_true(down.chains, backwards))
     shuffled = runs.chains[::-1]                                          # the same chains, not in order
     np.testing.assert_array_equal(SortedDepthTwo(points, counts, 1.0, 1e-9, chains=shuffled).rank,
                                   first_true(shuffled))
