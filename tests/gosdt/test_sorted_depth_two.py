@@ -169,3 +169,30 @@ def test_ranks_are_each_points_first_true_feature_of_each_chain(data):
                                   first_true(shuffled))
     assert [c.tolist() for c in nested_chains(points, pack_columns(points))] == \
         [c.tolist() for c in runs.chains]
+
+
+def chains_one_pair_at_a_time(points: np.ndarray) -> list[list[int]]:
+    """The reference for nested_chains: walk the neighbouring pairs in order. A chain takes equal
+    pairs and pairs of its direction (set by its first pair that is not equal); another pair ends it."""
+    n = points.shape[1]
+    chains, start, direction = [], 0, 0
+    for i in range(n - 1):
+        a, b = points[:, i], points[:, i + 1]
+        up, down = bool(np.all(b[a])), bool(np.all(a[b]))          # f_i ⊆ f_{i+1}, f_{i+1} ⊆ f_i
+        if direction == 0 and (up or down):
+            direction = 0 if up and down else (1 if up else -1)
+        elif not ((direction == 1 and up) or (direction == -1 and down)):
+            chains.append((start, i + 1, direction))
+            start, direction = i + 1, 0
+    chains.append((start, n, direction))
+    return [list(range(first, stop))[::-1 if direction == -1 else 1] for first, stop, direction in chains]
+
+
+@settings(max_examples=60, deadline=None)
+@given(data=threshold_problems(max_features=12) | problems(n_classes=2), backwards=st.booleans())
+def test_nested_chains_match_a_walk_over_the_pairs(data, backwards):
+    X, _, _ = data
+    points = np.unique(X.astype(bool), axis=0)
+    if backwards:
+        points = points[:, ::-1]
+    assert [c.tolist() for c in nested_chains(points)] == chains_one_pair_at_a_time(points)
