@@ -399,8 +399,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
         frame = as_frame(X, missing=self.missing)
         self.feature_names_in_ = np.asarray([str(c) for c in frame.columns], dtype=object)
         self.n_features_in_ = frame.shape[1]
-        self.column_dtypes_ = [(str(frame.iloc[:, i].dtype), _holds_numbers(frame.iloc[:, i]))
-                               for i in range(frame.shape[1])]
+        self.column_dtypes_ = [(str(dtype), True if pd.api.types.is_numeric_dtype(dtype)
+                                else _holds_numbers(frame.iloc[:, i])) for i, dtype in enumerate(frame.dtypes)]
         categorical = self._categorical_columns(frame)
         features: list[BinaryFeature] = []
         for index, column in enumerate(frame.columns):
@@ -563,9 +563,8 @@ def _refuse_changed_column_kinds(frame: pd.DataFrame, fitted_dtypes) -> None:
     """
     if fitted_dtypes is None:
         return
-    for i, (fitted, was_numeric) in enumerate(fitted_dtypes):
-        now = frame.iloc[:, i].dtype
-        holds_numbers = _holds_numbers(frame.iloc[:, i])
+    for i, ((fitted, was_numeric), now) in enumerate(zip(fitted_dtypes, frame.dtypes)):
+        holds_numbers = True if pd.api.types.is_numeric_dtype(now) else _holds_numbers(frame.iloc[:, i])
         if None not in (was_numeric, holds_numbers) and was_numeric != holds_numbers:
             raise ValueError(f"column {frame.columns[i]!r} was {fitted} when fitted but is {now} now; "
                              "convert it to the dtype used for fitting (numbers and strings never compare equal).")
@@ -632,8 +631,11 @@ def as_frame(X, missing: str = "error") -> pd.DataFrame:
         bad = [str(c) for c in frame.columns if frame[c].isna().any()]
         raise ValueError(f"X has missing values (NaN) in columns {bad}; impute or drop them before fitting, "
                          "or pass missing='indicator' to add a feature '<column> is missing' for them.")
-    infinite = [str(c) for c in frame.columns if pd.api.types.is_float_dtype(frame[c]) and np.isinf(frame[c]).any()]
-    if infinite:
+    # One pass over the float columns together (a pandas call per column costs more than the check).
+    floats = [i for i, dtype in enumerate(frame.dtypes) if pd.api.types.is_float_dtype(dtype)]
+    if floats and np.isinf(frame.iloc[:, floats].to_numpy(dtype=float, na_value=np.nan)).any():
+        infinite = [str(frame.columns[i]) for i in floats
+                    if np.isinf(frame.iloc[:, i].to_numpy(dtype=float, na_value=np.nan)).any()]
         raise ValueError(f"X has infinite values in columns {infinite}; clip or drop them before fitting.")
     return frame
 
