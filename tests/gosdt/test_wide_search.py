@@ -90,6 +90,11 @@ def test_depth_two_solver_matches_the_oracle_at_depth_two(data, lam, objective):
             assert model.to_objective(objective_w) == pytest.approx(expected.objective, abs=1e-9)
             assert spec_objective(X, y, w, lam, objective, spec) == pytest.approx(expected.objective, abs=1e-9)
             assert solver.best(half)[0] == pytest.approx(on_half.objective, abs=1e-9 * dataset.total_weight)
+            if max_pair_columns:             # ... and with the pair weights a depth-three solve reads
+                columns = solver.columns(np.ones(dataset.n_points, dtype=bool))
+                objective_w, _, both = solver.best_with_pair_weights(columns)
+                assert model.to_objective(objective_w) == pytest.approx(expected.objective, abs=1e-9)
+                np.testing.assert_allclose(both, solver.counts(columns).pair.sum(axis=0), atol=1e-9)
         solver.max_pair_columns, solver.two_classes = DepthTwoSolver.max_pair_columns, two_classes
     one, _ = solver.depth_one(dataset.all_points)
     assert model.to_objective(one) == pytest.approx(

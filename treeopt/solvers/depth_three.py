@@ -215,11 +215,9 @@ class DepthThreeRun:
             n = X.shape[1]
             leaves = Leaves.of(two, columns)
             if n <= two.max_pair_columns:
-                counts = two.counts(columns)
-                self._both_all = counts.pair.sum(axis=0)             # w(f_j ∧ f_k) for every pair
-                depth_two = counts.objective                          # the support's depth-two optimum
-                best, spec = (counts.objective, counts.spec()) if counts.objective < target - eps \
-                    else (target - eps, None)
+                # The support's depth-two optimum, and w(f_j ∧ f_k) for every pair.
+                depth_two, depth_two_spec, self._both_all = two.best_with_pair_weights(columns)
+                best, spec = (depth_two, depth_two_spec) if depth_two < target - eps else (target - eps, None)
             else:                                                     # no pair matrix: one row per tried split
                 self._both_all = None
                 best, spec = two.bounded(columns, target)             # the best tree of depth at most two

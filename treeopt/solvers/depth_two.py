@@ -460,13 +460,28 @@ class DepthTwoSolver:
         if columns.X.shape[1] > self.max_pair_columns:
             return self.bounded(columns, target)
         if self.two_classes:
-            objective, split = two_class_depth_two(columns.X, self._weight[columns.rows],
-                                                   self._difference[columns.rows], self.penalty, self.eps)
-            if split == LEAF:
-                return objective, LEAF
-            return objective, tuple(LEAF if k == LEAF else int(columns.features[k]) for k in split)
+            return self._two_class_best(columns.X, columns)
         counts = self.counts(columns)
         return counts.objective, counts.spec()
+
+    def best_with_pair_weights(self, columns: "Columns") -> tuple[float, object, np.ndarray]:
+        """:meth:`best` of a support's kept columns (at most :attr:`max_pair_columns`), with the
+        weight of ``f_j ∧ f_k`` over all classes for every pair of them (the similar-support bound's
+        weights, ``treeopt/solvers/depth_three.py``). Call inside :func:`one_blas_thread`."""
+        if self.two_classes:
+            X = columns.X.astype(self._difference.dtype, copy=False)
+            both = (X.T @ (X * self._weight[columns.rows][:, None])).astype(np.float64)
+            return (*self._two_class_best(X, columns), both)
+        counts = self.counts(columns)
+        return counts.objective, counts.spec(), counts.pair.sum(axis=0)
+
+    def _two_class_best(self, X: np.ndarray, columns: "Columns") -> tuple[float, object]:
+        """``(objective, spec)`` from the two-class form (``X``: the kept columns in the solve dtype)."""
+        objective, split = two_class_depth_two(X, self._weight[columns.rows], self._difference[columns.rows],
+                                               self.penalty, self.eps)
+        if split == LEAF:
+            return objective, LEAF
+        return objective, tuple(LEAF if k == LEAF else int(columns.features[k]) for k in split)
 
     def bounded(self, columns: "Columns", target: float = np.inf) -> tuple[float, object]:
         """:meth:`best` one root split at a time, for supports with many columns.
