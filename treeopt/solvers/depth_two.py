@@ -17,6 +17,9 @@ From the four cells we read, for every feature ``i``:
 * hence the best tree of depth at most two rooted at a split on ``i`` (their sum),
   and the best tree of depth at most two over ``S`` (the least of these and the leaf).
 
+With two classes, :meth:`DepthTwoSolver.best` reads the same optimum from one pair matrix of
+class-weight differences (``treeopt/solvers/two_class_depth_two.py``).
+
 Objectives are in weight units (scored loss + λ per leaf), like the solvers'.
 """
 
@@ -307,7 +310,8 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
     position[children] = np.arange(len(children))
     if single.shape[0] == 2:          # for pair_with's class-weight differences (two_class_depth_two.py)
         difference, weight = single[1] - single[0], single_w.copy()
-        children_difference, total_difference = difference[children], difference.dtype.type(total[1, 0] - total[0, 0])
+        children_difference = difference[children]
+        total_difference = difference.dtype.type(total[1, 0] - total[0, 0])      # whole weights stay whole
     found = None
     # The splits still in (``alive``: candidate indices) and their arrays, compacted as they drop out.
     alive = np.arange(single.shape[1])
