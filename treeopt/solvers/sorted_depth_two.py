@@ -83,9 +83,12 @@ def nested_chains(points: np.ndarray, column_words: np.ndarray | None = None) ->
 
     def next_pair(kinds, after: int) -> int:
         """The first pair from ``after`` on whose kind is one of ``kinds`` (``n_pairs`` if none)."""
-        found = [where[k][np.searchsorted(where[k], after)] for k in kinds
-                 if np.searchsorted(where[k], after) < len(where[k])]
-        return min(found, default=n_pairs)
+        found = n_pairs
+        for kind in kinds:
+            at = np.searchsorted(where[kind], after)
+            if at < len(where[kind]):
+                found = min(found, int(where[kind][at]))
+        return found
 
     chains, start = [], 0
     while start < n_features:
