@@ -177,7 +177,8 @@ class SortedDepthTwo:
 
         Along a chain the true sets grow, so a point is true on a suffix of it and its rank is the
         chain's length minus the chain's features true on it. Chains that are runs of consecutive
-        features in order (what :func:`nested_chains` returns) are counted in one pass.
+        features (what :func:`nested_chains` returns) read it from the first true or false feature
+        of the run; other chains count their true features.
         """
         if not self.chains:
             return np.zeros((0, self.n_points), dtype=np.int32)

@@ -140,15 +140,18 @@ def two_class_children(pair_difference: np.ndarray, children_difference: np.ndar
     >>> two_class_children(pair, np.zeros(2), 0.0, 0.0, 10.0, 10.0, 6.0, 6.0, 1.0, 1e-9)
     (2.0, 1, 2.0, 1)
     """
-    worth = np.abs(pair_difference)
-    worth += np.abs(right_difference - pair_difference)
-    k = int(worth.argmax())
-    split = (right_weight - float(worth[k])) / 2 + 2 * penalty
-    right = (split, k) if split < right_leaf - eps else (right_leaf, LEAF)
-    part = children_difference - pair_difference           # the left child's f_k side
-    worth = np.abs(part)
-    worth += np.abs(left_difference - part)
-    k = int(worth.argmax())
-    split = (left_weight - float(worth[k])) / 2 + 2 * penalty
-    left = (split, k) if split < left_leaf - eps else (left_leaf, LEAF)
+    right = _child_best(pair_difference, right_difference, right_weight, right_leaf, penalty, eps)
+    left = _child_best(children_difference - pair_difference, left_difference, left_weight, left_leaf, penalty, eps)
     return right[0], right[1], left[0], left[1]
+
+
+def _child_best(parts: np.ndarray, difference: float, weight: float, leaf: float, penalty: float,
+                eps: float) -> tuple[float, int]:
+    """One child's best subtree of depth at most one: ``(objective, k)`` of its best split, whose
+    ``f_k`` side has difference ``parts[k]``, when that beats the leaf by more than ``eps``, else
+    ``(leaf, LEAF)``."""
+    worth = np.abs(parts)
+    worth += np.abs(difference - parts)
+    k = int(worth.argmax())
+    split = (weight - float(worth[k])) / 2 + 2 * penalty
+    return (split, k) if split < leaf - eps else (leaf, LEAF)
