@@ -44,7 +44,7 @@ any slack: only how much each child solve proves changes.
 **An anytime order.** Least bound first proves fastest but meets good trees late: on breast cancer
 with every threshold at depth three (λ = 0.01) the optimum comes after 11 of 12 seconds. A solve
 started with ``anytime=True`` tries instead the split of least ``bound + w × (children as leaves)``,
-``w =`` :attr:`DepthThreeRun.ANYTIME_STUMP_WEIGHT`: splits whose own two leaves are already good
+``w =`` :attr:`RootSplitRun.ANYTIME_STUMP_WEIGHT`: splits whose own two leaves are already good
 come earlier, and the optimum there comes at 1.6-1.9 s. It proves 35-60 % slower, so it serves
 solves whose trees matter and whose proof does not (``depth_three_start`` in
 ``treeopt/solvers/gosdt.py``). Exact either way: the order changes, not what is closed.
@@ -60,7 +60,7 @@ import numpy as np
 
 from .depth_two import DepthTwoSolver, Leaves, one_blas_thread, round_up_near, similar_bounds
 
-__all__ = ["DepthThreeSolver", "DepthThreeRun"]
+__all__ = ["DepthThreeSolver", "RootSplitRun", "DepthThreeRun"]
 
 
 class DepthThreeSolver:
@@ -145,20 +145,33 @@ class DepthThreeSolver:
             run.advance()
         return run.objective, run.spec
 
-    def start(self, mask: np.ndarray, target: float, anytime: bool = False) -> "DepthThreeRun":
-        """A solve that advances in slices (:meth:`DepthThreeRun.advance`), for a stepwise search.
+    def start(self, mask: np.ndarray, target: float, anytime: bool = False) -> "RootSplitRun":
+        """A solve that advances in slices (:meth:`RootSplitRun.advance`), for a stepwise search.
 
         With ``anytime`` it tries root splits in the order that meets good trees early rather than
         the one that proves fastest (the module docstring).
         """
-        return DepthThreeRun(self, mask, float(target), anytime=anytime)
+        return RootSplitRun(self, mask, float(target), anytime=anytime)
 
-    def _child_masks(self, rows: np.ndarray, right_rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        left = np.zeros(self.two.n_points, dtype=bool)
-        right = np.zeros(self.two.n_points, dtype=bool)
-        left[rows[~right_rows]] = True
-        right[rows[right_rows]] = True
-        return left, right
+    #: The most leaves a child of a root split has (depth two): what ``achievable_at_least`` rounds to.
+    child_max_leaves = 4
+
+    def _seed(self, columns, mask: np.ndarray, target: float) -> tuple[float, object, np.ndarray | None]:
+        """The whole support's best tree at the children's depth (two), and ``w(f_j ∧ f_k)`` for every pair.
+
+        Returns ``(objective, spec, both)``: the optimum and its spec, or a lower bound and None
+        when the bounded search proves nothing beats ``target``; ``both`` is None without a pair
+        matrix (too many columns), and then each tried split counts its own row.
+        """
+        two = self.two
+        if columns.X.shape[1] <= two.max_pair_columns:
+            return two.best_with_pair_weights(columns)
+        objective, spec = two.bounded(columns, target)             # the best tree of depth at most two
+        return objective, spec, None
+
+    def _child(self, mask: np.ndarray, target: float) -> tuple[float, object]:
+        """A root split's child: its best tree of depth at most two, if it beats ``target``."""
+        return self._depth_two(mask, target)
 
     def _depth_two(self, mask: np.ndarray, target: float) -> tuple[float, object]:
         """A child's best tree of depth at most two if it beats ``target`` (exact results memoised by support)."""
@@ -176,8 +189,14 @@ class DepthThreeSolver:
         return objective, spec
 
 
-class DepthThreeRun:
+class RootSplitRun:
     """One depth-three solve, advanced a slice at a time so that a search stays stepwise.
+
+    The loop over root splits is the same one level up: with the children solved at depth three
+    it is the depth-four solve of ``treeopt/solvers/depth_four.py``. What differs comes from the
+    solver: the support's optimum at the children's depth that seeds the similar-support bound
+    (``solver._seed``), how a child is solved (``solver._child``) and the most leaves a child has
+    (``solver.child_max_leaves``, for the rounding of whole-weight bounds).
 
     On 15,000 threshold columns a depth-three solve takes minutes; a time limit or a
     Pause must not wait for it. Between slices :attr:`lower_bound` (the least bound of
@@ -214,14 +233,9 @@ class DepthThreeRun:
             X, W = columns.X, columns.W
             n = X.shape[1]
             leaves = Leaves.of(two, columns)
-            if n <= two.max_pair_columns:
-                # The support's depth-two optimum, and w(f_j ∧ f_k) for every pair.
-                depth_two, depth_two_spec, self._both_all = two.best_with_pair_weights(columns)
-                best, spec = (depth_two, depth_two_spec) if depth_two < target - eps else (target - eps, None)
-            else:                                                     # no pair matrix: one row per tried split
-                self._both_all = None
-                best, spec = two.bounded(columns, target)             # the best tree of depth at most two
-                depth_two = best                                      # its optimum, or a lower bound on it
+            # The support's optimum at the children's depth (or a lower bound on it), and w(f_j ∧ f_k).
+            seed, seed_spec, self._both_all = solver._seed(columns, mask, target)
+            best, spec = (seed, seed_spec) if seed_spec is not None and seed < target - eps else (target - eps, None)
             row_weight = W.sum(axis=1)
             self._single_w = row_weight @ X
         self.best, self.spec = best, spec
@@ -229,12 +243,12 @@ class DepthThreeRun:
         self._order_weight = self.ANYTIME_STUMP_WEIGHT * (leaves.left_leaf + leaves.right_leaf) if anytime else None
         self._total_w = float(row_weight.sum())
         self._low_left, self._low_right = leaves.lower_bounds()
-        # Similar support with the whole support as the solved one (Theorem B.10 at depth two): a
-        # child lacks the other child's rows, so its depth-two optimum is at least the support's
+        # Similar support with the whole support as the solved one (Theorem B.10 at the children's
+        # depth): a child lacks the other child's rows, so its optimum is at least the support's
         # minus their weight. This closes the root splits that cut off a few rows, whose trees are
         # the support's depth-two tree and a tiny leaf (most thresholds near a column's ends).
-        np.maximum(self._low_left, depth_two - self._single_w, out=self._low_left)
-        np.maximum(self._low_right, depth_two - (self._total_w - self._single_w), out=self._low_right)
+        np.maximum(self._low_left, seed - self._single_w, out=self._low_left)
+        np.maximum(self._low_right, seed - (self._total_w - self._single_w), out=self._low_right)
         self._round_up()
         self._tried = np.zeros(n, dtype=bool)
         self._rows = np.flatnonzero(mask)
@@ -244,7 +258,7 @@ class DepthThreeRun:
     def _round_up(self) -> None:
         """With whole weights, each child's bound rises to the least objective a depth-two tree can have."""
         if self.two.whole:
-            round_up_near(self._low_left, self._low_right, self.best, self.two.penalty, 4)
+            round_up_near(self._low_left, self._low_right, self.best, self.two.penalty, self.solver.child_max_leaves)
 
     @property
     def objective(self) -> float:
@@ -271,6 +285,14 @@ class DepthThreeRun:
                 if stop is not None and time.perf_counter() >= stop:
                     break
 
+    def _child_masks(self, right_rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The two children's masks of points, from the split's column over the support's points."""
+        left = np.zeros(self.two.n_points, dtype=bool)
+        right = np.zeros(self.two.n_points, dtype=bool)
+        left[self._rows[~right_rows]] = True
+        right[self._rows[right_rows]] = True
+        return left, right
+
     def _try_next(self) -> None:
         solver, low_left, low_right = self.solver, self._low_left, self._low_right
         bound = low_left + low_right
@@ -288,14 +310,14 @@ class DepthThreeRun:
             return
         self._tried[j] = True
         right_rows = self.columns.X[:, j] > 0
-        left_mask, right_mask = solver._child_masks(self._rows, right_rows)
+        left_mask, right_mask = self._child_masks(right_rows)
         # Each child against its target plus the slack: a failed solve proves more than split j needs,
         # so its bound closes neighbouring splits too (module docstring); only what beats the best counts.
         slack = solver.slack
-        left_obj, left_spec = solver._depth_two(left_mask, self.best - low_right[j] + slack)
+        left_obj, left_spec = solver._child(left_mask, self.best - low_right[j] + slack)
         right_obj = right_spec = None
         if left_spec is not None and left_obj + low_right[j] < self.best:
-            right_obj, right_spec = solver._depth_two(right_mask, self.best - left_obj + slack)
+            right_obj, right_spec = solver._child(right_mask, self.best - left_obj + slack)
             if right_spec is not None and left_obj + right_obj < self.best:
                 self.best = left_obj + right_obj
                 self.spec = (int(self.columns.features[j]), left_spec, right_spec)
@@ -309,3 +331,6 @@ class DepthThreeRun:
         bound[self._tried] = np.inf
         self.lower_bound = min(self.best, float(bound.min()))
 
+
+#: The run's name from before it also served the depth-four solve.
+DepthThreeRun = RootSplitRun

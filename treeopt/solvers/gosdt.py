@@ -94,6 +94,15 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     subtree can have (a whole loss plus λ per leaf, ``achievable_at_least`` in
     ``treeopt/solvers/depth_two.py``), which closes root splits whose bounds fall
     short of the best tree by less than one row. Counts problems solved this way.
+``depth_four``
+    The depth-four solver of ``treeopt/solvers/depth_four.py``: the ``depth_three`` solver's loop
+    one level up, every root split with two exact depth-three subtrees, least bound first, the
+    similar-support bound seeded with the support's own depth-three optimum (Theorem B.10).
+    It closes a problem at a remaining depth budget of four, on data of at most
+    :attr:`GOSDT.depth_four_max_cells` points × features (its children's depth-three solves are
+    not sliced), in slices like ``depth_three``. Not used by iterative deepening (whose searches
+    at depth four have not been measured with it). Needs ``depth_three``. Counts problems solved
+    this way.
 ``sorted_depth_two``
     How the two solvers above solve a depth-two subtree on threshold features: the
     features are grouped in *chains* (runs of nested features, such as the thresholds
@@ -221,6 +230,7 @@ from ..tree import Leaf, Split, Tree
 from .base import EPS, QueueEntry, Solver
 from .capabilities import Capabilities
 from .cart_start import cart_incumbent
+from .depth_four import DepthFourSolver
 from .depth_three import DepthThreeSolver
 from .depth_two import LEAF, DepthTwoSolver, one_blas_thread
 from .sorted_depth_two import SortedDepthTwo, nested_chains
@@ -327,6 +337,9 @@ class GOSDT(Solver):
                      "can be optimal (GOSDT Theorems B.4, B.9) or two levels of depth budget remain",
         "depth_three": "GOSDT Theorem B.10 (similar support) between the root splits of an exact depth-three "
                        "solver, where three levels of depth budget remain or at most four leaves can be optimal",
+        "depth_four": "GOSDT Theorem B.10 (similar support) between the root splits of an exact depth-four solver "
+                      "with depth-three children (ConTree's search one level up), where four levels of depth budget "
+                      "remain",
         "sorted_depth_two": "ConTree (Brita et al., AAAI 2025) depth-two solver over sorted values: the splits of "
                             "a chain of nested threshold features from one cumulative sum (exact)",
         "child_slack": "ConTree (Brita et al., AAAI 2025) raised upper bounds: depth_three solves each child against "
@@ -369,6 +382,10 @@ class GOSDT(Solver):
     #: A depth-three solve advances by slices of about this many seconds (one unit of work each),
     #: so a time limit or a Pause waits at most about one slice.
     three_slice_seconds = 0.1
+    #: ``depth_four`` is used on data of at most this many points × features (spiral with every threshold
+    #: has 18,000, compas 309,272; breast cancer's 8.7 million would make each child's unsliced depth-three
+    #: solve take seconds).
+    depth_four_max_cells = 1_000_000
     #: ``child_slack``: each child of a depth-three root split is solved against its target plus this
     #: many λ. Exact for any value; on breast cancer with every threshold at depth three 2 tries a
     #: sixth to two fifths fewer root splits than 1 (and 3 about as many as 2).
@@ -423,7 +440,9 @@ class GOSDT(Solver):
         self._three = DepthThreeSolver(self._pairs, children=self._sorted,
                                        target_slack=self.child_slack_lambdas if self.bounds["child_slack"] else 0.0) \
             if self._pairs is not None and self._depth_two and self.bounds["depth_three"] else None
-        self._three_runs = {}            # id(problem) -> DepthThreeRun of a depth-three solve under way
+        self._four = DepthFourSolver(self._three) if self._three is not None and self.bounds["depth_four"] \
+            and dataset.n_points * dataset.n_features <= self.depth_four_max_cells else None
+        self._three_runs = {}            # id(problem) -> RootSplitRun of a depth-three or depth-four solve under way
         self.root: Problem | None = None
         self._dive_targets: list = []          # unexpanded problems on the incumbent, to expand first
         self._diving_weakest = False           # ... or on the path of least lower bound (bound_dives)
@@ -866,11 +885,14 @@ class GOSDT(Solver):
                 if self._depth_two:
                     self._solve_small(problem, *self._pairs.depth_one(problem.support))
                     return
+            elif self._four is not None and problem.depth_left == 4:
+                self._advance_run(problem, self._four, "depth_four")
+                return
             elif self._three is not None and (problem.depth_left == 3 or (
                     self._wide and problem.depth_left is None and
                     problem.ub <= problem.eq + 5 * self.penalty + self.eps)):
                 # At most four leaves can beat ub (Theorems B.4, B.9), and four leaves fit in depth three.
-                self._advance_three(problem)
+                self._advance_run(problem, self._three, "depth_three")
                 return
             else:
                 exact = self._depth_two and (problem.depth_left == 2 or (
@@ -983,23 +1005,23 @@ class GOSDT(Solver):
             child.lb = objective
         completed.append(child)
 
-    def _advance_three(self, problem: Problem) -> None:
-        """``depth_three``: one slice of the problem's exact depth-three solve.
+    def _advance_run(self, problem: Problem, solver, counter: str) -> None:
+        """``depth_three`` or ``depth_four``: one slice of the problem's exact solve by ``solver``.
 
         A solve on thousands of columns can take minutes, so it advances by slices of
-        :attr:`three_slice_seconds` (``treeopt/solvers/depth_three.py``, ``DepthThreeRun``).
+        :attr:`three_slice_seconds` (``treeopt/solvers/depth_three.py``, ``RootSplitRun``).
         Between slices the problem stays open, with its lower bound raised to the run's
         and its upper bound lowered to the best tree found so far, and goes back on the queue.
         """
         run = self._three_runs.get(id(problem))
         if run is None:
-            run = self._three_runs[id(problem)] = self._three.start(
+            run = self._three_runs[id(problem)] = solver.start(
                 points_in(problem.support, self.dataset.n_points), problem.ub)
         run.advance(self.three_slice_seconds)
         self._count_subsolves()
         if run.done:
             del self._three_runs[id(problem)]
-            self.prune_counts["depth_three"] += 1
+            self.prune_counts[counter] += 1
             self._solve_small(problem, run.objective, run.spec, counter=None)
             return
         old_lb, old_ub = problem.lb, problem.ub
