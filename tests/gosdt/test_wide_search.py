@@ -214,7 +214,8 @@ def test_depth_four_solver_matches_the_oracle_at_depth_four(data, lam, objective
 
 def test_depth_four_beats_depth_three_on_parity_of_four_bits():
     """Sixteen pure cells: depth three cannot separate them, depth four can (so the loop's own
-    root splits, not only its depth-three seed, find the optimum)."""
+    root splits, not only its depth-three seed, find the optimum). A step is one root split of a
+    depth-three solve, so a stepwise search never waits for a whole child."""
     X = np.array([[a, b, c, d] for a in (0, 1) for b in (0, 1) for c in (0, 1) for d in (0, 1)] * 3)
     y = X.sum(axis=1) % 2
     dataset = Dataset.from_binary(X, y)
@@ -222,7 +223,15 @@ def test_depth_four_beats_depth_three_on_parity_of_four_bits():
     three, four = DepthThreeSolver(two), DepthFourSolver(DepthThreeSolver(two))
     everything = np.ones(dataset.n_points, dtype=bool)
     depth_three, _ = three.solve(everything, np.inf)
-    depth_four, spec = four.solve(everything, np.inf)
+    run = four.start(everything, np.inf)
+    run.advance(seconds=0.0)                        # one step: a root split of the seed's depth-three solve
+    assert not run.done and four.solved_children == 0
+    steps = 1
+    while not run.done:
+        run.advance(seconds=0.0)
+        steps += 1
+    depth_four, spec = run.objective, run.spec
+    assert steps > four.solved_children             # the children's solves were sliced too
     assert depth_four == pytest.approx(16 * 0.01 * dataset.total_weight)        # sixteen leaves, no error
     assert depth_three > depth_four + 1.0
     assert spec_objective(X, y, None, 0.01, "accuracy", spec) == pytest.approx(brute_force(X, y, 0.01, depth=4).objective)

@@ -68,8 +68,7 @@ class DepthDeepening(Solver):
 
     name = "deepening"
     CAPABILITIES = Capabilities()
-    #: GOSDT's, less the guess and ``depth_four`` (not measured inside iterative deepening's searches yet).
-    BOUNDS = {name: text for name, text in GOSDT.BOUNDS.items() if name not in ("reference_lower_bound", "depth_four")}
+    BOUNDS = {name: text for name, text in GOSDT.BOUNDS.items() if name != "reference_lower_bound"}
 
     def __init__(self, dataset: Dataset, *, regularization: float, objective="accuracy",
                  bounds: dict | None = None, depth_budget: int | None = None):
@@ -98,7 +97,7 @@ class DepthDeepening(Solver):
     # -- the search --------------------------------------------------------------------------
     def _depth_search(self, depth: int) -> GOSDT:
         return GOSDT(self.dataset, regularization=self.regularization, objective=self.objective,
-                     bounds={**self.bounds, "depth_four": False}, depth_budget=depth)
+                     bounds=self.bounds, depth_budget=depth)
 
     def _search(self):
         eq, lam = self._eq, self.penalty

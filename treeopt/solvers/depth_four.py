@@ -21,12 +21,12 @@ the same bounds:
 
 This is ConTree's search at depth four; GOSDT's own search at a remaining depth of four creates
 every child problem and bounds them one by one, which on spiral with every threshold (100 points,
-180 thresholds) runs 114 depth-three solves where this loop runs 65-98, 1.4-1.5 times faster
-(``benchmarks/results_contree.md``).
+180 thresholds) runs 114 depth-three solves where this loop runs 65-98: depth budget 4 fits 1.6-1.9
+times faster there, 1.15-2 times on compas (``benchmarks/results_contree.md``).
 
-A child's depth-three solve is not sliced: on a support of thousands of points and thousands of
-thresholds it takes seconds, so GOSDT uses this solver only on smaller data
-(:attr:`treeopt.solvers.gosdt.GOSDT.depth_four_max_cells`).
+A run advances one step at a time (:meth:`~treeopt.solvers.depth_three.RootSplitRun.advance`):
+a step is one root split of a child's depth-three solve (or of the seed's), so a time limit or a
+Pause waits for about one depth-two solve, never for a whole depth-three child.
 
 Objectives are in weight units (scored loss + λ per leaf), like the solvers'.
 """
@@ -117,31 +117,37 @@ class DepthFourSolver:
         """
         return RootSplitRun(self, mask, float(target), anytime=anytime)
 
-    def _seed(self, columns, mask: np.ndarray, target: float) -> tuple[float, object, np.ndarray | None]:
+    def _seed_steps(self, columns, mask: np.ndarray, target: float):
         """The support's best tree of depth at most three (or a lower bound when nothing beats
-        ``target``), and the pair weights ``w(f_j ∧ f_k)`` when a pair matrix fits."""
-        objective, spec = self._depth_three(mask, target)
+        ``target``), and the pair weights ``w(f_j ∧ f_k)`` when a pair matrix fits: a generator
+        of the run's steps, pausing after each root split of the depth-three solve."""
+        objective, spec = yield from self._depth_three_steps(mask, target)
         both = None
         if columns.X.shape[1] <= self.two.max_pair_columns:
             both = self.two.best_with_pair_weights(columns)[2]
         return objective, spec, both
 
-    def _child(self, mask: np.ndarray, target: float) -> tuple[float, object]:
-        """A root split's child: its best tree of depth at most three, if it beats ``target``."""
-        return self._depth_three(mask, target)
+    def _child_steps(self, mask: np.ndarray, target: float):
+        """A root split's child, its best tree of depth at most three if it beats ``target``: a
+        generator of the run's steps, pausing after each root split of the depth-three solve."""
+        return (yield from self._depth_three_steps(mask, target))
 
-    def _depth_three(self, mask: np.ndarray, target: float) -> tuple[float, object]:
-        """The best tree of depth at most three if it beats ``target`` (exact results memoised by support)."""
+    def _depth_three_steps(self, mask: np.ndarray, target: float):
+        """The best tree of depth at most three if it beats ``target`` (exact results memoised by
+        support), one root split of its solve per step."""
         eps = self.two.eps
         key = np.packbits(mask).tobytes()
         found = self._memo.get(key)
         if found is not None:
             objective, spec = found
             return (objective, spec) if objective < target - eps else (target - eps, None)
-        objective, spec = self.three.solve(mask, target)
+        run = self.three.start(mask, target)
+        while not run.done:
+            run.step()                     # inside the outer run's BLAS context
+            yield
         self.solved_children += 1
-        if spec is not None:
+        if run.spec is not None:
             if len(self._memo) >= self.memo_size:
                 self._memo.clear()
-            self._memo[key] = (objective, spec)
-        return objective, spec
+            self._memo[key] = (run.objective, run.spec)
+        return run.objective, run.spec

@@ -169,9 +169,16 @@ class DepthThreeSolver:
         objective, spec = two.bounded(columns, target)             # the best tree of depth at most two
         return objective, spec, None
 
-    def _child(self, mask: np.ndarray, target: float) -> tuple[float, object]:
-        """A root split's child: its best tree of depth at most two, if it beats ``target``."""
+    def _seed_steps(self, columns, mask: np.ndarray, target: float):
+        """:meth:`_seed` as a generator of the run's steps: one depth-two solve, no pause."""
+        return self._seed(columns, mask, target)
+        yield  # noqa: unreachable: makes this a generator, which a run drives with ``yield from``
+
+    def _child_steps(self, mask: np.ndarray, target: float):
+        """A root split's child, its best tree of depth at most two if it beats ``target``, as a
+        generator of the run's steps: one depth-two solve, no pause."""
         return self._depth_two(mask, target)
+        yield  # noqa: unreachable: makes this a generator, which a run drives with ``yield from``
 
     def _depth_two(self, mask: np.ndarray, target: float) -> tuple[float, object]:
         """A child's best tree of depth at most two if it beats ``target`` (exact results memoised by support)."""
@@ -227,36 +234,28 @@ class RootSplitRun:
     def __init__(self, solver: DepthThreeSolver, mask: np.ndarray, target: float, anytime: bool = False):
         self.solver = solver
         two = self.two = solver.two
-        eps = two.eps
         with one_blas_thread():
             columns = self.columns = two.columns(mask)
             X, W = columns.X, columns.W
-            n = X.shape[1]
             leaves = Leaves.of(two, columns)
-            # The support's optimum at the children's depth (or a lower bound on it), and w(f_j ∧ f_k).
-            seed, seed_spec, self._both_all = solver._seed(columns, mask, target)
-            best, spec = (seed, seed_spec) if seed_spec is not None and seed < target - eps else (target - eps, None)
             row_weight = W.sum(axis=1)
             self._single_w = row_weight @ X
-        self.best, self.spec = best, spec
+        # Nothing beats the target yet; the seed (the support at the children's depth) comes first.
+        self.best, self.spec = target - two.eps, None
         # The anytime order's tie to good trees: each split's two children as leaves (its stump), weighted.
         self._order_weight = self.ANYTIME_STUMP_WEIGHT * (leaves.left_leaf + leaves.right_leaf) if anytime else None
         self._total_w = float(row_weight.sum())
         self._low_left, self._low_right = leaves.lower_bounds()
-        # Similar support with the whole support as the solved one (Theorem B.10 at the children's
-        # depth): a child lacks the other child's rows, so its optimum is at least the support's
-        # minus their weight. This closes the root splits that cut off a few rows, whose trees are
-        # the support's depth-two tree and a tiny leaf (most thresholds near a column's ends).
-        np.maximum(self._low_left, seed - self._single_w, out=self._low_left)
-        np.maximum(self._low_right, seed - (self._total_w - self._single_w), out=self._low_right)
-        self._round_up()
-        self._tried = np.zeros(n, dtype=bool)
+        self._tried = np.zeros(X.shape[1], dtype=bool)
         self._rows = np.flatnonzero(mask)
-        self.done = n == 0
-        self.lower_bound = best if self.done else min(best, float((self._low_left + self._low_right).min()))
+        self.done = False
+        # Until the seed is known: the support as a leaf, or a split whose children cost their bounds.
+        least_split = float((self._low_left + self._low_right).min()) if X.shape[1] else np.inf
+        self.lower_bound = min(self.best, leaves.leaf_objective, least_split)
+        self._steps = self._search(mask, float(target))
 
     def _round_up(self) -> None:
-        """With whole weights, each child's bound rises to the least objective a depth-two tree can have."""
+        """With whole weights, each child's bound rises to the least objective its subtree can have."""
         if self.two.whole:
             round_up_near(self._low_left, self._low_right, self.best, self.two.penalty, self.solver.child_max_leaves)
 
@@ -275,15 +274,20 @@ class RootSplitRun:
             self.best, self.spec = target - self.two.eps, None
 
     def advance(self, seconds: float | None = None) -> None:
-        """Try root splits, least bound first, until done or ``seconds`` have passed (at least one)."""
+        """Go on until done or ``seconds`` have passed (at least one step: the seed, or a root split,
+        or with depth-three children one root split of a child's solve)."""
         if self.done:
             return
         stop = None if seconds is None else time.perf_counter() + seconds
         with one_blas_thread():
             while not self.done:
-                self._try_next()
+                self.step()
                 if stop is not None and time.perf_counter() >= stop:
                     break
+
+    def step(self) -> None:
+        """One step of :meth:`advance`, in the caller's BLAS context (:func:`one_blas_thread`)."""
+        next(self._steps, None)
 
     def _child_masks(self, right_rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The two children's masks of points, from the split's column over the support's points."""
@@ -293,31 +297,62 @@ class RootSplitRun:
         right[self._rows[right_rows]] = True
         return left, right
 
-    def _try_next(self) -> None:
-        solver, low_left, low_right = self.solver, self._low_left, self._low_right
-        bound = low_left + low_right
+    def _search(self, mask: np.ndarray, target: float):
+        """The solve as a generator: it pauses after the seed's and the children's steps, and after
+        every root split."""
+        solver = self.solver
+        # The support's optimum at the children's depth (or a lower bound on it), and w(f_j ∧ f_k).
+        seed, seed_spec, self._both_all = yield from solver._seed_steps(self.columns, mask, target)
+        if seed_spec is not None and seed < self.best:
+            self.best, self.spec = seed, seed_spec
+        # Similar support with the whole support as the solved one (Theorem B.10 at the children's
+        # depth): a child lacks the other child's rows, so its optimum is at least the support's
+        # minus their weight. This closes the root splits that cut off a few rows, whose trees are
+        # the support's tree at the children's depth and a tiny leaf (most thresholds near a column's ends).
+        np.maximum(self._low_left, seed - self._single_w, out=self._low_left)
+        np.maximum(self._low_right, seed - (self._total_w - self._single_w), out=self._low_right)
+        self._round_up()
+        if len(self._tried):
+            self.lower_bound = min(self.best, float((self._low_left + self._low_right).min()))
+        while True:
+            j = self._next_split()
+            if j is None:
+                return
+            yield from self._try(j)
+            yield
+
+    def _next_split(self) -> int | None:
+        """The next root split to try, or None once every bound reaches the best (then done)."""
+        bound = self._low_left + self._low_right
         bound[self._tried] = np.inf
-        if self._order_weight is None:
+        if len(bound) == 0:
+            j = None
+        elif self._order_weight is None:
             j = int(np.argmin(bound))
         else:                                           # the anytime order, among the splits still open
             key = bound + self._order_weight
             key[bound >= self.best] = np.inf
             j = int(np.argmin(key))
-        if bound[j] >= self.best:
+        if j is None or bound[j] >= self.best:
             self.done = True
             self.lower_bound = self.best
-            solver.skipped_splits += int(len(self._tried) - self._tried.sum())
-            return
+            self.solver.skipped_splits += int(len(self._tried) - self._tried.sum())
+            return None
+        return j
+
+    def _try(self, j: int):
+        """Solve both children of root split ``j`` (as far as they can beat the best) and bound the others."""
+        solver, low_left, low_right = self.solver, self._low_left, self._low_right
         self._tried[j] = True
         right_rows = self.columns.X[:, j] > 0
         left_mask, right_mask = self._child_masks(right_rows)
         # Each child against its target plus the slack: a failed solve proves more than split j needs,
         # so its bound closes neighbouring splits too (module docstring); only what beats the best counts.
         slack = solver.slack
-        left_obj, left_spec = solver._child(left_mask, self.best - low_right[j] + slack)
+        left_obj, left_spec = yield from solver._child_steps(left_mask, self.best - low_right[j] + slack)
         right_obj = right_spec = None
         if left_spec is not None and left_obj + low_right[j] < self.best:
-            right_obj, right_spec = solver._child(right_mask, self.best - left_obj + slack)
+            right_obj, right_spec = yield from solver._child_steps(right_mask, self.best - left_obj + slack)
             if right_spec is not None and left_obj + right_obj < self.best:
                 self.best = left_obj + right_obj
                 self.spec = (int(self.columns.features[j]), left_spec, right_spec)
