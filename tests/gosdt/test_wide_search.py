@@ -202,6 +202,9 @@ def test_depth_four_solver_matches_the_oracle_at_depth_four(data, lam, objective
         run.advance(seconds=0.0)                    # a root split at a time, as a stepwise search does
         assert run.lower_bound <= run.best + 1e-12
         assert model.to_objective(run.lower_bound) <= expected.objective + 1e-9 or target_shift == 0.0
+        if run.spec is not None:                    # the best tree so far (the seed's hand up theirs) is real
+            assert spec_objective(X, y, w, lam, objective, run.spec) == pytest.approx(
+                model.to_objective(run.best), abs=1e-9)
     objective_w, spec = run.objective, run.spec
     assert four.solved_children >= 1                # the support's own depth-three solve, at least
     if spec is None:
@@ -226,6 +229,9 @@ def test_depth_four_beats_depth_three_on_parity_of_four_bits():
     run = four.start(everything, np.inf)
     run.advance(seconds=0.0)                        # one step: a root split of the seed's depth-three solve
     assert not run.done and four.solved_children == 0
+    # ... whose best tree so far (its own depth-two seed) is the run's at once, before the seed ends.
+    assert run.spec is not None
+    assert spec_objective(X, y, None, 0.01, "accuracy", run.spec) == pytest.approx(run.best / dataset.total_weight)
     steps = 1
     while not run.done:
         run.advance(seconds=0.0)

@@ -121,7 +121,7 @@ class DepthFourSolver:
         """The support's best tree of depth at most three (or a lower bound when nothing beats
         ``target``), and the pair weights ``w(f_j ∧ f_k)`` when a pair matrix fits: a generator
         of the run's steps, pausing after each root split of the depth-three solve."""
-        objective, spec = yield from self._depth_three_steps(mask, target)
+        objective, spec = yield from self._depth_three_steps(mask, target, hand_up_trees=True)
         both = None
         if columns.X.shape[1] <= self.two.max_pair_columns:
             both = self.two.best_with_pair_weights(columns)[2]
@@ -132,9 +132,10 @@ class DepthFourSolver:
         generator of the run's steps, pausing after each root split of the depth-three solve."""
         return (yield from self._depth_three_steps(mask, target))
 
-    def _depth_three_steps(self, mask: np.ndarray, target: float):
+    def _depth_three_steps(self, mask: np.ndarray, target: float, hand_up_trees: bool = False):
         """The best tree of depth at most three if it beats ``target`` (exact results memoised by
-        support), one root split of its solve per step."""
+        support), one root split of its solve per step. With ``hand_up_trees`` (the seed: its trees
+        are trees of the run's whole support) each step yields the solve's best tree so far."""
         eps = self.two.eps
         key = np.packbits(mask).tobytes()
         found = self._memo.get(key)
@@ -144,7 +145,7 @@ class DepthFourSolver:
         run = self.three.start(mask, target)
         while not run.done:
             run.step()                     # inside the outer run's BLAS context
-            yield
+            yield (run.best, run.spec) if hand_up_trees else None
         self.solved_children += 1
         if run.spec is not None:
             if len(self._memo) >= self.memo_size:

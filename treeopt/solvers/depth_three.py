@@ -172,13 +172,13 @@ class DepthThreeSolver:
     def _seed_steps(self, columns, mask: np.ndarray, target: float):
         """:meth:`_seed` as a generator of the run's steps: one depth-two solve, no pause."""
         return self._seed(columns, mask, target)
-        yield  # noqa: unreachable: makes this a generator, which a run drives with ``yield from``
+        yield  # never reached: it makes this function a generator, which the run drives with yield from
 
     def _child_steps(self, mask: np.ndarray, target: float):
         """A root split's child, its best tree of depth at most two if it beats ``target``, as a
         generator of the run's steps: one depth-two solve, no pause."""
         return self._depth_two(mask, target)
-        yield  # noqa: unreachable: makes this a generator, which a run drives with ``yield from``
+        yield  # never reached: it makes this function a generator, which the run drives with yield from
 
     def _depth_two(self, mask: np.ndarray, target: float) -> tuple[float, object]:
         """A child's best tree of depth at most two if it beats ``target`` (exact results memoised by support)."""
@@ -202,8 +202,10 @@ class RootSplitRun:
     The loop over root splits is the same one level up: with the children solved at depth three
     it is the depth-four solve of ``treeopt/solvers/depth_four.py``. What differs comes from the
     solver: the support's optimum at the children's depth that seeds the similar-support bound
-    (``solver._seed``), how a child is solved (``solver._child``) and the most leaves a child has
-    (``solver.child_max_leaves``, for the rounding of whole-weight bounds).
+    (``solver._seed_steps``), how a child is solved (``solver._child_steps``) and the most leaves a
+    child has (``solver.child_max_leaves``, for the rounding of whole-weight bounds). Both solves are
+    generators that the run drives with ``yield from``: a depth-two solve never pauses, a
+    depth-three solve pauses after each of its root splits, and the run after each of its own.
 
     On 15,000 threshold columns a depth-three solve takes minutes; a time limit or a
     Pause must not wait for it. Between slices :attr:`lower_bound` (the least bound of
@@ -286,8 +288,17 @@ class RootSplitRun:
                     break
 
     def step(self) -> None:
-        """One step of :meth:`advance`, in the caller's BLAS context (:func:`one_blas_thread`)."""
-        next(self._steps, None)
+        """One step of :meth:`advance`, in the caller's BLAS context (:func:`one_blas_thread`).
+
+        A seed's solve may hand up the better trees of the whole support it meets on its way
+        (``(objective, spec)``: the depth-four solve's seed is a sliced depth-three solve), so that
+        the best tree so far is shown and used as soon as it is found.
+        """
+        found = next(self._steps, None)
+        if found is not None:
+            objective, spec = found
+            if spec is not None and objective < self.best:
+                self.best, self.spec = objective, spec
 
     def _child_masks(self, right_rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The two children's masks of points, from the split's column over the support's points."""
