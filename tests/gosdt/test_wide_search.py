@@ -25,7 +25,7 @@ from treeopt.solvers.depth_two import LEAF, DepthTwoSolver
 
 from conftest import require_datasets
 
-WIDE = ["depth_two", "depth_three", "depth_four", "sorted_depth_two", "similar_support", "completions", "dives", "bound_dives",
+WIDE = ["depth_two", "depth_three", "depth_four", "depth_five_six", "sorted_depth_two", "similar_support", "completions", "dives", "bound_dives",
         "completion_dives", "child_slack", "depth_two_start", "depth_three_start"]
 
 
@@ -181,14 +181,14 @@ def test_depth_three_solver_matches_the_oracle_at_depth_three(data, lam, objecti
 @given(data=problems(n_classes=2, weights="float") | problems(n_classes=3) | problems(weights="int")
        | threshold_problems(), lam=lambdas, objective=st.sampled_from(["accuracy", "balanced_accuracy"]),
        target_shift=st.sampled_from([None, 0.0, 0.05]), max_pair_columns=st.sampled_from([1500, 0]),
-       target_slack=st.sampled_from([0.0, 2.0]))
+       target_slack=st.sampled_from([0.0, 2.0]), depth=st.sampled_from([4, 4, 5]))
 def test_depth_four_solver_matches_the_oracle_at_depth_four(data, lam, objective, target_shift, max_pair_columns,
-                                                            target_slack):
-    """Exact at depth four, with or without pair matrices (then no pair weights seed the bounds),
-    with or without slack on the children's targets; with a target, it finds the optimum below it
-    or proves there is none."""
+                                                            target_slack, depth):
+    """Exact at depth four (and five, nested over a depth-four solver), with or without pair
+    matrices (then no pair weights seed the bounds), with or without slack on the children's
+    targets; with a target, it finds the optimum below it or proves there is none."""
     X, y, w = data
-    expected = brute_force(X, y, lam, sample_weight=w, objective=objective, depth=4)
+    expected = brute_force(X, y, lam, sample_weight=w, objective=objective, depth=depth)
     dataset = Dataset.from_binary(X, y, sample_weight=w)
     from treeopt.objectives import get_objective
     model = get_objective(objective).loss_model(dataset)
@@ -196,6 +196,9 @@ def test_depth_four_solver_matches_the_oracle_at_depth_four(data, lam, objective
     two = DepthTwoSolver(dataset.points, dataset.counts * model.costs, lam * dataset.total_weight, eps)
     two.max_pair_columns = max_pair_columns
     four = DepthFourSolver(DepthThreeSolver(two, target_slack=target_slack))
+    if depth == 5:
+        four = DepthFourSolver(four)
+    assert four.depth == depth and four.child_max_leaves == 2 ** (depth - 2)
     target = np.inf if target_shift is None else (expected.objective + target_shift) / model.scale
     run = four.start(np.ones(dataset.n_points, dtype=bool), target)
     while not run.done:
@@ -523,7 +526,8 @@ class StartAtOnce(GOSDT):
 def test_depth_three_start_gives_the_parity_tree_that_shallower_starts_miss():
     """40 random binary columns, the label the parity of three of them with 5 % noise, depth
     budget 5: neither CART nor any depth-two tree sees the parity; the depth-three solve beside the
-    search gives the eight-leaf parity tree as the incumbent within its first unit of work."""
+    search gives the eight-leaf parity tree as the incumbent within its first unit of work. (Without
+    ``depth_four``: the loops over root splits solve the whole budget and meet the tree by themselves.)"""
     X, y = noisy_parity(600)
     lam = 0.005
     errors = 0
@@ -535,7 +539,8 @@ def test_depth_three_start_gives_the_parity_tree_that_shallower_starts_miss():
     parity_tree = errors / len(y) + 8 * lam
     searches = {}
     for name, cls, on in (("start", StartAtOnce, True), ("off", StartAtOnce, False), ("later", GOSDT, True)):
-        search = cls(Dataset.from_binary(X, y), regularization=lam, depth_budget=5, bounds={"depth_three_start": on})
+        search = cls(Dataset.from_binary(X, y), regularization=lam, depth_budget=5,
+                     bounds={"depth_three_start": on, "depth_four": False})
         next(iter(search.steps()))                       # Started, after the first unit of work
         searches[name] = search
     start = searches["start"]
@@ -549,7 +554,8 @@ def test_depth_three_start_gives_the_parity_tree_that_shallower_starts_miss():
     # A search that shares trees with another (iterative deepening) runs none of its own, unless it is
     # told to keep it (the portfolio's GOSDT member).
     for keep in (False, True):
-        offered = StartAtOnce(Dataset.from_binary(X, y), regularization=lam, depth_budget=5)
+        offered = StartAtOnce(Dataset.from_binary(X, y), regularization=lam, depth_budget=5,
+                              bounds={"depth_four": False})
         offered.keep_start_when_offered = keep
         assert offered.offer_incumbent(searches["off"].best_tree, searches["off"].upper_bound)
         next(iter(offered.steps()))

@@ -24,6 +24,16 @@ every child problem and bounds them one by one, which on spiral with every thres
 180 thresholds) runs 114 depth-three solves where this loop runs 65-98: depth budget 4 fits 1.6-1.9
 times faster there, 1.15-2 times on compas (``benchmarks/results_contree.md``).
 
+**Deeper.** The children may be solved by a depth-four solver in turn: ``DepthFourSolver(four)``
+solves depth five, and so on (ConTree's whole search is this recursion). On spiral with every
+threshold the depth-five loop certifies in 2.2-3.3 s what GOSDT's search with depth-four loops below
+certifies in 3.9-9.8 s, and the depth-six loop certifies λ = 0.005 (0.075, a perfect depth-six tree)
+in 24 s, where GOSDT's search had not certified after 60 s; on one-hot data (tic-tac-toe, car,
+balance-scale) at depth five both take the same time, and inside iterative deepening the loops
+met good trees later than GOSDT's dives (tic-tac-toe λ = 0.005 at 10 s: 0.1691 against 0.1543).
+GOSDT uses them up to :attr:`treeopt.solvers.gosdt.GOSDT.max_loop_depth` on threshold columns (the
+``depth_five_six`` switch).
+
 A run advances one step at a time (:meth:`~treeopt.solvers.depth_three.RootSplitRun.advance`):
 a step is one root split of a child's depth-three solve (or of the seed's), so a time limit or a
 Pause waits for about one depth-two solve, never for a whole depth-three child.
@@ -45,17 +55,20 @@ class DepthFourSolver:
 
     Parameters
     ----------
-    three : DepthThreeSolver
-        The depth-three solver of the same dataset; it solves the children, with its own slack
-        on their targets (``target_slack``).
+    three : DepthThreeSolver or DepthFourSolver
+        The solver of the children, one level less deep, on the same dataset (its slack on the
+        children's targets is used here too): a depth-three solver, or a depth-four solver for a
+        solver of depth five (and so on).
     memo_size : int, default=20_000
         Depth-three results kept by support (the same grandchild support is reached through
         both orders of two splits); cleared when full.
 
     Attributes
     ----------
+    depth : int
+        The depth of the trees it solves (four over a depth-three solver).
     solved_children : int
-        Depth-three solves run (children of a tried root split, and each solve's whole support).
+        The children's solves run (children of a tried root split, and each solve's whole support).
     skipped_splits : int
         Root splits never solved because a bound reached the target.
 
@@ -74,11 +87,11 @@ class DepthFourSolver:
     True
     """
 
-    #: The most leaves a child of a root split has (depth three).
-    child_max_leaves = 8
-
-    def __init__(self, three: DepthThreeSolver, memo_size: int = 20_000):
+    def __init__(self, three: DepthThreeSolver | DepthFourSolver, memo_size: int = 20_000):
         self.three = three
+        self.depth = three.depth + 1
+        #: The most leaves a child of a root split has (eight at depth three).
+        self.child_max_leaves = 2 ** (self.depth - 2)
         self.two = three.two
         self.slack = three.slack
         self.memo_size = memo_size
@@ -118,24 +131,24 @@ class DepthFourSolver:
         return RootSplitRun(self, mask, float(target), anytime=anytime)
 
     def _seed_steps(self, columns, mask: np.ndarray, target: float):
-        """The support's best tree of depth at most three (or a lower bound when nothing beats
-        ``target``), and the pair weights ``w(f_j ∧ f_k)`` when a pair matrix fits: a generator
-        of the run's steps, pausing after each root split of the depth-three solve."""
-        objective, spec = yield from self._depth_three_steps(mask, target, hand_up_trees=True)
+        """The support's best tree at the children's depth (three for depth four; or a lower bound
+        when nothing beats ``target``), and the pair weights ``w(f_j ∧ f_k)`` when a pair matrix
+        fits: a generator of the run's steps, pausing after each root split of that solve."""
+        objective, spec = yield from self._children_solver_steps(mask, target, hand_up_trees=True)
         both = None
         if columns.X.shape[1] <= self.two.max_pair_columns:
             both = self.two.best_with_pair_weights(columns)[2]
         return objective, spec, both
 
     def _child_steps(self, mask: np.ndarray, target: float):
-        """A root split's child, its best tree of depth at most three if it beats ``target``: a
-        generator of the run's steps, pausing after each root split of the depth-three solve."""
-        return (yield from self._depth_three_steps(mask, target))
+        """A root split's child, its best tree at the children's depth if it beats ``target``: a
+        generator of the run's steps, pausing after each root split of the child's solve."""
+        return (yield from self._children_solver_steps(mask, target))
 
-    def _depth_three_steps(self, mask: np.ndarray, target: float, hand_up_trees: bool = False):
-        """The best tree of depth at most three if it beats ``target`` (exact results memoised by
-        support), one root split of its solve per step. With ``hand_up_trees`` (the seed: its trees
-        are trees of the run's whole support) each step yields the solve's best tree so far."""
+    def _children_solver_steps(self, mask: np.ndarray, target: float, hand_up_trees: bool = False):
+        """The best tree at the children's depth if it beats ``target`` (exact results memoised by
+        support), one root split of a depth-three solve per step. With ``hand_up_trees`` (the seed:
+        its trees are trees of the run's whole support) each step yields the solve's best tree so far."""
         eps = self.two.eps
         key = np.packbits(mask).tobytes()
         found = self._memo.get(key)

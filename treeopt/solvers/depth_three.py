@@ -153,6 +153,8 @@ class DepthThreeSolver:
         """
         return RootSplitRun(self, mask, float(target), anytime=anytime)
 
+    #: The depth of the trees it solves.
+    depth = 3
     #: The most leaves a child of a root split has (depth two): what ``achievable_at_least`` rounds to.
     child_max_leaves = 4
 

@@ -102,6 +102,12 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     :attr:`GOSDT.depth_four_max_cells` points × features, in slices like ``depth_three`` (a step
     is one root split of a child's depth-three solve). Needs ``depth_three``. Counts problems
     solved this way.
+``depth_five_six``
+    The same loop two levels deeper (``treeopt/solvers/depth_four.py``, "Deeper"): a problem with
+    five or six levels of depth budget left (up to :attr:`GOSDT.max_loop_depth`) is solved by root
+    splits with exact children one level less deep, on the same data as ``depth_four`` when its
+    columns are mostly thresholds (nested neighbours: on one-hot data these loops certify no faster
+    and meet good trees later). Needs ``depth_four``. Counts problems solved this way.
 ``sorted_depth_two``
     How the two solvers above solve a depth-two subtree on threshold features: the
     features are grouped in *chains* (runs of nested features, such as the thresholds
@@ -339,6 +345,8 @@ class GOSDT(Solver):
         "depth_four": "GOSDT Theorem B.10 (similar support) between the root splits of an exact depth-four solver "
                       "with depth-three children (ConTree's search one level up), where four levels of depth budget "
                       "remain",
+        "depth_five_six": "the depth_four loop with exact children of depth four and five (ConTree's recursion), "
+                          "where five or six levels of depth budget remain",
         "sorted_depth_two": "ConTree (Brita et al., AAAI 2025) depth-two solver over sorted values: the splits of "
                             "a chain of nested threshold features from one cumulative sum (exact)",
         "child_slack": "ConTree (Brita et al., AAAI 2025) raised upper bounds: depth_three solves each child against "
@@ -386,6 +394,9 @@ class GOSDT(Solver):
     #: for its seed and children while GOSDT's own search meets good trees sooner (λ = 0.005: 0.0496 at
     #: 32 s against 120 s; the same trees and lower bounds at 120 s for λ = 0.01, a better bound for 0.02).
     depth_four_max_cells = 1_000_000
+    #: ``depth_five_six``: the deepest remaining budget solved by a loop over root splits. Measured at five
+    #: and six (spiral, compas, three one-hot datasets); deeper loops wait for ever longer seeds.
+    max_loop_depth = 6
     #: ``child_slack``: each child of a depth-three root split is solved against its target plus this
     #: many λ. Exact for any value; on breast cancer with every threshold at depth three 2 tries a
     #: sixth to two fifths fewer root splits than 1 (and 3 about as many as 2).
@@ -440,8 +451,17 @@ class GOSDT(Solver):
         self._three = DepthThreeSolver(self._pairs, children=self._sorted,
                                        target_slack=self.child_slack_lambdas if self.bounds["child_slack"] else 0.0) \
             if self._pairs is not None and self._depth_two and self.bounds["depth_three"] else None
-        self._four = DepthFourSolver(self._three) if self._three is not None and self.bounds["depth_four"] \
-            and dataset.n_points * dataset.n_features <= self.depth_four_max_cells else None
+        # depth_four and depth_five_six: remaining depth -> the loop solver of that depth.
+        self._loops = {}
+        if self._three is not None and self.bounds["depth_four"] \
+                and dataset.n_points * dataset.n_features <= self.depth_four_max_cells:
+            self._loops[4] = DepthFourSolver(self._three)
+            # Deeper loops on threshold columns only (mostly nested neighbours), where one solved split
+            # closes its neighbouring thresholds; on one-hot data they certify no faster at depth five
+            # and meet good trees later than the search's dives.
+            thresholds = self._pairs.nested_with_previous.mean() >= DepthTwoSolver.min_nested_share
+            for depth in range(5, self.max_loop_depth + 1) if self.bounds["depth_five_six"] and thresholds else ():
+                self._loops[depth] = DepthFourSolver(self._loops[depth - 1])
         self._three_runs = {}            # id(problem) -> RootSplitRun of a depth-three or depth-four solve under way
         self.root: Problem | None = None
         self._dive_targets: list = []          # unexpanded problems on the incumbent, to expand first
@@ -885,8 +905,9 @@ class GOSDT(Solver):
                 if self._depth_two:
                     self._solve_small(problem, *self._pairs.depth_one(problem.support))
                     return
-            elif self._four is not None and problem.depth_left == 4:
-                self._advance_run(problem, self._four, "depth_four")
+            elif problem.depth_left in self._loops:
+                self._advance_run(problem, self._loops[problem.depth_left],
+                                  "depth_four" if problem.depth_left == 4 else "depth_five_six")
                 return
             elif self._three is not None and (problem.depth_left == 3 or (
                     self._wide and problem.depth_left is None and
