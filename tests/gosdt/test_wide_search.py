@@ -574,7 +574,8 @@ def test_the_portfolio_runs_the_depth_three_start_beside_deepening():
     members share trees from the first step, gives it the time it is owed, and its tree is the
     portfolio's incumbent; the certified optimum is the same as GOSDT's alone."""
     X, y = noisy_parity(300)
-    portfolio = PortfolioStartAtOnce(Dataset.from_binary(X, y), regularization=0.01, depth_budget=4)
+    portfolio = PortfolioStartAtOnce(Dataset.from_binary(X, y), regularization=0.01, depth_budget=4,
+                                     bounds={"depth_four": False})    # else a depth-four loop solves the root
     gosdt = portfolio.members["gosdt"]
     assert gosdt.keep_start_when_offered and gosdt.depth_three_start_after == 0.0
     steps = iter(portfolio.steps())
@@ -585,6 +586,7 @@ def test_the_portfolio_runs_the_depth_three_start_beside_deepening():
     result = portfolio.run()
     alone = GOSDT(Dataset.from_binary(X, y), regularization=0.01, depth_budget=4).run()
     assert result.optimal and result.objective == pytest.approx(alone.objective, abs=1e-9)
+    assert alone.prune_counts["depth_four"] == 1 and alone.prune_counts["depth_three_start"] == 0
 
 
 @pytest.mark.parametrize("depth", [3, 4])

@@ -199,7 +199,8 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     a tree before the start (iterative deepening offers a better one). Counts 1 when it
     beat CART's tree.
 ``depth_three_start``
-    On wide data too, with a depth budget above three or none: once the search has run
+    On wide data too, with a depth budget above three or none (and not solved at the root by the
+    loops of ``depth_four`` or ``depth_five_six``, whose seeds give the trees): once the search has run
     :attr:`GOSDT.depth_three_start_after` seconds without certifying, an exact depth-three
     solve over all rows advances beside it, in slices taking at most
     :attr:`GOSDT.depth_three_start_share` of the time, and each better tree it finds becomes
@@ -562,8 +563,10 @@ class GOSDT(Solver):
         if self.bounds["depth_two_start"] and self._depth_two and self._wide and not shallow \
                 and self._offered is None and not self.root.solved:
             self._start_from_depth_two()
+        # A root solved by a loop over root splits (depth_four, depth_five_six) gets its trees from its
+        # own seeds, so the depth-three start would only take a third of its time.
         if self.bounds["depth_three_start"] and self._three is not None and self._wide and not shallow \
-                and (self.depth_budget is None or self.depth_budget > 3) \
+                and (self.depth_budget is None or self.depth_budget > 3) and self.depth_budget not in self._loops \
                 and (self._offered is None or self.keep_start_when_offered) and not self.root.solved:
             self._start_run = True                                # started after depth_three_start_after
             self._start_clock = [time.perf_counter(), 0.0]
