@@ -45,12 +45,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .depth_three import DepthThreeSolver, RootSplitRun
+from .depth_three import DepthThreeSolver, LoopSolver, RootSplitRun
 
 __all__ = ["DepthFourSolver"]
 
 
-class DepthFourSolver:
+class DepthFourSolver(LoopSolver):
     """Solve subproblems of depth at most four exactly, with a target to beat.
 
     Parameters
@@ -98,30 +98,6 @@ class DepthFourSolver:
         self._memo: dict = {}
         self.solved_children = 0
         self.skipped_splits = 0
-
-    def solve(self, mask: np.ndarray, target: float) -> tuple[float, object]:
-        """The best tree of depth at most four over the rows in ``mask``, if it beats ``target``.
-
-        Parameters
-        ----------
-        mask : ndarray of bool, shape (n_points,)
-            The support set's points.
-        target : float
-            An objective to beat (weight units), such as a known tree's.
-
-        Returns
-        -------
-        objective : float
-            The optimum when it is below ``target - eps``; otherwise ``target - eps``, a lower
-            bound on it (nothing better than the target exists).
-        spec : int, tuple or None
-            The optimal tree as a nested spec (``LEAF``, a feature for a split into two leaves,
-            or ``(feature, left spec, right spec)``); None when nothing beats ``target``.
-        """
-        run = self.start(mask, target)
-        while not run.done:
-            run.advance()
-        return run.objective, run.spec
 
     def start(self, mask: np.ndarray, target: float, anytime: bool = False) -> RootSplitRun:
         """A solve that advances a root split at a time (:meth:`RootSplitRun.advance`), for a stepwise search.

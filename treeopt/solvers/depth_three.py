@@ -60,10 +60,46 @@ import numpy as np
 
 from .depth_two import DepthTwoSolver, Leaves, one_blas_thread, round_up_near, similar_bounds
 
-__all__ = ["DepthThreeSolver", "RootSplitRun", "DepthThreeRun"]
+__all__ = ["LoopSolver", "DepthThreeSolver", "RootSplitRun", "DepthThreeRun"]
 
 
-class DepthThreeSolver:
+class LoopSolver:
+    """What the solvers that loop over root splits share: a whole solve is a run advanced to its end.
+
+    Subclasses (:class:`DepthThreeSolver`, ``DepthFourSolver`` in ``treeopt/solvers/depth_four.py``)
+    set :attr:`depth` and make the run with ``start(mask, target)``.
+    """
+
+    #: The depth of the trees it solves.
+    depth: int
+
+    def solve(self, mask: np.ndarray, target: float) -> tuple[float, object]:
+        """The best tree of depth at most :attr:`depth` over the rows in ``mask``, if it beats ``target``.
+
+        Parameters
+        ----------
+        mask : ndarray of bool, shape (n_points,)
+            The support set's points.
+        target : float
+            An objective to beat (weight units), such as a known tree's.
+
+        Returns
+        -------
+        objective : float
+            The optimum when it is below ``target - eps``; otherwise ``target - eps``, a
+            lower bound on it (nothing better than the target exists).
+        spec : int, tuple or None
+            The optimal tree as a nested spec (``LEAF``, a feature for a split into two
+            leaves, or ``(feature, left spec, right spec)``); None when nothing beats
+            ``target``.
+        """
+        run = self.start(mask, target)
+        while not run.done:
+            run.advance()
+        return run.objective, run.spec
+
+
+class DepthThreeSolver(LoopSolver):
     """Solve subproblems of depth at most three exactly, with a target to beat.
 
     Parameters
@@ -119,31 +155,6 @@ class DepthThreeSolver:
     def slack_solves(self) -> int:
         """Depth-two solves run against a target raised by ``target_slack`` (all of them, or none)."""
         return self.solved_children if self.slack > 0 else 0
-
-    def solve(self, mask: np.ndarray, target: float) -> tuple[float, object]:
-        """The best tree of depth at most three over the rows in ``mask``, if it beats ``target``.
-
-        Parameters
-        ----------
-        mask : ndarray of bool, shape (n_points,)
-            The support set's points.
-        target : float
-            An objective to beat (weight units), such as a known tree's.
-
-        Returns
-        -------
-        objective : float
-            The optimum when it is below ``target - eps``; otherwise ``target - eps``, a
-            lower bound on it (nothing better than the target exists).
-        spec : int, tuple or None
-            The optimal tree as a nested spec (``LEAF``, a feature for a split into two
-            leaves, or ``(feature, left spec, right spec)``); None when nothing beats
-            ``target``.
-        """
-        run = self.start(mask, target)
-        while not run.done:
-            run.advance()
-        return run.objective, run.spec
 
     def start(self, mask: np.ndarray, target: float, anytime: bool = False) -> "RootSplitRun":
         """A solve that advances in slices (:meth:`RootSplitRun.advance`), for a stepwise search.
