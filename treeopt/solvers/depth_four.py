@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .depth_three import DepthThreeSolver, LoopSolver, RootSplitRun
+from .depth_three import DepthThreeSolver, LoopSolver, SupportMemo
 
 __all__ = ["DepthFourSolver"]
 
@@ -94,17 +94,9 @@ class DepthFourSolver(LoopSolver):
         self.child_max_leaves = 2 ** (self.depth - 2)
         self.two = three.two
         self.slack = three.slack
-        self.memo_size = memo_size
-        self._memo: dict = {}
+        self._memo = SupportMemo(memo_size, self.two.eps)
         self.solved_children = 0
         self.skipped_splits = 0
-
-    def start(self, mask: np.ndarray, target: float, anytime: bool = False) -> RootSplitRun:
-        """A solve that advances a root split at a time (:meth:`RootSplitRun.advance`), for a stepwise search.
-
-        Its construction already solves the support at depth three (the seed of its bounds).
-        """
-        return RootSplitRun(self, mask, float(target), anytime=anytime)
 
     def _seed_steps(self, columns, mask: np.ndarray, target: float):
         """The support's best tree at the children's depth (three for depth four; or a lower bound
@@ -125,19 +117,14 @@ class DepthFourSolver(LoopSolver):
         """The best tree at the children's depth if it beats ``target`` (exact results memoised by
         support), one root split of a depth-three solve per step. With ``hand_up_trees`` (the seed:
         its trees are trees of the run's whole support) each step yields the solve's best tree so far."""
-        eps = self.two.eps
-        key = np.packbits(mask).tobytes()
-        found = self._memo.get(key)
+        key = self._memo.key(mask)
+        found = self._memo.lookup(key, target)
         if found is not None:
-            objective, spec = found
-            return (objective, spec) if objective < target - eps else (target - eps, None)
+            return found
         run = self.three.start(mask, target)
         while not run.done:
             run.step()                     # inside the outer run's BLAS context
             yield (run.best, run.spec) if hand_up_trees else None
         self.solved_children += 1
-        if run.spec is not None:
-            if len(self._memo) >= self.memo_size:
-                self._memo.clear()
-            self._memo[key] = (run.objective, run.spec)
+        self._memo.keep(key, run.objective, run.spec)
         return run.objective, run.spec

@@ -60,7 +60,7 @@ import numpy as np
 
 from .depth_two import DepthTwoSolver, Leaves, one_blas_thread, round_up_near, similar_bounds
 
-__all__ = ["LoopSolver", "DepthThreeSolver", "RootSplitRun", "DepthThreeRun"]
+__all__ = ["LoopSolver", "SupportMemo", "DepthThreeSolver", "RootSplitRun"]
 
 
 class LoopSolver:
@@ -97,6 +97,53 @@ class LoopSolver:
         while not run.done:
             run.advance()
         return run.objective, run.spec
+
+    def start(self, mask: np.ndarray, target: float, anytime: bool = False) -> "RootSplitRun":
+        """A solve that advances in slices (:meth:`RootSplitRun.advance`), for a stepwise search.
+
+        With ``anytime`` it tries root splits in the order that meets good trees early rather than
+        the one that proves fastest (the module docstring).
+        """
+        return RootSplitRun(self, mask, float(target), anytime=anytime)
+
+
+class SupportMemo:
+    """A solver's exact results kept by support: the same child support is reached through both
+    orders of two splits. Cleared when it holds ``size`` results.
+
+    Examples
+    --------
+    >>> memo = SupportMemo(size=10, eps=1e-9)
+    >>> key = memo.key(np.array([True, False, True]))
+    >>> memo.keep(key, 3.0, (0, -1, -1))
+    >>> memo.lookup(key, target=5.0), memo.lookup(key, target=2.0)   # beats 5; not 2 (a bound)
+    ((3.0, (0, -1, -1)), (1.999999999, None))
+    """
+
+    def __init__(self, size: int, eps: float):
+        self.size, self.eps = size, eps
+        self._results: dict = {}
+
+    @staticmethod
+    def key(mask: np.ndarray) -> bytes:
+        """The support's key: its mask of points, packed."""
+        return np.packbits(mask).tobytes()
+
+    def lookup(self, key: bytes, target: float) -> tuple[float, object] | None:
+        """The kept result as a solve against ``target`` returns it, or None when not kept."""
+        found = self._results.get(key)
+        if found is None:
+            return None
+        objective, spec = found
+        return (objective, spec) if objective < target - self.eps else (target - self.eps, None)
+
+    def keep(self, key: bytes, objective: float, spec) -> None:
+        """Keep an exact result (a solve that beat its target: ``spec`` is not None)."""
+        if spec is None:
+            return
+        if len(self._results) >= self.size:
+            self._results.clear()
+        self._results[key] = (objective, spec)
 
 
 class DepthThreeSolver(LoopSolver):
@@ -142,12 +189,16 @@ class DepthThreeSolver(LoopSolver):
     True
     """
 
+    #: The depth of the trees it solves.
+    depth = 3
+    #: The most leaves a child of a root split has (depth two): what ``achievable_at_least`` rounds to.
+    child_max_leaves = 4
+
     def __init__(self, two: DepthTwoSolver, memo_size: int = 200_000, children=None, target_slack: float = 1.0):
         self.two = two
         self.children = two if children is None else children
-        self.memo_size = memo_size
         self.slack = float(target_slack) * two.penalty          # in weight units
-        self._memo: dict = {}
+        self._memo = SupportMemo(memo_size, two.eps)
         self.solved_children = 0
         self.skipped_splits = 0
 
@@ -155,19 +206,6 @@ class DepthThreeSolver(LoopSolver):
     def slack_solves(self) -> int:
         """Depth-two solves run against a target raised by ``target_slack`` (all of them, or none)."""
         return self.solved_children if self.slack > 0 else 0
-
-    def start(self, mask: np.ndarray, target: float, anytime: bool = False) -> "RootSplitRun":
-        """A solve that advances in slices (:meth:`RootSplitRun.advance`), for a stepwise search.
-
-        With ``anytime`` it tries root splits in the order that meets good trees early rather than
-        the one that proves fastest (the module docstring).
-        """
-        return RootSplitRun(self, mask, float(target), anytime=anytime)
-
-    #: The depth of the trees it solves.
-    depth = 3
-    #: The most leaves a child of a root split has (depth two): what ``achievable_at_least`` rounds to.
-    child_max_leaves = 4
 
     def _seed(self, columns, mask: np.ndarray, target: float) -> tuple[float, object, np.ndarray | None]:
         """The whole support's best tree at the children's depth (two), and ``w(f_j ∧ f_k)`` for every pair.
@@ -195,22 +233,19 @@ class DepthThreeSolver(LoopSolver):
 
     def _depth_two(self, mask: np.ndarray, target: float) -> tuple[float, object]:
         """A child's best tree of depth at most two if it beats ``target`` (exact results memoised by support)."""
-        key = np.packbits(mask).tobytes()
-        found = self._memo.get(key)
+        key = self._memo.key(mask)
+        found = self._memo.lookup(key, target)
         if found is not None:
-            objective, spec = found
-            return (objective, spec) if objective < target - self.two.eps else (target - self.two.eps, None)
+            return found
         objective, spec = self.children.best(mask, target)
         self.solved_children += 1
-        if spec is not None:
-            if len(self._memo) >= self.memo_size:
-                self._memo.clear()
-            self._memo[key] = (objective, spec)
+        self._memo.keep(key, objective, spec)
         return objective, spec
 
 
 class RootSplitRun:
-    """One depth-three solve, advanced a slice at a time so that a search stays stepwise.
+    """One solve of a loop over root splits (depth three here), advanced a slice at a time so that a
+    search stays stepwise.
 
     The loop over root splits is the same one level up: with the children solved at depth three
     it is the depth-four solve of ``treeopt/solvers/depth_four.py``. What differs comes from the
@@ -246,7 +281,7 @@ class RootSplitRun:
     #: 8.5 s, against 11 s least bound first.
     ANYTIME_STUMP_WEIGHT = 0.25
 
-    def __init__(self, solver: DepthThreeSolver, mask: np.ndarray, target: float, anytime: bool = False):
+    def __init__(self, solver: LoopSolver, mask: np.ndarray, target: float, anytime: bool = False):
         self.solver = solver
         two = self.two = solver.two
         with one_blas_thread():
@@ -336,8 +371,7 @@ class RootSplitRun:
         np.maximum(self._low_left, seed - self._single_w, out=self._low_left)
         np.maximum(self._low_right, seed - (self._total_w - self._single_w), out=self._low_right)
         self._round_up()
-        if len(self._tried):
-            self.lower_bound = min(self.best, float((self._low_left + self._low_right).min()))
+        self._update_lower_bound()
         while True:
             j = self._next_split()
             if j is None:
@@ -386,10 +420,11 @@ class RootSplitRun:
         both = self._both_all[j] if self._both_all is not None else self.two.pair_weights(self.columns, j).sum(axis=0)
         similar_bounds(low_left, low_right, j, left_obj, right_obj, both, self._single_w, self._total_w)
         self._round_up()
-        bound = low_left + low_right
+        self._update_lower_bound()
+
+    def _update_lower_bound(self) -> None:
+        """The least bound of the root splits not yet tried, or the best tree's objective."""
+        bound = self._low_left + self._low_right
         bound[self._tried] = np.inf
-        self.lower_bound = min(self.best, float(bound.min()))
+        self.lower_bound = min(self.best, float(bound.min(initial=np.inf)))
 
-
-#: The run's name from before it also served the depth-four solve.
-DepthThreeRun = RootSplitRun
