@@ -32,7 +32,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 __all__ = ["BinaryFeature", "Binarizer", "as_frame", "is_binary_numeric", "format_threshold", "format_thresholds",
-           "split_points", "is_missing_value", "missing_mask", "check_missing_policy",
+           "name_features", "split_points", "is_missing_value", "missing_mask", "check_missing_policy",
            "MISSING_POLICIES", "BinarizationTimeout", "binarization_deadline"]
 
 #: Values of the ``missing`` option of :class:`Binarizer` (and of the estimators).
@@ -157,6 +157,28 @@ def format_thresholds(values) -> list[str]:
     return out
 
 
+def name_features(features) -> None:
+    """Give every threshold feature still without a name its name, formatting their midpoints at once.
+
+    :class:`BinaryFeature` names a threshold when its name is first read; a table of thousands
+    of names (``Binarizer.get_feature_names_out``) formats them in one :func:`format_thresholds`
+    call instead.
+
+    Examples
+    --------
+    >>> features = [BinaryFeature("x", 0, "threshold", t, None) for t in (0.5, 1.25)]
+    >>> name_features(features)
+    >>> [f.name for f in features]
+    ['x <= 0.5', 'x <= 1.25']
+    """
+    unnamed = [f.__dict__ for f in features if "name" not in f.__dict__]
+    if not unnamed:
+        return
+    texts = format_thresholds([fields["_midpoint"] for fields in unnamed])
+    for fields, text in zip(unnamed, texts):
+        fields["name"] = f"{fields['column']} <= {text}"
+
+
 def split_points(lower, upper) -> np.ndarray:
     """The thresholds between adjacent distinct values: midpoints, made safe for float32 comparisons.
 
@@ -214,12 +236,17 @@ class BinaryFeature:
         None). A missing value is false on every other kind.
     value : object
         The category, the true value of a binary column, or the threshold.
-    name : str
+    name : str or None
         Display name, e.g. ``age <= 26.5``, ``color = red`` or ``age is missing``.
+        None for a threshold named by ``midpoint``: the name is formatted when first read
+        (a binarization with every threshold makes thousands of features and reads few names;
+        :func:`name_features` formats many at once).
     has_missing : bool, default=False
         The column had missing values when the binarizer was fitted. They
         evaluate false, so a threshold's false side is displayed as
         ``age > 26.5 or age is missing``.
+    midpoint : float, optional
+        The value a threshold without ``name`` is named by (``age <= midpoint``); default ``value``.
 
     Examples
     --------
@@ -236,6 +263,11 @@ class BinaryFeature:
     ([True, False], 'age > 26.5 or age is missing')
     >>> BinaryFeature("age", 0, "missing", None, "age is missing").evaluate(np.array([20, np.nan])).tolist()
     [False, True]
+
+    A threshold named by its midpoint when the name is first read:
+
+    >>> BinaryFeature("age", 0, "threshold", 26.500001, None, midpoint=26.5).name
+    'age <= 26.5'
     """
 
     column: str
@@ -245,13 +277,28 @@ class BinaryFeature:
     name: str
     has_missing: bool = False
 
-    def __init__(self, column: str, column_index: int, kind: str, value: Any, name: str, has_missing: bool = False):
+    def __init__(self, column: str, column_index: int, kind: str, value: Any, name: str | None,
+                 has_missing: bool = False, *, midpoint: float | None = None):
         # The fields go straight into the instance's dict: a frozen dataclass's own __init__ sets
         # each through object.__setattr__, twice as slow, and an all-threshold binarization makes
         # one feature per threshold (15,310 on breast cancer: 25 -> 12 ms). Still frozen afterwards.
         fields = self.__dict__
         fields["column"], fields["column_index"], fields["kind"] = column, column_index, kind
-        fields["value"], fields["name"], fields["has_missing"] = value, name, has_missing
+        fields["value"], fields["has_missing"] = value, has_missing
+        if name is not None:
+            fields["name"] = name
+        elif kind == "threshold":
+            fields["_midpoint"] = value if midpoint is None else midpoint
+        else:
+            raise ValueError(f"a {kind!r} feature needs a name; only thresholds are named by their midpoint.")
+
+    def __getattr__(self, attribute: str):
+        # Called only for attributes the instance lacks: a threshold's name before its first read.
+        fields = self.__dict__
+        if attribute != "name" or "_midpoint" not in fields:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {attribute!r}")
+        name_features([self])
+        return fields["name"]
 
     def evaluate(self, values: np.ndarray) -> np.ndarray:
         """Return the feature's boolean value for an array of original values.
@@ -403,6 +450,14 @@ class Binarizer(TransformerMixin, BaseEstimator):
                                 else _holds_numbers(frame.iloc[:, i])) for i, dtype in enumerate(frame.dtypes)]
         categorical = self._categorical_columns(frame)
         features: list[BinaryFeature] = []
+        # transform's plan (_transform_plan), made on the way: the features evaluated one by one, and
+        # each numeric column's thresholds as one block.
+        others, thresholds = [], {}
+
+        def add(feature: BinaryFeature) -> None:
+            others.append((len(features), feature))
+            features.append(feature)
+
         for index, column in enumerate(frame.columns):
             _check_deadline(f"learning the features of column {index + 1} of {frame.shape[1]}")
             name = str(column)
@@ -410,17 +465,22 @@ class Binarizer(TransformerMixin, BaseEstimator):
             absent = missing_mask(values)
             has_missing = bool(absent.any())
             if has_missing:
-                features.append(BinaryFeature(name, index, "missing", None, f"{name} is missing"))
+                add(BinaryFeature(name, index, "missing", None, f"{name} is missing"))
                 values = values[~absent]
             if values.size == 0:
                 continue
             if name in categorical:
-                features.extend(self._category_features(name, index, values, has_missing))
+                for feature in self._category_features(name, index, values, has_missing):
+                    add(feature)
             elif is_binary_numeric(values):
-                features.append(BinaryFeature(name, index, "binary", 1, name, has_missing))
+                add(BinaryFeature(name, index, "binary", 1, name, has_missing))
             else:
-                features.extend(self._threshold_features(name, index, values, has_missing))
+                block, limits = self._threshold_features(name, index, values, has_missing)
+                if block:
+                    thresholds[index] = (list(range(len(features), len(features) + len(block))), limits)
+                    features.extend(block)
         self.features_ = features
+        self._plan = (features, others, thresholds)
         return self
 
     def _categorical_columns(self, frame: pd.DataFrame) -> set[str]:
@@ -461,7 +521,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 for value in categories]
 
     def _threshold_features(self, name: str, index: int, values: np.ndarray,
-                            has_missing: bool = False) -> list[BinaryFeature]:
+                            has_missing: bool = False) -> tuple[list[BinaryFeature], np.ndarray]:
+        """A numeric column's threshold features, and their values (where ``x <= value`` flips)."""
         try:
             numbers = values.astype(float)
         except (TypeError, ValueError) as error:
@@ -475,9 +536,11 @@ class Binarizer(TransformerMixin, BaseEstimator):
             picks = np.unique(np.round(np.linspace(0, len(lower) - 1, int(cap))).astype(int))
             lower, upper = lower[picks], upper[picks]
         midpoints = (lower + upper) / 2.0
-        # Named by the midpoint (``x <= 1.68``), compared at the float32-safe threshold just above it.
-        return [BinaryFeature(name, index, "threshold", t, f"{name} <= {text}", has_missing)
-                for t, text in zip(split_points(lower, upper).tolist(), format_thresholds(midpoints))]
+        # Named by the midpoint (``x <= 1.68``, when the name is first read), compared at the
+        # float32-safe threshold just above it.
+        limits = split_points(lower, upper)
+        return [BinaryFeature(name, index, "threshold", t, None, has_missing, midpoint=middle)
+                for t, middle in zip(limits.tolist(), midpoints.tolist())], limits
 
     # -- transforming ---------------------------------------------------------
     def transform(self, X) -> np.ndarray:
@@ -490,20 +553,39 @@ class Binarizer(TransformerMixin, BaseEstimator):
         _refuse_changed_column_kinds(frame, getattr(self, "column_dtypes_", None))
         out = np.zeros((len(frame), len(self.features_)), dtype=bool)
         columns = [frame.iloc[:, i].to_numpy() for i in range(frame.shape[1])]
-        thresholds: dict = {}                       # column index -> indices of its threshold features
+        _, others, thresholds = self._transform_plan()
+        for j, feature in others:
+            out[:, j] = feature.evaluate(columns[feature.column_index])
+        for done, (index, (js, limits)) in enumerate(thresholds.items()):
+            _check_deadline(f"evaluating the thresholds of numeric column {done + 1} of {len(thresholds)}")
+            _threshold_block(columns[index], limits, js, out)
+        return out
+
+    def _transform_plan(self) -> tuple:
+        """How :meth:`transform` evaluates ``features_``: ``(features_, others, thresholds)``, with
+        ``others`` the ``(j, feature)`` of features evaluated one by one and ``thresholds`` each numeric
+        column's threshold features as ``column index -> (js, values)``, evaluated as one block.
+
+        Made once by :meth:`fit` (with thousands of thresholds, grouping them feature by feature took
+        as long as evaluating them), and again, not kept, when ``features_`` is another list.
+        """
+        plan = self.__dict__.get("_plan")
+        if plan is not None and plan[0] is self.features_:
+            return plan
+        others, grouped = [], {}                    # column index -> indices of its threshold features
         for j, feature in enumerate(self.features_):
             if feature.kind == "threshold":
-                thresholds.setdefault(feature.column_index, []).append(j)
+                grouped.setdefault(feature.column_index, []).append(j)
             else:
-                out[:, j] = feature.evaluate(columns[feature.column_index])
-        for done, (index, js) in enumerate(thresholds.items()):
-            _check_deadline(f"evaluating the thresholds of numeric column {done + 1} of {len(thresholds)}")
-            _threshold_block(columns[index], [self.features_[j].value for j in js], js, out)
-        return out
+                others.append((j, feature))
+        thresholds = {index: (js, np.array([self.features_[j].value for j in js], dtype=float))
+                      for index, js in grouped.items()}
+        return self.features_, others, thresholds
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
         """Display names of the binary features, in output order."""
         check_is_fitted(self, "features_")
+        name_features(self.features_)
         return np.asarray([f.name for f in self.features_], dtype=object)
 
     def __sklearn_tags__(self):
@@ -514,7 +596,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
 _BLOCK = 1 << 24
 
 
-def _threshold_block(values: np.ndarray, thresholds: list, js: list, out: np.ndarray) -> None:
+def _threshold_block(values: np.ndarray, thresholds, js: list, out: np.ndarray) -> None:
     """``out[:, js[k]] = values <= thresholds[k]`` for one column, missing values false.
 
     The same as :meth:`BinaryFeature.evaluate` feature by feature, with the column converted and

@@ -23,13 +23,13 @@ sample weights fall back to that numpy sum (correct, slower).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cached_property, partial
 from typing import Sequence
 
 import numpy as np
 import pandas as pd
 
-from .binarize import BinaryFeature, Binarizer
+from .binarize import BinaryFeature, Binarizer, name_features
 
 __all__ = ["Dataset", "SubsetSum", "bits_of", "distinct_rows", "mask_of", "pack_columns", "points_in"]
 
@@ -234,7 +234,6 @@ class Dataset:
     features: list
     classes: np.ndarray
     binarizer: Binarizer | None = None
-    feature_masks: list = field(init=False, repr=False)
     all_points: int = field(init=False)
 
     def __post_init__(self):
@@ -244,7 +243,6 @@ class Dataset:
         #: ``u // 64`` is point ``u``): the solvers' popcounts (``treeopt/solvers/bit_columns.py``) and,
         #: as Python ints, each feature's bitset of points, all packed at once (thousands of thresholds).
         self.column_words = pack_columns(self.points)
-        self.feature_masks = [int.from_bytes(column.tobytes(), "little") for column in self.column_words]
         self._class_sums = [SubsetSum(self.counts[:, k]) for k in range(self.counts.shape[1])]
         self._class_fns = tuple(s.as_function() for s in self._class_sums)
         self.exact_counts = all(s.exact for s in self._class_sums)
@@ -349,6 +347,24 @@ class Dataset:
         return cls(points=points, counts=counts, row_point=row_point, features=features,
                    classes=classes, binarizer=binarizer)
 
+    @cached_property
+    def feature_masks(self) -> list[int]:
+        """Each feature's bitset of points as a Python int (bit ``u`` = point ``u``), made on first use.
+
+        The searches split support sets with them; a search that never splits one (a depth
+        budget of two, solved by the depth-two solver) does without the 15,000 big integers
+        of breast cancer's thresholds (4-5 ms).
+        """
+        return [int.from_bytes(column.tobytes(), "little") for column in self.column_words]
+
+    def feature_mask(self, feature: int) -> int:
+        """``feature_masks[feature]``, without making the others when they are not made yet (a few
+        lookups, such as the splits of one returned tree)."""
+        made = self.__dict__.get("feature_masks")
+        if made is not None:
+            return made[feature]
+        return int.from_bytes(self.column_words[feature].tobytes(), "little")
+
     # -- sizes ----------------------------------------------------------------
     @property
     def n_rows(self) -> int:
@@ -373,6 +389,7 @@ class Dataset:
     @property
     def feature_names(self) -> list[str]:
         """Display names of the binary features."""
+        name_features(self.features)
         return [f.name for f in self.features]
 
     # -- queries on support sets ----------------------------------------------

@@ -38,13 +38,28 @@ def check_fit_input(estimator, X, y):
                          "(a tree names its splits by column).")
     if isinstance(y, pd.Series) and isinstance(y.dtype, np.dtype):
         y = y.to_numpy()        # the same labels: scikit-learn's checks of a Series cost 0.2 ms a fit
-    X_checked, y = validate_data(estimator, X, y, dtype=None, ensure_all_finite=False, y_numeric=False)
+    if frame is not None and _passes_check_x_y(frame, y):
+        # check_X_y would copy the frame into one array that nothing reads (the binarizer reads the
+        # frame column by column): 0.6 ms of a 4 ms fit on 100 rows. Names and width are still checked.
+        X_checked = None
+        validate_data(estimator, frame, y, skip_check_array=True)
+    else:
+        X_checked, y = validate_data(estimator, X, y, dtype=None, ensure_all_finite=False, y_numeric=False)
     y = np.asarray(y)
     check_labels(y)
     if not (y.ndim == 1 and y.dtype.kind in "biu"):     # integer labels are always classes (0.1 ms saved)
         check_classification_targets(y)   # continuous or multi-output targets: "Unknown label type"
     estimator.classes_ = np.unique(y)
     return (frame if frame is not None else X_checked), y
+
+
+def _passes_check_x_y(frame: pd.DataFrame, y) -> bool:
+    """Whether scikit-learn's ``check_X_y`` (with ``dtype=None``, ``ensure_all_finite=False``) accepts
+    ``(frame, y)`` as they are: rows and columns, numeric numpy columns, and as many labels in a
+    one-dimensional array of integers, booleans or strings (no missing label possible)."""
+    return (frame.shape[0] >= 1 and frame.shape[1] >= 1 and isinstance(y, np.ndarray) and y.ndim == 1
+            and y.dtype.kind in "biuU" and len(y) == frame.shape[0]
+            and all(isinstance(dtype, np.dtype) and dtype.kind in "biuf" for dtype in frame.dtypes))
 
 
 class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):

@@ -848,7 +848,7 @@ class GOSDT(Solver):
     def _tree_objective(self, node, support: int) -> float:
         """A tree's objective over a support set (weight units): each leaf's loss there plus λ."""
         if isinstance(node, Split):
-            true_rows = support & self.dataset.feature_masks[node.feature]
+            true_rows = support & self.dataset.feature_mask(node.feature)
             return self._tree_objective(node.left, support ^ true_rows) + self._tree_objective(node.right, true_rows)
         return self.model.leaf(self.dataset.class_counts(support))[0] + self.penalty
 
@@ -1367,7 +1367,7 @@ class GOSDT(Solver):
             loss, prediction = self.model.leaf(counts)
             return Leaf(prediction, counts, self._obj(loss))
         feature, left, right = (spec, LEAF, LEAF) if isinstance(spec, (int, np.integer)) else spec
-        true_rows = support & self.dataset.feature_masks[feature]
+        true_rows = support & self.dataset.feature_mask(feature)
         return Split(int(feature), self._small_tree(support ^ true_rows, left), self._small_tree(true_rows, right))
 
     def rule(self, problem: Problem) -> str:
