@@ -329,7 +329,11 @@ class BinaryFeature:
         # A missing value is false on every test but "x is missing": say so on the false side.
         either = f" or {self.column} is missing" if self.has_missing else ""
         if self.kind == "threshold":
-            return f"{self.column} > {format_threshold(self.value)}{either}"
+            # The number as the name writes it (the midpoint), not the float32-safe value compared
+            # against, which reads "x > 0.490499973" beside "x <= 0.4905".
+            named = f"{self.column} <= "
+            text = self.name[len(named):] if self.name.startswith(named) else format_threshold(self.value)
+            return f"{self.column} > {text}{either}"
         if self.kind in ("category", "binary") and " = " in self.name:
             return self.name.replace(" = ", " != ", 1) + either
         return f"not ({self.name}){either}"

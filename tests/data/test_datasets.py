@@ -112,3 +112,18 @@ def test_fetch_offline_gives_a_clear_error_and_caches_a_download(tmp_path, monke
     X2, _ = fetch_fico(cache_dir=tmp_path / "cache")          # second call: read from the cache
     assert calls == [datasets.SOURCES["fico"]] and X.equals(X2) and y.tolist() == [1, 0]
     assert np.array_equal(X.columns, ["x", "y"])
+
+
+def test_one_feature_mask_is_the_same_before_and_after_all_are_made():
+    """Dataset.feature_mask(j) reads one bitset without making the others; feature_masks makes them all."""
+    import numpy as np
+
+    from treeopt.data import Dataset
+
+    rng = np.random.default_rng(0)
+    ds = Dataset.from_binary(rng.random((200, 7)) < 0.5, rng.integers(0, 2, 200))
+    before = [ds.feature_mask(j) for j in range(7)]
+    assert "feature_masks" not in ds.__dict__
+    assert before == ds.feature_masks == [ds.feature_mask(j) for j in range(7)]
+    for j, mask in enumerate(before):
+        assert [(mask >> u) & 1 for u in range(ds.n_points)] == ds.points[:, j].astype(int).tolist()

@@ -46,3 +46,52 @@ def test_split_points_separate_the_values_and_route_float32_rows_as_float64_rows
         for row in (lower, midpoint, threshold, float(format_threshold(midpoint))):
             if row <= threshold:
                 assert float(np.float32(row)) <= threshold
+
+
+def test_threshold_names_made_when_read_equal_those_made_all_at_once():
+    """A threshold's name is formatted when first read (one by one, or all of them by
+    get_feature_names_out); both ways give the same names, and the features compare, hash,
+    pickle and copy as named ones."""
+    import copy
+    import pickle
+
+    import numpy as np
+
+    from treeopt.binarize import BinaryFeature
+
+    table = np.array([[0.1, 10.0, 1.0], [0.2, 12.5, 0.0], [0.4, 15.0, 1.0], [0.7, 15.5, 0.0]])
+    one_by_one = Binarizer(thresholds="all").fit(table)
+    assert all("name" not in f.__dict__ for f in one_by_one.features_ if f.kind == "threshold")
+    names = [f.name for f in one_by_one.features_]
+    at_once = Binarizer(thresholds="all").fit(table).get_feature_names_out().tolist()
+    assert names == at_once == ["x0 <= 0.15", "x0 <= 0.3", "x0 <= 0.55", "x1 <= 11.25", "x1 <= 13.75",
+                                "x1 <= 15.25", "x2"]
+    fresh = Binarizer(thresholds="all").fit(table).features_
+    assert fresh == one_by_one.features_ and hash(fresh[0]) == hash(one_by_one.features_[0])
+    unread = Binarizer(thresholds="all").fit(table).features_
+    assert pickle.loads(pickle.dumps(unread))[1].name == "x0 <= 0.3"
+    assert copy.deepcopy(unread[2]).name == "x0 <= 0.55"
+    assert BinaryFeature("x", 0, "threshold", 2.0000001, None, midpoint=2.0).negated_name == "x > 2"
+
+
+@settings(max_examples=50, deadline=None)
+@given(values=st.lists(st.floats(-1e6, 1e6, allow_nan=False, width=32), min_size=2, max_size=40))
+def test_a_threshold_and_its_negation_name_the_same_number(values):
+    """"x <= t" and "x > t" (the else branch of the rules) write t alike, though the value compared
+    against sits on the float32 grid just above the midpoint t."""
+    import numpy as np
+
+    features = Binarizer(thresholds="all").fit(np.array(values)[:, None]).features_
+    for feature in (f for f in features if f.kind == "threshold"):
+        assert feature.name.split(" <= ")[1] == feature.negated_name.split(" > ")[1]
+
+
+def test_only_thresholds_may_go_without_a_name():
+    import pytest
+
+    from treeopt.binarize import BinaryFeature
+
+    with pytest.raises(ValueError, match="only thresholds are named by their midpoint"):
+        BinaryFeature("color", 0, "category", "red", None)
+    with pytest.raises(AttributeError, match="no attribute 'size'"):
+        BinaryFeature("x", 0, "threshold", 1.5, None).size

@@ -8,6 +8,7 @@ from treeopt import OptimalTreeClassifier
 from treeopt.cli import main
 from treeopt.cli.tables import read_table
 from treeopt.data import Dataset
+from treeopt.estimator import check_fit_input
 from treeopt.solvers import GOSDT
 
 GOOD_X = pd.DataFrame({"age": [20, 30, 40, 50, 60, 70], "colour": ["red", "blue", "red", "blue", "red", "blue"]})
@@ -46,9 +47,16 @@ def fit(X, y, **params):
     (pd.DataFrame({"when": pd.date_range("2020-01-01", periods=6)}), GOOD_Y, TypeError, "neither numeric"),
     (pd.DataFrame({"thing": [object() for _ in range(6)]}), GOOD_Y, TypeError, "neither numbers nor categories"),
     (pd.DataFrame({"z": [1j, 2j, 1, 2, 3, 4]}), GOOD_Y, ValueError, "Complex"),
+    # Numeric frames with integer labels skip check_X_y's copy of the frame: the same errors.
+    (pd.DataFrame({"a": [1.0, np.inf, 3.0, 4.0]}), np.array([0, 1, 0, 1]), ValueError, "infinite"),
+    (pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0]}), np.array([0, 1, 0]), ValueError, "inconsistent numbers of samples"),
+    (pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0]}), np.array([1, 1, 1, 1]), ValueError, "only one class"),
+    (pd.DataFrame({"a": [1.0, 2.0], 3: [1.0, 2.0]}), np.array([0, 1]), TypeError, "Feature names"),
 ], ids=["empty-frame", "empty-array", "no-columns", "nan-in-X", "none-in-X", "nan-in-y", "none-in-y",
         "single-class", "continuous-y", "inf-in-X", "float-frame-nan-and-inf",
-        "float32-inf", "continuous-y-series", "length-mismatch", "datetime-column", "object-column", "complex-column"])
+        "float32-inf", "continuous-y-series", "length-mismatch", "datetime-column", "object-column", "complex-column",
+        "numeric-frame-inf", "numeric-frame-length-mismatch", "numeric-frame-single-class",
+        "numeric-frame-mixed-names"])
 def test_estimator_rejects_bad_data(X, y, error, message):
     with pytest.raises(error, match=message):
         fit(X, y)
@@ -119,3 +127,13 @@ def test_csv_target_column_that_does_not_exist(tmp_path):
         main(["fit", str(path), "--target", "lable"])
     with pytest.raises(SystemExit, match="no such file"):
         main(["fit", str(tmp_path / "missing.csv"), "--target", "label"])
+
+
+def test_a_numeric_frame_sets_the_names_and_width_it_is_checked_against():
+    """The fast path for numeric frames (no check_X_y copy) still records feature_names_in_ and
+    n_features_in_, so predicting on other columns is refused as scikit-learn refuses it."""
+    X = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "b": [4.0, 3.0, 2.0, 1.0]})
+    clf = OptimalTreeClassifier(regularization=0.05)
+    table, y = check_fit_input(clf, X, np.array([0, 1, 0, 1]))
+    assert table is X and clf.n_features_in_ == 2 and clf.feature_names_in_.tolist() == ["a", "b"]
+    assert clf.classes_.tolist() == [0, 1]
