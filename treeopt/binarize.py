@@ -618,12 +618,14 @@ def _threshold_block(values: np.ndarray, thresholds, js: list, out: np.ndarray) 
     for start in range(0, len(js), step):
         if start:
             _check_deadline(f"evaluating threshold {start + 1} of {len(js)} of one column")
-        block = numbers[:, None] <= limits[None, start:start + step]
+        if contiguous:                          # straight into the output's columns, no temporary block
+            block = out[:, js[0] + start:js[0] + min(start + step, len(js))]
+            np.less_equal(numbers[:, None], limits[None, start:start + step], out=block)
+        else:
+            block = numbers[:, None] <= limits[None, start:start + step]
         if absent.any():
             block &= present[:, None]
-        if contiguous:
-            out[:, js[0] + start:js[0] + start + block.shape[1]] = block
-        else:
+        if not contiguous:
             out[:, js[start:start + step]] = block
 
 

@@ -70,35 +70,45 @@ def two_class_depth_two(X: np.ndarray, weight: np.ndarray, difference: np.ndarra
     if n == 0:
         return leaf, LEAF
     pair = X.T @ (X * difference[:, None])                 # G[i, k]: difference over f_i ∧ f_k
-    own = np.diagonal(pair).copy()                         # G[i, i]: over f_i
-    # parts[0, i, k] = G[i, k] (right child, f_k side); parts[1, i, k] = G[i, k] − G[k, k]
-    # (minus the left child's f_k side). With ``others`` the rest of each child, the split on k
-    # is worth |part| + |other − part|, the same with both signs flipped.
-    parts = np.empty((2, n, n), dtype=pair.dtype)
-    parts[0] = pair
-    np.subtract(pair, own[None, :], out=parts[1])
-    others = np.empty((2, n, 1), dtype=pair.dtype)
-    others[0, :, 0] = own                                  # the right child's difference
-    others[1, :, 0] = own - total_difference               # minus the left child's
-    worth = np.abs(parts)
-    np.subtract(others, parts, out=parts)
-    np.abs(parts, out=parts)
-    worth += parts
+    # The right child of root i (difference o = G[i, i]) split on f_k has parts a = G[i, k] and o − a;
+    # the left child (o = G[i, i] − v_S, both signs flipped) has a = G[i, k] − G[k, k]. The split is worth
+    # |a| + |o − a| = max(|o|, |2a − o|), so a child's best split needs only the least and the greatest a
+    # of its row: max over k of |2a − o| = max(2 max a − o, o − 2 min a). Four reductions instead of
+    # building |a| + |o − a| for every cell: the same numbers. G is symmetric, so row i's values are
+    # column i's, and the reductions run down the columns (numpy's fast axis).
+    left_parts = pair - pair.diagonal()[:, None]           # column i: G[i, k] − G[k, k] over k
+    ranges = np.empty((4, n), dtype=pair.dtype)
+    pair.max(axis=0, out=ranges[0])
+    left_parts.max(axis=0, out=ranges[1])
+    pair.min(axis=0, out=ranges[2])
+    left_parts.min(axis=0, out=ranges[3])
+    ranges = ranges.astype(np.float64)
+    others = np.empty((2, n))                              # o of each child: right, left (signs flipped)
+    others[0] = pair.diagonal()
+    np.subtract(others[0], total_difference, out=others[1])
+    as_leaf = np.abs(others)
+    best_worth = np.maximum(2 * ranges[:2] - others, others - 2 * ranges[2:])
+    np.maximum(best_worth, as_leaf, out=best_worth)
     # Each child's objective is half its weight minus half its *score*: |v| − 2λ as a leaf, its best
     # split's worth − 4λ as two leaves (taken when that beats the leaf by more than eps). The halves
     # of the weights add up to the support's for every root split, so the best root has the most score.
-    best_worth = worth.max(axis=2).astype(np.float64)      # (2, n): each child's best split
-    as_leaf = np.abs(others[:, :, 0], dtype=np.float64)
     splits = best_worth - as_leaf > 2 * (lam + eps)
     score = np.where(splits, best_worth - 4 * lam, as_leaf - 2 * lam)
-    both = score.sum(axis=0)
+    both = score[0] + score[1]
     i = int(np.argmax(both))
     objective = (total_weight - float(both[i])) / 2
     if objective < leaf - eps:
-        right = int(worth[0, i].argmax()) if splits[0, i] else LEAF
-        left = int(worth[1, i].argmax()) if splits[1, i] else LEAF
+        # The first best split of each child, as a scan of |a| + |o − a| along its row finds it.
+        right = int(_worth(pair[:, i], others[0, i]).argmax()) if splits[0, i] else LEAF
+        left = int(_worth(left_parts[:, i], others[1, i]).argmax()) if splits[1, i] else LEAF
         return objective, (i, left, right)
     return leaf, LEAF
+
+
+def _worth(parts: np.ndarray, other: float) -> np.ndarray:
+    """``|a| + |o − a|`` for each part ``a`` of a child whose difference is ``o``: what its split is worth."""
+    parts = parts.astype(np.float64)
+    return np.abs(parts) + np.abs(other - parts)
 
 
 def two_class_children(pair_difference: np.ndarray, children_difference: np.ndarray, right_difference: float,
