@@ -350,6 +350,10 @@ def is_binary_numeric(values: np.ndarray) -> bool:
     values = np.asarray(values)
     if values.size == 0:
         return False
+    if values.dtype.kind == "b":
+        return True
+    if values.dtype.kind in "iuf":                  # no sort needed: a pass over the column
+        return bool(((values == 0) | (values == 1)).all())
     uniq = np.unique(values)
     return len(uniq) <= 2 and set(uniq.tolist()) <= {0, 1, 0.0, 1.0, True, False}
 

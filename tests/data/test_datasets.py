@@ -127,3 +127,19 @@ def test_one_feature_mask_is_the_same_before_and_after_all_are_made():
     assert before == ds.feature_masks == [ds.feature_mask(j) for j in range(7)]
     for j, mask in enumerate(before):
         assert [(mask >> u) & 1 for u in range(ds.n_points)] == ds.points[:, j].astype(int).tolist()
+
+
+def test_labels_outside_the_classes_are_refused_by_name():
+    """A label that is not among the given classes is named, numeric (binary search) or not (lookup)."""
+    import numpy as np
+    import pytest
+
+    from treeopt.data import Dataset
+
+    X = np.array([[0, 1], [1, 0], [1, 1]])
+    with pytest.raises(ValueError, match=r"label 7 is not among the classes \[0, 1\]"):
+        Dataset.from_binary(X, np.array([0, 7, 1]), classes=[0, 1])
+    with pytest.raises(ValueError, match=r"label 'c' is not among the classes \['a', 'b'\]"):
+        Dataset.from_binary(X, np.array(["a", "c", "b"]), classes=["a", "b"])
+    ds = Dataset.from_binary(X, np.array([2.0, 0.0, 2.0]), classes=[0, 1, 2])
+    assert ds.counts.tolist() == [[0, 0, 1], [1, 0, 0], [0, 0, 1]]
