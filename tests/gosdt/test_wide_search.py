@@ -797,3 +797,65 @@ def test_threshold_columns_are_merged_by_counts_and_other_wide_columns_by_bits()
     assert DepthTwoSolver(thresholds, counts, 1.0, 1e-9).by_counts                       # 200 nested columns
     assert not DepthTwoSolver(thresholds[:, :60], counts, 1.0, 1e-9).by_counts           # few columns: kept
     assert not DepthTwoSolver(rng.random((300, 200)) < 0.5, counts, 1.0, 1e-9).by_counts  # random: by bits
+
+
+def _checkerboard(n=40, cells=3, seed=0):
+    """Two numeric columns labelled by a noisy checkerboard, every threshold a feature: data whose
+    depth budgets 4 and 5 are solved by the loops over root splits."""
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, 2))
+    y = ((np.floor(X[:, 0] * cells) + np.floor(X[:, 1] * cells)) % 2).astype(int)
+    y[rng.random(n) < 0.1] ^= 1
+    return Dataset.from_arrays(pd.DataFrame(X, columns=["u", "v"]), y)
+
+
+def test_a_loop_solver_answers_a_support_it_solved_before_from_its_results():
+    """The second solve of a support (same target or a lower one) is a SolvedRun: no root split
+    is tried again, and the answer is the first one's (a bound below a target it cannot beat)."""
+    from treeopt.solvers.depth_three import SolvedRun
+
+    dataset = _checkerboard()
+    two = DepthTwoSolver(dataset.points, dataset.counts, 0.01 * dataset.total_weight, 1e-9 * dataset.total_weight)
+    three = DepthThreeSolver(two)
+    everything = np.ones(dataset.n_points, dtype=bool)
+    first = three.solve(everything, np.inf)
+    solved = three.solved_children
+    run = three.start(everything, np.inf)
+    assert isinstance(run, SolvedRun) and run.done and (run.objective, run.spec) == first
+    assert three.solved_children == solved
+    lower = three.start(everything, first[0] - 1.0)           # nothing beats a target below the optimum
+    assert isinstance(lower, SolvedRun) and lower.spec is None and lower.objective < first[0]
+
+
+def test_deepening_shares_its_exact_solvers_across_depths(monkeypatch):
+    """Iterative deepening's depth searches share one set of small-tree solvers: the depth-five
+    search's first step (the best tree of depth four over all rows) is the depth-four search's
+    answer. Fewer depth-two solves than with a fresh set per depth, the same optimum."""
+    dataset = _checkerboard()
+    expected = GOSDT(dataset, regularization=0.01, depth_budget=5).run().objective
+
+    def depth_two_solves(share: bool) -> tuple:
+        if not share:
+            monkeypatch.setattr(GOSDT, "adopt_subsolvers", lambda self, subsolvers: None)
+        solver = DepthDeepening(dataset, regularization=0.01, depth_budget=5)
+        result = solver.run()
+        monkeypatch.undo()
+        assert [r["depth"] for r in solver.depth_results][-1] == 5
+        return result.objective, solver.prune_counts["child_slack"], solver.prune_counts["depth_five_six"]
+
+    shared, alone = depth_two_solves(True), depth_two_solves(False)
+    assert shared[0] == pytest.approx(expected) and alone[0] == pytest.approx(expected)
+    assert shared[2] >= 1 and alone[2] >= 1                    # the depth-five loop ran
+    assert shared[1] < alone[1]
+
+
+def test_adopted_subsolvers_must_answer_the_same_question():
+    dataset = _checkerboard()
+    search = GOSDT(dataset, regularization=0.01, depth_budget=4)
+    with pytest.raises(ValueError, match="same dataset with the same regularization"):
+        search.adopt_subsolvers(GOSDT(dataset, regularization=0.02, depth_budget=4).subsolvers)
+    with pytest.raises(ValueError, match="same dataset with the same regularization"):
+        search.adopt_subsolvers(GOSDT(dataset, regularization=0.01, bounds={"child_slack": False}).subsolvers)
+    search.step(1)
+    with pytest.raises(ValueError, match="before the search starts"):
+        search.adopt_subsolvers(GOSDT(dataset, regularization=0.01).subsolvers)

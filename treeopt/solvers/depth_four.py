@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .depth_three import DepthThreeSolver, LoopSolver, SupportMemo
+from .depth_three import DepthThreeSolver, LoopSolver, SolvedRun, SupportMemo
 
 __all__ = ["DepthFourSolver"]
 
@@ -59,9 +59,10 @@ class DepthFourSolver(LoopSolver):
         The solver of the children, one level less deep, on the same dataset (its slack on the
         children's targets is used here too): a depth-three solver, or a depth-four solver for a
         solver of depth five (and so on).
-    memo_size : int, default=20_000
-        Depth-three results kept by support (the same grandchild support is reached through
-        both orders of two splits); cleared when full.
+    results_size : int, default=20_000
+        Its own results kept by support (:attr:`~treeopt.solvers.depth_three.LoopSolver.results`:
+        the same support is reached through both orders of two splits); cleared when full. The
+        children's results are kept by the children's solver.
 
     Attributes
     ----------
@@ -87,14 +88,14 @@ class DepthFourSolver(LoopSolver):
     True
     """
 
-    def __init__(self, three: DepthThreeSolver | DepthFourSolver, memo_size: int = 20_000):
+    def __init__(self, three: DepthThreeSolver | DepthFourSolver, results_size: int = 20_000):
         self.three = three
         self.depth = three.depth + 1
         #: The most leaves a child of a root split has (eight at depth three).
         self.child_max_leaves = 2 ** (self.depth - 2)
         self.two = three.two
         self.slack = three.slack
-        self._memo = SupportMemo(memo_size, self.two.eps)
+        self.results = SupportMemo(results_size, self.two.eps)
         self.solved_children = 0
         self.skipped_splits = 0
 
@@ -114,17 +115,15 @@ class DepthFourSolver(LoopSolver):
         return (yield from self._children_solver_steps(mask, target))
 
     def _children_solver_steps(self, mask: np.ndarray, target: float, hand_up_trees: bool = False):
-        """The best tree at the children's depth if it beats ``target`` (exact results memoised by
-        support), one root split of a depth-three solve per step. With ``hand_up_trees`` (the seed:
-        its trees are trees of the run's whole support) each step yields the solve's best tree so far."""
-        key = self._memo.key(mask)
-        found = self._memo.lookup(key, target)
-        if found is not None:
-            return found
+        """The best tree at the children's depth if it beats ``target`` (results kept by support in
+        the children's solver), one root split of a depth-three solve per step. With ``hand_up_trees``
+        (the seed: its trees are trees of the run's whole support) each step yields the solve's best
+        tree so far."""
         run = self.three.start(mask, target)
+        if isinstance(run, SolvedRun):
+            return run.objective, run.spec
         while not run.done:
             run.step()                     # inside the outer run's BLAS context
             yield (run.best, run.spec) if hand_up_trees else None
         self.solved_children += 1
-        self._memo.keep(key, run.objective, run.spec)
         return run.objective, run.spec

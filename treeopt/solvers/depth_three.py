@@ -60,18 +60,21 @@ import numpy as np
 
 from .depth_two import DepthTwoSolver, Leaves, one_blas_thread, round_up_near, similar_bounds
 
-__all__ = ["LoopSolver", "SupportMemo", "DepthThreeSolver", "RootSplitRun"]
+__all__ = ["LoopSolver", "SupportMemo", "SolvedRun", "DepthThreeSolver", "RootSplitRun"]
 
 
 class LoopSolver:
     """What the solvers that loop over root splits share: a whole solve is a run advanced to its end.
 
     Subclasses (:class:`DepthThreeSolver`, ``DepthFourSolver`` in ``treeopt/solvers/depth_four.py``)
-    set :attr:`depth` and make the run with ``start(mask, target)``.
+    set :attr:`depth`, the depth-two solver ``two`` and :attr:`results`.
     """
 
     #: The depth of the trees it solves.
     depth: int
+    #: Its results by support (:class:`SupportMemo`): a solve of a support solved before, against the
+    #: same target or a lower one, is answered at once.
+    results: SupportMemo
 
     def solve(self, mask: np.ndarray, target: float) -> tuple[float, object]:
         """The best tree of depth at most :attr:`depth` over the rows in ``mask``, if it beats ``target``.
@@ -102,14 +105,24 @@ class LoopSolver:
         """A solve that advances in slices (:meth:`RootSplitRun.advance`), for a stepwise search.
 
         With ``anytime`` it tries root splits in the order that meets good trees early rather than
-        the one that proves fastest (the module docstring).
+        the one that proves fastest (the module docstring). A support whose kept result answers the
+        target (:attr:`results`) gives a :class:`SolvedRun`, done at once.
         """
-        return RootSplitRun(self, mask, float(target), anytime=anytime)
+        key = self.results.key(mask)
+        found = self.results.lookup(key, float(target))
+        if found is not None:
+            return SolvedRun(*found, eps=self.two.eps)
+        return RootSplitRun(self, mask, float(target), anytime=anytime, key=key)
 
 
 class SupportMemo:
-    """A solver's exact results kept by support: the same child support is reached through both
-    orders of two splits. Cleared when it holds ``size`` results.
+    """A solver's results kept by support: the same support is reached through both orders of two
+    splits, and by the searches of successive depth budgets (``treeopt/solvers/deepening.py``).
+    Cleared when it holds ``size`` results.
+
+    A result is exact (its spec is the optimal tree), or a lower bound (spec None: nothing beat the
+    solve's target, so the optimum is at least ``target - eps``), which still answers any solve
+    against that target or a lower one.
 
     Examples
     --------
@@ -118,6 +131,10 @@ class SupportMemo:
     >>> memo.keep(key, 3.0, (0, -1, -1))
     >>> memo.lookup(key, target=5.0), memo.lookup(key, target=2.0)   # beats 5; not 2 (a bound)
     ((3.0, (0, -1, -1)), (1.999999999, None))
+    >>> other = memo.key(np.array([True, True, False]))
+    >>> memo.keep(other, 3.999999999, None)                           # nothing beat a target of 4
+    >>> memo.lookup(other, target=3.5), memo.lookup(other, target=6.0)
+    ((3.499999999, None), None)
     """
 
     def __init__(self, size: int, eps: float):
@@ -130,20 +147,55 @@ class SupportMemo:
         return np.packbits(mask).tobytes()
 
     def lookup(self, key: bytes, target: float) -> tuple[float, object] | None:
-        """The kept result as a solve against ``target`` returns it, or None when not kept."""
+        """The kept result as a solve against ``target`` returns it, or None when what is kept
+        does not answer it (nothing, or a lower bound below ``target - eps``)."""
         found = self._results.get(key)
         if found is None:
             return None
         objective, spec = found
-        return (objective, spec) if objective < target - self.eps else (target - self.eps, None)
+        if spec is not None and objective < target - self.eps:
+            return objective, spec
+        if objective >= target - self.eps:          # exact or a bound, nothing beats the target
+            return target - self.eps, None
+        return None
 
     def keep(self, key: bytes, objective: float, spec) -> None:
-        """Keep an exact result (a solve that beat its target: ``spec`` is not None)."""
-        if spec is None:
+        """Keep a solve's result: exact (``spec`` not None), or a lower bound (``spec`` None) unless
+        something as strong is kept already."""
+        found = self._results.get(key)
+        if spec is None and found is not None and (found[1] is not None or found[0] >= objective):
             return
         if len(self._results) >= self.size:
             self._results.clear()
         self._results[key] = (objective, spec)
+
+
+class SolvedRun:
+    """A solve answered by a solver's kept results (:class:`SupportMemo`): done from the start,
+    with the same attributes as a finished :class:`RootSplitRun`."""
+
+    done = True
+
+    def __init__(self, objective: float, spec, eps: float):
+        self.best = self.lower_bound = objective
+        self.spec = spec
+        self._eps = eps
+
+    @property
+    def objective(self) -> float:
+        return self.best
+
+    def advance(self, seconds: float | None = None) -> None:
+        """Nothing to do: the solve is done."""
+
+    def step(self) -> None:
+        """Nothing to do: the solve is done."""
+
+    def lower_target(self, target: float) -> None:
+        """As :meth:`RootSplitRun.lower_target`."""
+        if target - self._eps < self.best:
+            self.best = self.lower_bound = target - self._eps
+            self.spec = None
 
 
 class DepthThreeSolver(LoopSolver):
@@ -164,6 +216,8 @@ class DepthThreeSolver(LoopSolver):
     target_slack : float, default=1.0
         Each child is solved against its target plus this many λ (see the module docstring;
         0 solves it against its target alone).
+    results_size : int, default=20_000
+        Its own results kept by support (:attr:`LoopSolver.results`); cleared when full.
 
     Attributes
     ----------
@@ -194,11 +248,13 @@ class DepthThreeSolver(LoopSolver):
     #: The most leaves a child of a root split has (depth two): what ``achievable_at_least`` rounds to.
     child_max_leaves = 4
 
-    def __init__(self, two: DepthTwoSolver, memo_size: int = 200_000, children=None, target_slack: float = 1.0):
+    def __init__(self, two: DepthTwoSolver, memo_size: int = 200_000, children=None, target_slack: float = 1.0,
+                 results_size: int = 20_000):
         self.two = two
         self.children = two if children is None else children
         self.slack = float(target_slack) * two.penalty          # in weight units
-        self._memo = SupportMemo(memo_size, two.eps)
+        self._memo = SupportMemo(memo_size, two.eps)            # the children's depth-two results
+        self.results = SupportMemo(results_size, two.eps)
         self.solved_children = 0
         self.skipped_splits = 0
 
@@ -281,8 +337,10 @@ class RootSplitRun:
     #: 8.5 s, against 11 s least bound first.
     ANYTIME_STUMP_WEIGHT = 0.25
 
-    def __init__(self, solver: LoopSolver, mask: np.ndarray, target: float, anytime: bool = False):
+    def __init__(self, solver: LoopSolver, mask: np.ndarray, target: float, anytime: bool = False,
+                 key: bytes | None = None):
         self.solver = solver
+        self._key = solver.results.key(mask) if key is None else key     # where the result is kept
         two = self.two = solver.two
         with one_blas_thread():
             columns = self.columns = two.columns(mask)
@@ -392,11 +450,16 @@ class RootSplitRun:
             key[bound >= self.best] = np.inf
             j = int(np.argmin(key))
         if j is None or bound[j] >= self.best:
-            self.done = True
-            self.lower_bound = self.best
-            self.solver.skipped_splits += int(len(self._tried) - self._tried.sum())
+            self._finish()
             return None
         return j
+
+    def _finish(self) -> None:
+        """Every open root split's bound reaches the best tree: done, and the result is kept."""
+        self.done = True
+        self.lower_bound = self.best
+        self.solver.skipped_splits += int(len(self._tried) - self._tried.sum())
+        self.solver.results.keep(self._key, self.best, self.spec)
 
     def _try(self, j: int):
         """Solve both children of root split ``j`` (as far as they can beat the best) and bound the others."""

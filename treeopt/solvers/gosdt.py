@@ -227,6 +227,7 @@ import heapq
 import math
 import time
 from itertools import count
+from typing import NamedTuple
 
 import numpy as np
 
@@ -251,6 +252,17 @@ def _minus(total: tuple, part: tuple) -> tuple:
     if len(total) == 2:
         return (total[0] - part[0], total[1] - part[1])
     return tuple([a - b for a, b in zip(total, part)])
+
+
+class Subsolvers(NamedTuple):
+    """A GOSDT search's exact small-tree solvers (``GOSDT.subsolvers``), and what they were built for."""
+
+    pairs: DepthTwoSolver | None
+    sorted: SortedDepthTwo | None
+    three: DepthThreeSolver | None
+    loops: dict
+    dataset: Dataset
+    question: tuple
 
 
 class Problem:
@@ -464,6 +476,7 @@ class GOSDT(Solver):
             for depth in range(5, self.max_loop_depth + 1) if self.bounds["depth_five_six"] and thresholds else ():
                 self._loops[depth] = DepthFourSolver(self._loops[depth - 1])
         self._three_runs = {}            # id(problem) -> RootSplitRun of a depth-three or depth-four solve under way
+        self._subsolves_before = (0, 0)  # the shared subsolvers' counters when adopted (adopt_subsolvers)
         self.root: Problem | None = None
         self._dive_targets: list = []          # unexpanded problems on the incumbent, to expand first
         self._diving_weakest = False           # ... or on the path of least lower bound (bound_dives)
@@ -1061,11 +1074,67 @@ class GOSDT(Solver):
         self._push(problem)
 
     def _count_subsolves(self) -> None:
-        """The counters kept by the depth-two and depth-three subsolvers, copied into ``prune_counts``."""
+        """The counters kept by the depth-two and depth-three subsolvers, copied into ``prune_counts``
+        (this search's share when the subsolvers were adopted from another search)."""
+        sorted_before, slack_before = self._subsolves_before
         if self._sorted is not None:
-            self.prune_counts["sorted_depth_two"] = self._sorted.solves
+            self.prune_counts["sorted_depth_two"] = self._sorted.solves - sorted_before
         if self._three is not None:
-            self.prune_counts["child_slack"] = self._three.slack_solves
+            self.prune_counts["child_slack"] = self._three.slack_solves - slack_before
+
+    @property
+    def subsolvers(self) -> "Subsolvers":
+        """This search's exact small-tree solvers, for :meth:`adopt_subsolvers` of another search."""
+        return Subsolvers(self._pairs, self._sorted, self._three, self._loops, self.dataset, self._question())
+
+    def _question(self) -> tuple:
+        """What the subsolvers answer besides the dataset: λ, tolerance, class costs and switches."""
+        return (self.penalty, self.eps, tuple(np.ravel(self.model.costs).tolist()), tuple(sorted(self.bounds.items())),
+                self.lower_bound_guessed)
+
+    def adopt_subsolvers(self, subsolvers: "Subsolvers") -> None:
+        """Solve small subtrees with another search's exact solvers, and so reuse what they keep.
+
+        The depth-two solver, the depth-three solver and the loops over root splits
+        (``depth_four``, ``depth_five_six``) keep their results by support
+        (``treeopt/solvers/depth_three.py``, ``SupportMemo``). Iterative deepening
+        (``treeopt/solvers/deepening.py``) runs one search per depth budget over the same data: with
+        the solvers shared, the depth-six search's first step, the best tree of depth five over all
+        rows, is the depth-five search's answer, and so are the depth-four seeds of its children.
+        Call before this search starts.
+
+        Parameters
+        ----------
+        subsolvers : Subsolvers
+            Another search's :attr:`subsolvers`.
+
+        Raises
+        ------
+        ValueError
+            When they were built for other data, another λ or objective, other switches, or a search
+            that guesses its lower bounds: they would answer another question.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from treeopt.data import Dataset
+        >>> X = np.array([[a, b, c] for a in (0, 1) for b in (0, 1) for c in (0, 1)] * 2)
+        >>> ds = Dataset.from_binary(X, X.sum(axis=1) % 2)
+        >>> shallow = GOSDT(ds, regularization=0.01, depth_budget=3)
+        >>> deep = GOSDT(ds, regularization=0.01, depth_budget=4)
+        >>> deep.adopt_subsolvers(shallow.subsolvers)
+        >>> round(shallow.run().objective, 4), round(deep.run().objective, 4)   # parity: 8 leaves at depth 3
+        (0.08, 0.08)
+        """
+        if subsolvers.dataset is not self.dataset or subsolvers.question != self._question() \
+                or self.lower_bound_guessed:
+            raise ValueError("adopt_subsolvers needs the subsolvers of a search over the same dataset with the same "
+                             "regularization, objective and bounds, without lower-bound guessing.")
+        if self._generator is not None:
+            raise ValueError("adopt_subsolvers must be called before the search starts.")
+        self._pairs, self._sorted, self._three, self._loops = subsolvers[:4]
+        self._subsolves_before = (0 if self._sorted is None else self._sorted.solves,
+                                  0 if self._three is None else self._three.slack_solves)
 
     def _solve_small(self, problem: Problem, objective: float, spec, counter: str | None = "depth_two") -> None:
         """``depth_two``/``depth_three``: the problem's optimum is its best tree of depth at most two or three.
