@@ -94,3 +94,23 @@ def test_depth_three_with_whole_weights_matches_the_oracle(data, lam):
     for children in (None, SortedDepthTwo(*args)):
         objective, spec = DepthThreeSolver(two, children=children).solve(np.ones(dataset.n_points, bool), np.inf)
         assert abs(objective / dataset.total_weight - expected.objective) < 1e-9
+
+
+@settings(max_examples=200, deadline=None)
+@given(penalty=st.floats(0.01, 30.0), max_leaves=st.sampled_from([2, 4, 8, 16]), total=st.integers(1, 300),
+       seed=st.integers(0, 2**16))
+def test_rounding_by_the_table_of_achievable_values_equals_rounding_by_formula(penalty, max_leaves, total, seed):
+    """round_up_near with achievable_values (a binary search) gives the bounds achievable_at_least gives."""
+    from treeopt.solvers.depth_two import achievable_values, round_up_near
+
+    rng = np.random.default_rng(seed)
+    low_left = rng.uniform(0.0, total + penalty, size=30)
+    low_right = rng.uniform(0.0, total + penalty, size=30)
+    best = float(rng.uniform(0.0, 2 * (total + penalty)))
+    by_formula = (low_left.copy(), low_right.copy())
+    round_up_near(*by_formula, best, penalty, max_leaves)
+    values = achievable_values(penalty, max_leaves, float(total))
+    by_table = (low_left.copy(), low_right.copy())
+    round_up_near(*by_table, best, penalty, max_leaves, values=values)
+    np.testing.assert_allclose(by_table[0], by_formula[0], rtol=0, atol=1e-9)
+    np.testing.assert_allclose(by_table[1], by_formula[1], rtol=0, atol=1e-9)

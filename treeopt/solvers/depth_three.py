@@ -365,7 +365,8 @@ class RootSplitRun:
     def _round_up(self) -> None:
         """With whole weights, each child's bound rises to the least objective its subtree can have."""
         if self.two.whole:
-            round_up_near(self._low_left, self._low_right, self.best, self.two.penalty, self.solver.child_max_leaves)
+            round_up_near(self._low_left, self._low_right, self.best, self.two.penalty, self.solver.child_max_leaves,
+                          self.two.achievable(self.solver.child_max_leaves))
 
     @property
     def objective(self) -> float:

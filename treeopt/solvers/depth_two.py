@@ -35,7 +35,7 @@ from .bit_columns import WeightPlanes, nested_neighbours, pack_columns, pack_mas
 from .two_class_depth_two import two_class_children, two_class_depth_two
 
 __all__ = ["DepthTwoSolver", "DepthTwoResult", "PairCounts", "Leaves", "leaf_loss", "split_or_leaf",
-           "similar_bounds", "search_root_splits", "achievable_at_least", "round_up_near", "whole_weights",
+           "similar_bounds", "search_root_splits", "achievable_at_least", "achievable_values", "round_up_near", "whole_weights",
            "one_blas_thread"]
 
 LEAF = -1   # "no split": the subtree is a single leaf
@@ -177,14 +177,34 @@ def whole_weights(scored: np.ndarray) -> bool:
     return bool(np.all(scored == np.round(scored)))
 
 
-def round_up_near(low_left: np.ndarray, low_right: np.ndarray, best: float, penalty: float, max_leaves: int) -> None:
+def achievable_values(penalty: float, max_leaves: int, total: float) -> np.ndarray | None:
+    """Every objective ``ℓ + k·λ`` of a subtree with ``k <= max_leaves`` leaves and a whole loss
+    ``ℓ <= total``, sorted: :func:`round_up_near` reads the next achievable value from it by one
+    binary search. None when that list would be long (more than a million values).
+
+    Examples
+    --------
+    >>> achievable_values(0.3, 2, 2.0).round(6).tolist()
+    [0.3, 0.6, 1.3, 1.6, 2.3, 2.6]
+    """
+    whole_losses = int(np.ceil(total)) + 1
+    if whole_losses * max_leaves > 1 << 20:
+        return None
+    fixed = penalty * np.arange(1, max_leaves + 1)                 # as achievable_at_least adds them
+    return np.unique((np.arange(whole_losses, dtype=np.float64)[:, None] + fixed[None, :]).ravel())
+
+
+def round_up_near(low_left: np.ndarray, low_right: np.ndarray, best: float, penalty: float, max_leaves: int,
+                  values: np.ndarray | None = None) -> None:
     """:func:`achievable_at_least` on both children's bounds of the splits it can close (in place).
 
     Every child pays for at least one leaf, so its bound is at least λ, and rounding then raises
     it by less than one whole unit of loss: only splits whose two bounds add up to within two
     units of ``best`` can reach it. The others are left as they are (rounding fewer bounds is
     always sound, only weaker), which keeps the cost to the few splits near the best tree
-    instead of every split of a wide support.
+    instead of every split of a wide support. With ``values`` (:func:`achievable_values` of the
+    same λ and leaves) each bound rises to the first value at least itself, found by a binary
+    search: the same numbers in a third of the time on a depth-four solve's small supports.
 
     Examples
     --------
@@ -192,12 +212,23 @@ def round_up_near(low_left: np.ndarray, low_right: np.ndarray, best: float, pena
     >>> round_up_near(low_left, low_right, best=2.5, penalty=0.3, max_leaves=2)
     >>> low_left.round(6).tolist(), low_right.round(6).tolist()   # the first split now reaches 2.5
     ([1.3, 0.3], [1.3, 0.3])
+    >>> low_left, low_right = np.array([0.7, 0.3]), np.array([0.7, 0.3])
+    >>> round_up_near(low_left, low_right, 2.5, 0.3, 2, values=achievable_values(0.3, 2, 2.0))
+    >>> low_left.round(6).tolist(), low_right.round(6).tolist()
+    ([1.3, 0.3], [1.3, 0.3])
     """
     both = low_left + low_right
     near = np.flatnonzero((both >= best - 2.0) & (both < best))        # closed ones need nothing
-    if len(near):
+    if not len(near):
+        return
+    if values is None:
         low_left[near], low_right[near] = achievable_at_least(np.stack((low_left[near], low_right[near])),
                                                               penalty, max_leaves)
+        return
+    for low in (low_left, low_right):
+        bounds = low[near]
+        found = values.take(np.searchsorted(values, bounds - 1e-7), mode="clip")
+        low[near] = np.maximum(found, bounds)
 
 
 def similar_bounds(low_left, low_right, j, left_obj, right_obj, both, single, total) -> None:
@@ -424,6 +455,14 @@ class DepthTwoSolver:
             dtype = np.float32 if self.single_precision else np.float64
             self._weight = self.scored.sum(axis=1).astype(dtype)
             self._difference = (self.scored[:, 1] - self.scored[:, 0]).astype(dtype)
+
+    def achievable(self, max_leaves: int) -> np.ndarray | None:
+        """:func:`achievable_values` of subtrees of at most ``max_leaves`` leaves over these points
+        (made once per count of leaves; whole weights only)."""
+        made = self.__dict__.setdefault("_achievable", {})
+        if max_leaves not in made:
+            made[max_leaves] = achievable_values(self.penalty, max_leaves, float(self.scored.sum()))
+        return made[max_leaves]
 
     # -- the rows of a support set ------------------------------------------------
     def rows(self, support: int) -> np.ndarray:
