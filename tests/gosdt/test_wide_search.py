@@ -859,3 +859,18 @@ def test_adopted_subsolvers_must_answer_the_same_question():
     search.step(1)
     with pytest.raises(ValueError, match="before the search starts"):
         search.adopt_subsolvers(GOSDT(dataset, regularization=0.01).subsolvers)
+
+
+def test_the_portfolio_members_share_their_solvers_and_count_their_own_solves():
+    """The portfolio's GOSDT member and iterative deepening share one set of small-tree solvers
+    (with a depth budget of five both solve the same supports at depth four): the same optimum, and
+    the solves the shared depth-three solver ran are counted once, by the member whose unit ran them."""
+    dataset = _checkerboard()
+    expected = GOSDT(dataset, regularization=0.01, depth_budget=5).run().objective
+    portfolio = Portfolio(dataset, regularization=0.01, depth_budget=5)
+    result = portfolio.run()
+    assert result.optimal and result.objective == pytest.approx(expected)
+    three = portfolio.members["gosdt"].subsolvers.three
+    assert three is portfolio.members["deepening"]._subsolvers.three
+    assert three.slack_solves > 0
+    assert portfolio.prune_counts["child_slack"] == three.slack_solves

@@ -150,6 +150,13 @@ class DepthDeepening(Solver):
             self._search_at_depth = None           # its memo is no longer needed
             yield
 
+    def adopt_subsolvers(self, subsolvers) -> None:
+        """Give every depth's search these exact small-tree solvers (``GOSDT.subsolvers`` of a search
+        over the same data, λ, objective and switches; see ``GOSDT.adopt_subsolvers``). The
+        portfolio (``treeopt/solvers/portfolio.py``) shares its GOSDT member's this way. Call before
+        the search starts."""
+        self._subsolvers = subsolvers
+
     def offer_incumbent(self, tree: Tree, objective: float) -> bool:
         """Take a tree found by another search over the same dataset as the incumbent, if it is better.
 

@@ -476,7 +476,7 @@ class GOSDT(Solver):
             for depth in range(5, self.max_loop_depth + 1) if self.bounds["depth_five_six"] and thresholds else ():
                 self._loops[depth] = DepthFourSolver(self._loops[depth - 1])
         self._three_runs = {}            # id(problem) -> RootSplitRun of a depth-three or depth-four solve under way
-        self._subsolves_before = (0, 0)  # the shared subsolvers' counters when adopted (adopt_subsolvers)
+        self._subsolve_marks = (0, 0)    # the subsolvers' counters when this search last counted (_count_subsolves)
         self.root: Problem | None = None
         self._dive_targets: list = []          # unexpanded problems on the incumbent, to expand first
         self._diving_weakest = False           # ... or on the path of least lower bound (bound_dives)
@@ -565,6 +565,7 @@ class GOSDT(Solver):
     # -- the search --------------------------------------------------------------
     def _search(self):
         ds = self.dataset
+        self._subsolve_marks = self._subsolve_totals()
         self.root = self._find_or_create(ds.all_points, self.depth_budget, None)
         self.root.scope = math.inf                                # the root's target is its own upper bound
         shallow = self._pairs is not None and self.depth_budget is not None and (
@@ -595,6 +596,7 @@ class GOSDT(Solver):
         pause = HeapFreeze(self.freeze_heap)
         dives = self.bounds["dives"]
         while not root.solved and self._queue:
+            self._subsolve_marks = self._subsolve_totals()       # others' solves since the last unit are theirs
             counts = dict(self.prune_counts) if self._events is not None else None
             with pause:
                 # Dives alternate with queue pops (at most every other unit), so the exact search
@@ -1073,14 +1075,22 @@ class GOSDT(Solver):
             self._propagate(problem)
         self._push(problem)
 
+    def _subsolve_totals(self) -> tuple[int, int]:
+        """The counters the depth-two and depth-three subsolvers keep (possibly shared with other searches)."""
+        return (0 if self._sorted is None else self._sorted.solves,
+                0 if self._three is None else self._three.slack_solves)
+
     def _count_subsolves(self) -> None:
-        """The counters kept by the depth-two and depth-three subsolvers, copied into ``prune_counts``
-        (this search's share when the subsolvers were adopted from another search)."""
-        sorted_before, slack_before = self._subsolves_before
+        """Add to ``prune_counts`` what the subsolvers counted since this search last counted. The
+        marks are renewed at the start of each of its units of work, so solvers shared with other
+        searches (:meth:`adopt_subsolvers`) count each search's own solves."""
+        now = self._subsolve_totals()
+        sorted_solves, slack_solves = (a - b for a, b in zip(now, self._subsolve_marks))
+        self._subsolve_marks = now
         if self._sorted is not None:
-            self.prune_counts["sorted_depth_two"] = self._sorted.solves - sorted_before
+            self.prune_counts["sorted_depth_two"] += sorted_solves
         if self._three is not None:
-            self.prune_counts["child_slack"] = self._three.slack_solves - slack_before
+            self.prune_counts["child_slack"] += slack_solves
 
     @property
     def subsolvers(self) -> "Subsolvers":
@@ -1133,8 +1143,6 @@ class GOSDT(Solver):
         if self._generator is not None:
             raise ValueError("adopt_subsolvers must be called before the search starts.")
         self._pairs, self._sorted, self._three, self._loops = subsolvers[:4]
-        self._subsolves_before = (0 if self._sorted is None else self._sorted.solves,
-                                  0 if self._three is None else self._three.slack_solves)
 
     def _solve_small(self, problem: Problem, objective: float, spec, counter: str | None = "depth_two") -> None:
         """``depth_two``/``depth_three``: the problem's optimum is its best tree of depth at most two or three.

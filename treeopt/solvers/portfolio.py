@@ -11,6 +11,11 @@ Neither dominates. Both bound the same optimum ``R*``, so the portfolio keeps
 
 and stops as soon as they meet, whichever search closed the gap.
 
+Both use one set of exact small-tree solvers (``GOSDT.adopt_subsolvers``), which keep their
+results by support: with a depth budget of five, GOSDT's loop over root splits and iterative
+deepening's last depth solve the same supports once (spiral with every threshold at depth five:
+1.9-2.6 s instead of 3.3-4.1 s; at depth six, λ = 0.02, 9 s instead of 19 s).
+
 Units of work alternate by time. *Anytime first*: during the first :attr:`Portfolio.ANYTIME_SECONDS`
 of search time, iterative deepening gets :attr:`Portfolio.ANYTIME_SHARE` of it, because its
 best shallow trees are what a user who stops early wants (tic-tac-toe one-hot at λ = 0.005 reaches
@@ -94,7 +99,11 @@ class Portfolio(Solver):
         gosdt.depth_three_start_after = self.THREE_START_AFTER
         gosdt.depth_three_start_share = self.THREE_START_SHARE
         gosdt.keep_start_when_offered = True
-        self.members = {"gosdt": gosdt, "deepening": DepthDeepening(dataset, **common)}
+        deepening = DepthDeepening(dataset, **common)
+        # One set of exact small-tree solvers for both: with a depth budget of five, GOSDT's loop over
+        # root splits and iterative deepening's last depth solve the same supports.
+        deepening.adopt_subsolvers(gosdt.subsolvers)
+        self.members = {"gosdt": gosdt, "deepening": deepening}
         self.eps = EPS                         # objective units (the members' tolerance, EPS × total weight)
         self.closed_by = None
 
