@@ -35,8 +35,8 @@ from .bit_columns import WeightPlanes, nested_neighbours, pack_columns, pack_mas
 from .two_class_depth_two import two_class_children, two_class_depth_two
 
 __all__ = ["DepthTwoSolver", "DepthTwoResult", "PairCounts", "Leaves", "leaf_loss", "split_or_leaf",
-           "similar_bounds", "search_root_splits", "achievable_at_least", "achievable_values", "round_up_near", "whole_weights",
-           "one_blas_thread"]
+           "similar_bounds", "search_root_splits", "achievable_at_least", "achievable_values", "round_up_near",
+           "whole_weights", "one_blas_thread"]
 
 LEAF = -1   # "no split": the subtree is a single leaf
 
