@@ -874,3 +874,20 @@ def test_the_portfolio_members_share_their_solvers_and_count_their_own_solves():
     assert three is portfolio.members["deepening"]._subsolvers.three
     assert three.slack_solves > 0
     assert portfolio.prune_counts["child_slack"] == three.slack_solves
+
+
+def test_the_results_by_support_keep_the_strongest_answer():
+    """An exact result outlives any bound; a higher bound replaces a lower one; a bound from an
+    infinite target (which proves nothing) is not kept."""
+    from treeopt.solvers.depth_three import SupportMemo
+
+    memo = SupportMemo(size=10, eps=1e-9)
+    key = memo.key(np.array([True, False, True]))
+    memo.keep(key, np.inf, None)
+    assert memo.lookup(key, 5.0) is None
+    memo.keep(key, 3.0, None)
+    memo.keep(key, 2.5, None)                              # weaker: the 3.0 bound stays
+    assert memo.lookup(key, 2.9) == (2.9 - 1e-9, None) and memo.lookup(key, 4.0) is None
+    memo.keep(key, 1.0, (0, -1, -1))
+    memo.keep(key, 5.0, None)                              # a bound never replaces the exact result
+    assert memo.lookup(key, 2.0) == (1.0, (0, -1, -1)) and memo.lookup(key, 0.5) == (0.5 - 1e-9, None)

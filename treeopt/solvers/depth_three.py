@@ -163,8 +163,9 @@ class SupportMemo:
         """Keep a solve's result: exact (``spec`` not None), or a lower bound (``spec`` None) unless
         something as strong is kept already."""
         found = self._results.get(key)
-        if spec is None and found is not None and (found[1] is not None or found[0] >= objective):
-            return
+        if spec is None and (not objective < np.inf or found is not None and (found[1] is not None
+                                                                              or found[0] >= objective)):
+            return                    # an infinite target proves nothing; something as strong is kept
         if len(self._results) >= self.size:
             self._results.clear()
         self._results[key] = (objective, spec)
