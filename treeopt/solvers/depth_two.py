@@ -344,19 +344,25 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
         children_difference = difference[children]
         total_difference = difference.dtype.type(total[1, 0] - total[0, 0])      # whole weights stay whole
     found = None
-    # The splits still in (``alive``: candidate indices) and their arrays, compacted as they drop out.
+    # The splits still in (``alive``: candidate indices) and their arrays, compacted once a quarter of
+    # them has dropped out (compacting after every tried split cost as much as the bounds' update).
     alive = np.arange(single.shape[1])
     stump = left_leaf + right_leaf
     low_left, low_right = low_left.copy(), low_right.copy()
     while True:
         bound = low_left + low_right
-        keep = bound < best - eps
-        if not keep.all():
-            alive, low_left, low_right, single_w, stump, bound = (alive[keep], low_left[keep], low_right[keep],
-                                                                  single_w[keep], stump[keep], bound[keep])
-        if len(alive) == 0:
+        closed = bound >= best - eps
+        n_closed = int(np.count_nonzero(closed))
+        if n_closed == len(alive):
             return best, found
-        i = int(np.argmin(stump + bound))           # the least midpoint of [bound, children as leaves], doubled
+        key = stump + bound                         # the least midpoint of [bound, children as leaves], doubled
+        if 4 * n_closed >= len(alive):
+            keep = ~closed
+            alive, low_left, low_right, single_w, stump, key = (alive[keep], low_left[keep], low_right[keep],
+                                                                single_w[keep], stump[keep], key[keep])
+        elif n_closed:
+            key[closed] = np.inf
+        i = int(np.argmin(key))
         j = int(alive[i])
         pair, both = pair_with(j)                # (K, children): class weights of f_j ∧ f_k; (n,): their totals
         if both.ndim != 1:
