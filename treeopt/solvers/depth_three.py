@@ -112,7 +112,7 @@ class LoopSolver:
         found = self.results.lookup(key, float(target))
         if found is not None:
             return SolvedRun(*found, eps=self.two.eps)
-        return RootSplitRun(self, mask, float(target), anytime=anytime, key=key)
+        return RootSplitRun(self, mask, float(target), key, anytime=anytime)
 
 
 class SupportMemo:
@@ -162,10 +162,12 @@ class SupportMemo:
     def keep(self, key: bytes, objective: float, spec) -> None:
         """Keep a solve's result: exact (``spec`` not None), or a lower bound (``spec`` None) unless
         something as strong is kept already."""
-        found = self._results.get(key)
-        if spec is None and (not objective < np.inf or found is not None and (found[1] is not None
-                                                                              or found[0] >= objective)):
-            return                    # an infinite target proves nothing; something as strong is kept
+        if spec is None:
+            if objective == np.inf:                  # nothing beat an infinite target: that proves nothing
+                return
+            found = self._results.get(key)
+            if found is not None and (found[1] is not None or found[0] >= objective):
+                return                               # the kept answer is as strong
         if len(self._results) >= self.size:
             self._results.clear()
         self._results[key] = (objective, spec)
@@ -338,10 +340,9 @@ class RootSplitRun:
     #: 8.5 s, against 11 s least bound first.
     ANYTIME_STUMP_WEIGHT = 0.25
 
-    def __init__(self, solver: LoopSolver, mask: np.ndarray, target: float, anytime: bool = False,
-                 key: bytes | None = None):
+    def __init__(self, solver: LoopSolver, mask: np.ndarray, target: float, key: bytes, anytime: bool = False):
         self.solver = solver
-        self._key = solver.results.key(mask) if key is None else key     # where the result is kept
+        self._key = key                    # where the result is kept (solver.results.key(mask))
         two = self.two = solver.two
         with one_blas_thread():
             columns = self.columns = two.columns(mask)

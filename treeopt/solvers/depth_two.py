@@ -461,14 +461,14 @@ class DepthTwoSolver:
             dtype = np.float32 if self.single_precision else np.float64
             self._weight = self.scored.sum(axis=1).astype(dtype)
             self._difference = (self.scored[:, 1] - self.scored[:, 0]).astype(dtype)
+        self._achievable: dict = {}            # max_leaves -> achievable_values (achievable)
 
     def achievable(self, max_leaves: int) -> np.ndarray | None:
         """:func:`achievable_values` of subtrees of at most ``max_leaves`` leaves over these points
         (made once per count of leaves; whole weights only)."""
-        made = self.__dict__.setdefault("_achievable", {})
-        if max_leaves not in made:
-            made[max_leaves] = achievable_values(self.penalty, max_leaves, float(self.scored.sum()))
-        return made[max_leaves]
+        if max_leaves not in self._achievable:
+            self._achievable[max_leaves] = achievable_values(self.penalty, max_leaves, float(self.scored.sum()))
+        return self._achievable[max_leaves]
 
     # -- the rows of a support set ------------------------------------------------
     def rows(self, support: int) -> np.ndarray:

@@ -106,9 +106,13 @@ def two_class_depth_two(X: np.ndarray, weight: np.ndarray, difference: np.ndarra
 
 
 def _worth(parts: np.ndarray, other: float) -> np.ndarray:
-    """``|a| + |o − a|`` for each part ``a`` of a child whose difference is ``o``: what its split is worth."""
-    parts = parts.astype(np.float64)
-    return np.abs(parts) + np.abs(other - parts)
+    """``|a| + |o − a|`` for each part ``a`` of a child whose difference is ``o``: what its split is worth
+    (single-precision parts in double precision: the sum of two whole weights below 2²⁴ may not fit)."""
+    if parts.dtype == np.float32:
+        parts = parts.astype(np.float64)
+    worth = np.abs(parts)
+    worth += np.abs(other - parts)
+    return worth
 
 
 def two_class_children(pair_difference: np.ndarray, children_difference: np.ndarray, right_difference: float,
@@ -160,8 +164,7 @@ def _child_best(parts: np.ndarray, difference: float, weight: float, leaf: float
     """One child's best subtree of depth at most one: ``(objective, k)`` of its best split, whose
     ``f_k`` side has difference ``parts[k]``, when that beats the leaf by more than ``eps``, else
     ``(leaf, LEAF)``."""
-    worth = np.abs(parts)
-    worth += np.abs(difference - parts)
+    worth = _worth(parts, difference)
     k = int(worth.argmax())
     split = (weight - float(worth[k])) / 2 + 2 * penalty
     return (split, k) if split < leaf - eps else (leaf, LEAF)
