@@ -99,20 +99,26 @@ def two_class_depth_two(X: np.ndarray, weight: np.ndarray, difference: np.ndarra
     objective = (total_weight - float(both[i])) / 2
     if objective < leaf - eps:
         # The first best split of each child, as a scan of |a| + |o − a| along its row finds it.
-        right = int(_worth(pair[:, i], others[0, i]).argmax()) if splits[0, i] else LEAF
-        left = int(_worth(left_parts[:, i], others[1, i]).argmax()) if splits[1, i] else LEAF
+        right = _best_part(pair[:, i], others[0, i])[1] if splits[0, i] else LEAF
+        left = _best_part(left_parts[:, i], others[1, i])[1] if splits[1, i] else LEAF
         return objective, (i, left, right)
     return leaf, LEAF
 
 
-def _worth(parts: np.ndarray, other: float) -> np.ndarray:
-    """``|a| + |o − a|`` for each part ``a`` of a child whose difference is ``o``: what its split is worth
-    (single-precision parts in double precision: the sum of two whole weights below 2²⁴ may not fit)."""
-    if parts.dtype == np.float32:
-        parts = parts.astype(np.float64)
-    worth = np.abs(parts)
-    worth += np.abs(other - parts)
-    return worth
+def _best_part(parts: np.ndarray, other: float) -> tuple[float, int]:
+    """``(worth, k)``: the most a split of a child whose difference is ``o`` can be worth, ``max_k |2a_k − o|``
+    over its parts ``a_k``, and the first ``k`` reaching it (the first greatest or least part).
+
+    A split is worth ``|a| + |o − a| = max(|o|, |2a − o|)``; a worth of ``|o|`` is the leaf's, which no
+    split beats, so only ``|2a − o|`` matters, and it is greatest at the greatest or the least part.
+    Two reductions instead of the worth of every part; the first ``k`` is the one a scan of
+    ``|a| + |o − a|`` finds (whole weights: the same numbers, in double precision).
+    """
+    high, low = int(parts.argmax()), int(parts.argmin())
+    up, down = 2.0 * float(parts[high]) - other, other - 2.0 * float(parts[low])
+    if up != down:
+        return (up, high) if up > down else (down, low)
+    return up, min(high, low)
 
 
 def two_class_children(pair_difference: np.ndarray, children_difference: np.ndarray, right_difference: float,
@@ -164,7 +170,6 @@ def _child_best(parts: np.ndarray, difference: float, weight: float, leaf: float
     """One child's best subtree of depth at most one: ``(objective, k)`` of its best split, whose
     ``f_k`` side has difference ``parts[k]``, when that beats the leaf by more than ``eps``, else
     ``(leaf, LEAF)``."""
-    worth = _worth(parts, difference)
-    k = int(worth.argmax())
-    split = (weight - float(worth[k])) / 2 + 2 * penalty
+    worth, k = _best_part(parts, difference)
+    split = (weight - worth) / 2 + 2 * penalty
     return (split, k) if split < leaf - eps else (leaf, LEAF)
