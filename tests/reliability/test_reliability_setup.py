@@ -34,6 +34,15 @@ def test_many_thresholds_warn_with_numbers_and_the_fix():
         make_solver(X, y, regularization=0.1, thresholds="all")
 
 
+def test_many_thresholds_warn_above_depth_budget_three_only():
+    X, y = _one_wide_column()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        make_solver(X, y, regularization=0.1, thresholds="all", depth_budget=3)   # solved in seconds
+    with pytest.warns(UserWarning, match=r"1499 binary features for 1500 rows"):
+        make_solver(X, y, regularization=0.1, thresholds="all", depth_budget=4)
+
+
 def test_few_thresholds_or_a_heuristic_do_not_warn():
     X, y = _one_wide_column()
     with warnings.catch_warnings():
