@@ -442,8 +442,7 @@ class RootSplitRun:
 
     def _next_split(self) -> int | None:
         """The next root split to try, or None once every bound reaches the best (then done)."""
-        bound = self._low_left + self._low_right
-        bound[self._tried] = np.inf
+        bound = self._open_bound                        # as the last _update_lower_bound left it
         if len(bound) == 0:
             j = None
         elif self._order_weight is None:
@@ -489,8 +488,9 @@ class RootSplitRun:
         self._update_lower_bound()
 
     def _update_lower_bound(self) -> None:
-        """The least bound of the root splits not yet tried, or the best tree's objective."""
-        bound = self._low_left + self._low_right
+        """The least bound of the root splits not yet tried, or the best tree's objective (and each
+        split's bound, infinite once tried, for :meth:`_next_split`: the bounds change only here)."""
+        bound = self._open_bound = self._low_left + self._low_right
         bound[self._tried] = np.inf
-        self.lower_bound = min(self.best, float(bound.min(initial=np.inf)))
+        self.lower_bound = min(self.best, float(np.minimum.reduce(bound, initial=np.inf)))
 

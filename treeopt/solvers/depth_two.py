@@ -632,9 +632,8 @@ class DepthTwoSolver:
         repeats[1:] = (ones[1:] == ones[:-1]) & self.nested_with_previous[1:]
         first = ~repeats[varying]
         kept = varying[first]
-        inverse = np.cumsum(first) - 1                            # a repeat joins its neighbour's column
         bits = np.ascontiguousarray(by_word[:, kept]) if len(kept) > self.max_pair_columns else None
-        return kept, (varying, inverse), bits
+        return kept, RunMembers(varying, first), bits
 
     def counts(self, columns: "Columns") -> "PairCounts":
         """Single and pair counts of a support's kept columns, with every depth-two quantity."""
@@ -649,6 +648,22 @@ class DepthTwoSolver:
         weighted = (W[:, :, None] * X[:, None, :]).reshape(m, n_classes * f)
         pair = (weighted.T @ X).reshape(n_classes, f, f).astype(np.float64, copy=False)
         return PairCounts(self, columns, total, single, pair)
+
+
+class RunMembers:
+    """``Columns.members`` of columns merged by runs of equal neighbours, made when unpacked.
+
+    ``features, column = members`` gives every non-constant feature (``varying``) and the kept
+    column it joins: a repeat joins its neighbour's, so the column is the count of run starts up to
+    it, less one. Only the depth-two results over every feature read it (``PairCounts.result``);
+    the solves that want one optimum, most of them, never pay for it.
+    """
+
+    def __init__(self, varying: np.ndarray, first: np.ndarray):
+        self.varying, self.first = varying, first
+
+    def __iter__(self):
+        return iter((self.varying, np.cumsum(self.first) - 1))
 
 
 @dataclass
@@ -667,7 +682,7 @@ class Columns:
     X: np.ndarray
     W: np.ndarray
     features: np.ndarray
-    members: tuple
+    members: tuple | RunMembers      # unpacks as (features, column)
     bits_by_word: np.ndarray | None  # (words, kept): each kept column as packed bits (None: few features)
     rows: np.ndarray                 # the support's points (indices into the dataset's points)
 
