@@ -85,6 +85,14 @@ def test_fitted_attributes(fitted):
     assert clf.regularization == 0.02                       # never changed by fit
 
 
+def test_trace_is_made_once_when_read_and_survives_pickling(fitted):
+    clf, X, y = fitted
+    assert clf.trace_ is clf.trace_                         # made on the first read, then kept
+    copy = pickle.loads(pickle.dumps(clf))
+    pd.testing.assert_frame_equal(copy.trace_, clf.trace_)
+    assert not hasattr(OptimalTreeClassifier(), "trace_")  # no trace before fit
+
+
 def test_optimum_matches_oracle_on_the_binarized_table(fitted):
     """The estimator's objective is the true optimum over its binary features (oracle, depth 3 cap)."""
     clf, X, y = fitted

@@ -58,7 +58,7 @@ from ..tree import Tree
 from .capabilities import Capabilities
 from .interrupts import DeferredSignals
 
-__all__ = ["Solver", "Snapshot", "QueueEntry", "SearchResult", "TracePoint", "check_cache_limit", "plain_value"]
+__all__ = ["Solver", "Snapshot", "QueueEntry", "SearchResult", "TracePoint", "trace_frame", "check_cache_limit", "plain_value"]
 
 #: Objective values closer than this fraction of the total weight are equal (each solver's ``eps`` is
 #: ``EPS * total_weight``: relative, so that weights of 1e-10 or 1e6 decide ties alike).
@@ -250,7 +250,19 @@ class SearchResult:
 
     def trace_frame(self) -> pd.DataFrame:
         """The trace as a DataFrame (elapsed, expansions, lower_bound, upper_bound, queue_size, cache_size)."""
-        return pd.DataFrame([vars(p) for p in self.trace], columns=TRACE_COLUMNS)
+        return trace_frame(self.trace)
+
+
+def trace_frame(points: list) -> pd.DataFrame:
+    """Trace points (:class:`TracePoint`) as a DataFrame with the columns :data:`TRACE_COLUMNS`.
+
+    Examples
+    --------
+    >>> trace_frame([TracePoint(0.5, 10, 0.1, 0.3, 4, 20)]).upper_bound.tolist()
+    [0.3]
+    """
+    return pd.DataFrame({column: [getattr(p, column) for p in points] for column in TRACE_COLUMNS},
+                        columns=TRACE_COLUMNS)
 
 
 class Solver:

@@ -218,7 +218,7 @@ def round_up_near(low_left: np.ndarray, low_right: np.ndarray, best: float, pena
     ([1.3, 0.3], [1.3, 0.3])
     """
     both = low_left + low_right
-    near = np.flatnonzero((both >= best - 2.0) & (both < best))        # closed ones need nothing
+    near = ((both >= best - 2.0) & (both < best)).nonzero()[0]         # closed ones need nothing
     if not len(near):
         return
     if values is None:
@@ -593,18 +593,18 @@ class DepthTwoSolver:
         ``t`` is constant, and thresholds with no row of the support between them
         are equal. The products below then shrink with the square of the kept count.
         """
-        rows = np.flatnonzero(mask)
+        rows = np.asarray(mask).nonzero()[0]      # (the method: np.flatnonzero's wrappers cost more here)
         if self.n_features <= self.few_features:
             # Few columns: the products below are small whatever the duplicates, and finding equal
             # columns by their bits would cost more than it saves (about half of a call on 27 columns).
             points = self.points[rows]
             ones = points.sum(axis=0)
-            kept = np.flatnonzero((ones > 0) & (ones < len(rows)))
+            kept = ((ones > 0) & (ones < len(rows))).nonzero()[0]
             return Columns(points[:, kept].astype(dtype), self.scored[rows], kept,
                            (kept, np.arange(len(kept))), None, rows)
         by_word = self.packed_by_word & pack_mask(mask)[:, None]    # each column on the support's points
         ones = np.bitwise_count(by_word).sum(axis=0, dtype=np.int64)
-        varying = np.flatnonzero((ones > 0) & (ones < len(rows)))    # every column that splits the support
+        varying = ((ones > 0) & (ones < len(rows))).nonzero()[0]     # every column that splits the support
         if self.by_counts:
             kept, members, bits = self._merge_by_counts(by_word, ones, varying)
         else:
