@@ -101,7 +101,8 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
     ...
     ValueError: solver='gosdt' does not take schedule='dfs'; schedule needs solver='osdt' (or leave schedule=None).
     """
-    extra = {name: settings.pop(name) for name in list(settings) if name in solver_options()}
+    own_options = solver_options()
+    extra = {name: settings.pop(name) for name in list(settings) if name in own_options}
     unknown = sorted(set(settings) - set(SETTINGS))
     if unknown:
         raise TypeError(f"make_solver() got unknown setting(s) {unknown}; the settings are {sorted(SETTINGS)} "
@@ -230,6 +231,10 @@ def warn_if_hopeless(n_rows: int, features) -> None:
                   "section 4.1).", UserWarning, stacklevel=3)
 
 
+#: A binarized table this small (bytes, built twice) is not checked against the free memory.
+SMALL_TABLE_BYTES = 16 * 2 ** 20
+
+
 def check_setup_memory(n_rows: int, n_features: int, memory_limit: int | None) -> None:
     """Refuse a binarized table that would push the process past ``memory_limit`` or the free memory.
 
@@ -248,6 +253,8 @@ def check_setup_memory(n_rows: int, n_features: int, memory_limit: int | None) -
     """
     needed = n_rows * n_features
     if memory_limit is None:
+        if 2 * needed <= SMALL_TABLE_BYTES:
+            return                  # no machine lacks that much (reading the free memory: 0.05 ms a fit)
         # The table is built about twice over (the binarizer's matrix, then its distinct rows).
         free = available_memory()
         if free is not None and 2 * needed > free:
