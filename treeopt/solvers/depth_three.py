@@ -58,7 +58,7 @@ import time
 
 import numpy as np
 
-from .depth_two import DepthTwoSolver, Leaves, one_blas_thread, round_up_near, similar_bounds
+from .depth_two import DepthTwoSolver, Leaves, achievable_at_least, one_blas_thread, round_up_near, similar_bounds
 
 __all__ = ["LoopSolver", "SupportMemo", "SolvedRun", "DepthThreeSolver", "RootSplitRun"]
 
@@ -370,6 +370,32 @@ class RootSplitRun:
             round_up_near(self._low_left, self._low_right, self.best, self.two.penalty, self.solver.child_max_leaves,
                           self.two.achievable(self.solver.child_max_leaves))
 
+    def _round_up_split(self, j: int) -> bool:
+        """:meth:`_round_up` of split ``j``'s two bounds alone; True when one rose.
+
+        After the seed every bound is rounded at once; after each tried split only the split about
+        to be tried is (:meth:`_next_split`): rounding closes a split only when it is the least
+        open one, and two scalar roundings cost a tenth of rounding every split near the best.
+        """
+        if not self.two.whole:
+            return False
+        max_leaves = self.solver.child_max_leaves
+        values = self.two.achievable(max_leaves)
+        rose = False
+        for low in (self._low_left, self._low_right):
+            bound = float(low[j])
+            if values is not None:
+                at = int(values.searchsorted(bound - 1e-7))
+                rounded = max(float(values[at]), bound) if at < len(values) else bound
+            else:
+                rounded = float(achievable_at_least(np.array([bound]), self.two.penalty, max_leaves)[0])
+            if rounded > bound:
+                low[j] = rounded
+                rose = True
+        if rose:
+            self._open_bound[j] = self._low_left[j] + self._low_right[j]
+        return rose
+
     @property
     def objective(self) -> float:
         """The optimum (or ``target - eps`` when nothing beats the target), once :attr:`done`."""
@@ -441,20 +467,23 @@ class RootSplitRun:
             yield
 
     def _next_split(self) -> int | None:
-        """The next root split to try, or None once every bound reaches the best (then done)."""
+        """The next root split to try, or None once every bound reaches the best (then done). The
+        split's bounds are rounded up first (:meth:`_round_up_split`); if they rise, the choice is made again."""
         bound = self._open_bound                        # as the last _update_lower_bound left it
-        if len(bound) == 0:
-            j = None
-        elif self._order_weight is None:
-            j = int(np.argmin(bound))
-        else:                                           # the anytime order, among the splits still open
-            key = bound + self._order_weight
-            key[bound >= self.best] = np.inf
-            j = int(np.argmin(key))
-        if j is None or bound[j] >= self.best:
-            self._finish()
-            return None
-        return j
+        while True:
+            if len(bound) == 0:
+                j = None
+            elif self._order_weight is None:
+                j = int(bound.argmin())
+            else:                                       # the anytime order, among the splits still open
+                key = bound + self._order_weight
+                key[bound >= self.best] = np.inf
+                j = int(key.argmin())
+            if j is None or bound[j] >= self.best:
+                self._finish()
+                return None
+            if not self._round_up_split(j):
+                return j
 
     def _finish(self) -> None:
         """Every open root split's bound reaches the best tree: done, and the result is kept."""
@@ -484,7 +513,6 @@ class RootSplitRun:
         # is all the bound needs.
         both = self._both_all[j] if self._both_all is not None else self.two.pair_weights(self.columns, j).sum(axis=0)
         similar_bounds(low_left, low_right, j, left_obj, right_obj, both, self._single_w, self._total_w)
-        self._round_up()
         self._update_lower_bound()
 
     def _update_lower_bound(self) -> None:
