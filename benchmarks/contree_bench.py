@@ -12,6 +12,10 @@ fit of the same solver on about 40 rows spread over the data, at depth 2: a proc
 that are not the algorithm's (scikit-learn's validation of a DataFrame imports and scans its
 dataframe plugins on first use, about 15 ms), and imports are not part of the time for either solver.
 
+Fits of a few milliseconds move by half between runs on a shared machine (spiral at depth 4: 0.14 s
+in one run, 0.22 s in the next, for the same code), so a fit under ``--repeat-below`` seconds is run
+``--repeats`` times, each in a fresh process, for both solvers alike, and the least CPU time counts.
+
 Usage::
 
     .venv/bin/python benchmarks/contree_bench.py                   # everything (a few minutes)
@@ -96,7 +100,9 @@ def report(rows, args) -> str:
            "the fit. treeopt = `OptimalTreeClassifier(regularization=λ, depth_budget=d, thresholds=\"all\")` "
            "(validation and binarization included); ConTree = `ConTree(max_depth=d, complexity_cost=λ)`. Each "
            f"fit follows one untimed warm-up fit of the same solver on about {WARM_UP_ROWS} of the rows (one-time "
-           "costs of a process, such as first-use imports, are not a fit's).", "",
+           "costs of a process, such as first-use imports, are not a fit's). "
+           f"A fit under {args.repeat_below:g} s runs up to {args.repeats} times, each in a fresh process, for both "
+           "solvers alike; the least CPU time counts.", "",
            "| data | d | λ | treeopt | ConTree | time ratio | same objective |", "|---|---|---|---|---|---|---|"]
     ratios, by_data, agree, both = [], {}, 0, 0
     for case, lam in cases(args):
@@ -122,6 +128,21 @@ def report(rows, args) -> str:
     return "\n".join(out) + "\n"
 
 
+def least_of_repeats(solver: str, case: str, lam: float, args) -> dict:
+    """The fit's row with the least CPU time among up to ``args.repeats`` runs, each in a fresh process;
+    a fit that takes ``args.repeat_below`` seconds or more (or fails) runs once."""
+    row = run_worker(solver, case, lam, args.time_limit, script=__file__, grace=2.0)
+    runs = 1
+    while runs < args.repeats and "error" not in row and row["cpu"] < args.repeat_below:
+        again = run_worker(solver, case, lam, args.time_limit, script=__file__, grace=2.0)
+        runs += 1
+        if "error" in again:
+            break
+        if again["cpu"] < row["cpu"]:
+            row = again
+    return {**row, "runs": runs}
+
+
 def cases(args):
     return [(f"{name}@{depth}", lam) for name in args.data for depth in args.depths for lam in args.lambdas]
 
@@ -134,6 +155,9 @@ def main(argv=None) -> None:
     parser.add_argument("--lambdas", nargs="+", type=float, default=LAMBDAS)
     parser.add_argument("--time-limit", type=float, default=120.0)
     parser.add_argument("--output", default=str(HERE / "results_contree.md"))
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="fits under --repeat-below seconds run this many times (fresh processes); the least CPU counts")
+    parser.add_argument("--repeat-below", type=float, default=2.0)
     args = parser.parse_args(argv)
     if args.worker:
         solver, case, lam, limit = args.worker
@@ -142,7 +166,7 @@ def main(argv=None) -> None:
     rows = []
     for case, lam in cases(args):
         for solver in SOLVERS:
-            row = run_worker(solver, case, lam, args.time_limit, script=__file__, grace=2.0)
+            row = least_of_repeats(solver, case, lam, args)
             rows.append(row)
             print(f"{case:18s} {lam:<6g} {solver:8s} " + (row.get("error") or
                   f"{'certified' if row['certified'] else 'stopped  '} {row['objective']:.4f} {row['cpu']:.3f}s"),
