@@ -56,10 +56,10 @@ def _count_tries(eps: float, X, y, lam: float) -> tuple[int, float]:
     low_left, low_right = leaves.lower_bounds()
     calls = []
 
-    def pair_with(j):
+    def pair_with(j, alive):
         calls.append(j)
         pair = solver.pair_weights(columns, j)
-        return pair, pair.sum(axis=0)
+        return pair, pair.sum(axis=0)[alive]
     best, _ = search_root_splits(leaves.total, leaves.single, leaves.left_leaf, leaves.right_leaf, low_left,
                                  low_right, pair_with, solver.penalty, eps, leaves.leaf_objective)
     return len(calls), best

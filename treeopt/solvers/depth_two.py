@@ -264,7 +264,7 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
 
     The search loop of both depth-two solvers that cannot afford a pair matrix
     (:meth:`DepthTwoSolver.bounded` and ``treeopt/solvers/sorted_depth_two.py``). Trying root
-    split ``j`` costs one call ``pair_with(j)``, the class weights of ``f_j ∧ f_k`` for every
+    split ``j`` costs one call ``pair_with(j, alive)``, the class weights of ``f_j ∧ f_k`` for every
     candidate ``k``, which gives both children's best subtrees of depth at most one and the
     weights of the similar-support bound (GOSDT Theorem B.10, :func:`similar_bounds`), so one
     solved split raises the children's bounds of all others. A split whose bound reaches the
@@ -294,9 +294,10 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
     low_left, low_right : ndarray of shape (n,)
         Lower bounds on each child's best subtree of depth at most one (not changed).
     pair_with : callable
-        ``pair_with(j)``: ``(pair, both)``, the class weights of ``f_j ∧ f_k`` for every candidate
+        ``pair_with(j, alive)``: ``(pair, both)``, the class weights of ``f_j ∧ f_k`` for every candidate
         ``k`` of ``children`` (ndarray of shape (K, len(children))) and their total over the
-        classes for every candidate ``k`` (ndarray of shape (n,)). With two classes ``pair`` may
+        classes for every candidate ``k`` in ``alive`` (the candidates still open, ndarray of int;
+        ``both`` has its length: closed candidates need no bound). With two classes ``pair`` may
         instead be the differences ``w₁ − w₀`` (shape (len(children),)): the children are then
         solved in the two-class form (``treeopt/solvers/two_class_depth_two.py``).
     penalty, eps : float
@@ -324,7 +325,7 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
     >>> total, single = np.array([10.0, 10.0]), np.array([[5.0, 5.0], [5.0, 5.0]])
     >>> pairs = {0: np.array([[5.0, 5.0], [5.0, 0.0]]), 1: np.array([[5.0, 5.0], [0.0, 5.0]])}
     >>> leaves, low = np.full(2, 6.0), np.full(2, 2.0)
-    >>> with_totals = lambda j: (pairs[j], pairs[j].sum(axis=0))
+    >>> with_totals = lambda j, alive: (pairs[j], pairs[j].sum(axis=0)[alive])
     >>> search_root_splits(total, single, leaves, leaves, low, low, with_totals, 1.0, 1e-9, best=11.0)
     (4.0, (0, 1, 1))
     """
@@ -364,9 +365,9 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
             key[closed] = np.inf
         i = int(np.argmin(key))
         j = int(alive[i])
-        pair, both = pair_with(j)                # (K, children): class weights of f_j ∧ f_k; (n,): their totals
+        pair, both = pair_with(j, alive)         # (K, children): class weights of f_j ∧ f_k; (alive,): their totals
         if both.ndim != 1:
-            raise TypeError("pair_with(j) must return (pair weights per class, their totals over the classes)")
+            raise TypeError("pair_with(j, alive) must return (pair weights per class, their totals over the classes)")
         if pair.ndim == 1:                       # two classes, pair = w₁ − w₀ over f_j ∧ f_k
             right_obj, right_k, left_obj, left_k = two_class_children(
                 pair, children_difference, difference[j], total_difference - difference[j], weight[j],
@@ -382,7 +383,7 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
         if left_obj + right_obj < best:
             best = float(left_obj + right_obj)
             found = (j, LEAF if left_k == LEAF else int(children[left_k]), LEAF if right_k == LEAF else int(children[right_k]))
-        similar_bounds(low_left, low_right, i, left_obj, right_obj, both.take(alive), single_w, total_w)
+        similar_bounds(low_left, low_right, i, left_obj, right_obj, both, single_w, total_w)
         low_right[i] = np.inf                                    # tried
 
 
@@ -550,9 +551,9 @@ class DepthTwoSolver:
             return best, spec
         low_left, low_right = leaves.lower_bounds()
 
-        def pair_with(j: int) -> tuple[np.ndarray, np.ndarray]:
+        def pair_with(j: int, alive: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             pair = self.pair_weights(columns, j)
-            return pair, pair.sum(axis=0)
+            return pair, pair.sum(axis=0).take(alive)
 
         best, split = search_root_splits(leaves.total, leaves.single, leaves.left_leaf, leaves.right_leaf, low_left,
                                          low_right, pair_with, self.penalty, self.eps, best)

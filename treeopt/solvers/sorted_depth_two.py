@@ -250,17 +250,18 @@ class SortedDepthTwo:
         two_classes = self._weight_difference is not None
         summed = np.ascontiguousarray(np.moveaxis(self._weight_difference[order], 2, 0)) if two_classes else weights
 
-        def pair_with(j: int) -> tuple[np.ndarray, np.ndarray]:
+        def pair_with(j: int, alive: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             """Class weights of the rows on the true side of both split ``j`` and each split ``k``:
             per class (two classes: their difference) at the children's candidates, summed over the
-            classes at every split."""
+            classes at the splits still open (``alive``, indices into ``splits``)."""
             c, k = divmod(int(splits[j]), m)
             in_true_side[:] = False
             in_true_side[order[c, :k + 1]] = True
             pair = np.cumsum(summed * in_true_side[order], axis=2).reshape(len(summed), -1)
+            at = splits.take(alive)
             if two_classes:
-                return pair[1].take(child_splits), pair[0].take(splits)
-            return pair.take(child_splits, axis=1), pair.sum(axis=0).take(splits)
+                return pair[1].take(child_splits), pair[0].take(at)
+            return pair.take(child_splits, axis=1), pair.take(at, axis=1).sum(axis=0)
 
         best, split = search_root_splits(total[:, 0], single, left_leaf, right_leaf, low_left, low_right, pair_with,
                                          lam, eps, best, children)
