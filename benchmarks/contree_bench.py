@@ -35,7 +35,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from run import command_line, geomean, measure, objective_cell, run_one as run_worker  # noqa: E402  (the shared runner)
+from run import command_line, geomean, least_of_runs, measure, objective_cell, run_one as run_worker  # noqa: E402  (the shared runner)
 SHARED = Path(os.environ.get("TREEOPT_SHARED", HERE.parents[1] / "shared"))
 DATA = ["spiral", "compas", "breast_cancer"]
 DEPTHS = [2, 3, 4]
@@ -128,21 +128,6 @@ def report(rows, args) -> str:
     return "\n".join(out) + "\n"
 
 
-def least_of_repeats(solver: str, case: str, lam: float, args) -> dict:
-    """The fit's row with the least CPU time among up to ``args.repeats`` runs, each in a fresh process;
-    a fit that takes ``args.repeat_below`` seconds or more (or fails) runs once."""
-    row = run_worker(solver, case, lam, args.time_limit, script=__file__, grace=2.0)
-    runs = 1
-    while runs < args.repeats and "error" not in row and row["cpu"] < args.repeat_below:
-        again = run_worker(solver, case, lam, args.time_limit, script=__file__, grace=2.0)
-        runs += 1
-        if "error" in again:
-            break
-        if again["cpu"] < row["cpu"]:
-            row = again
-    return {**row, "runs": runs}
-
-
 def cases(args):
     return [(f"{name}@{depth}", lam) for name in args.data for depth in args.depths for lam in args.lambdas]
 
@@ -166,7 +151,8 @@ def main(argv=None) -> None:
     rows = []
     for case, lam in cases(args):
         for solver in SOLVERS:
-            row = least_of_repeats(solver, case, lam, args)
+            row = least_of_runs(lambda: run_worker(solver, case, lam, args.time_limit, script=__file__, grace=2.0),
+                                args.repeats, args.repeat_below)
             rows.append(row)
             print(f"{case:18s} {lam:<6g} {solver:8s} " + (row.get("error") or
                   f"{'certified' if row['certified'] else 'stopped  '} {row['objective']:.4f} {row['cpu']:.3f}s"),

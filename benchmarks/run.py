@@ -126,6 +126,23 @@ def run_one(solver: str, name: str, lam: float, time_limit: float, script: str =
     return json.loads(lines[-1])
 
 
+def least_of_runs(run, repeats: int = 3, below: float = 2.0) -> dict:
+    """``run()``'s row with the least CPU time among up to ``repeats`` runs (each a fresh worker
+    process): fits of a few milliseconds move by half between runs on a shared machine, for every
+    solver alike. A fit taking ``below`` seconds or more, or failing, runs once. The row records
+    ``runs``."""
+    row = run()
+    runs = 1
+    while runs < repeats and "error" not in row and row.get("cpu", below) < below:
+        again = run()
+        runs += 1
+        if "error" in again:
+            break
+        if again["cpu"] < row["cpu"]:
+            row = again
+    return {**row, "runs": runs}
+
+
 # -- the report ---------------------------------------------------------------------------------
 def reference_table():
     import pandas as pd
@@ -172,7 +189,9 @@ def report(rows, references, args) -> str:
            f"Command: `{' '.join(['.venv/bin/python', 'benchmarks/run.py'] + sys.argv[1:])}` "
            f"on {platform.node()} ({os.cpu_count()} cores, Python {platform.python_version()}), "
            f"{time.strftime('%Y-%m-%d %H:%M')}. Each fit in its own subprocess, one at a time; "
-           f"peers limited to {args.time_limit:g} s, treeopt to {args.treeopt_time_limit:g} s.", "",
+           f"peers limited to {args.time_limit:g} s, treeopt to {args.treeopt_time_limit:g} s. A fit under "
+           f"{getattr(args, 'repeat_below', 2.0):g} s runs up to {getattr(args, 'repeats', 1)} times, each in a fresh "
+           "process, for every solver alike; the least CPU time counts.", "",
            "Cells: CPU seconds of the fit (user + system of the worker process; the machine is shared, "
            "so wall time is noisier), `TO` = not certified within the limit. Ratios are treeopt / peer "
            "on instances both certify; memory = peak RSS of the worker process (MB, includes the "
@@ -255,6 +274,9 @@ def main(argv=None) -> int:
     parser.add_argument("--time-limit", type=float, default=120.0, help="seconds per peer fit")
     parser.add_argument("--treeopt-time-limit", type=float, default=300.0, help="seconds per treeopt fit")
     parser.add_argument("--out", default=str(HERE / "results.md"))
+    parser.add_argument("--repeats", type=int, default=3,
+                        help="fits under --repeat-below seconds run this many times (fresh processes); the least CPU counts")
+    parser.add_argument("--repeat-below", type=float, default=2.0)
     parser.add_argument("--jsonl", default=str(HERE / "results.jsonl"))
     parser.add_argument("--worker", nargs=4, metavar=("SOLVER", "DATASET", "LAMBDA", "LIMIT"), help=argparse.SUPPRESS)
     parser.add_argument("--profile", metavar="DATASET:LAMBDA", help="cProfile one treeopt fit and exit")
@@ -286,7 +308,7 @@ def main(argv=None) -> int:
                     jobs.append((solver, name, lam, limit))
     with open(args.jsonl, "w") as log:
         for solver, name, lam, limit in jobs:
-            row = run_one(solver, name, lam, limit)
+            row = least_of_runs(lambda: run_one(solver, name, lam, limit), args.repeats, args.repeat_below)
             rows.append(row)
             log.write(json.dumps(row) + "\n")
             log.flush()
