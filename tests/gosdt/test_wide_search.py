@@ -246,6 +246,25 @@ def test_depth_four_beats_depth_three_on_parity_of_four_bits():
     assert spec_objective(X, y, None, 0.01, "accuracy", spec) == pytest.approx(brute_force(X, y, 0.01, depth=4).objective)
 
 
+def test_a_child_whose_bound_reaches_its_leaf_is_a_leaf_without_a_solve():
+    """Rows with x0 = 1 are all of class 1: below the root split on x0 that child's bound (its leaf,
+    which no deeper tree beats) is its optimum, so it is never handed to the depth-two solver."""
+    rng = np.random.default_rng(4)
+    X = rng.integers(0, 2, size=(120, 5))
+    y = np.where(X[:, 0] == 1, 1, X[:, 1] ^ X[:, 2])
+    dataset = Dataset.from_binary(X, y)
+    two = DepthTwoSolver(dataset.points, dataset.counts, 0.01 * dataset.total_weight, 1e-9 * dataset.total_weight)
+    three = DepthThreeSolver(two)
+    solved = []
+    real_best = two.best
+    two.best = lambda mask, target=np.inf: solved.append(mask.copy()) or real_best(mask, target)
+    objective, spec = three.solve(np.ones(dataset.n_points, dtype=bool), np.inf)
+    pure = dataset.points[:, 0].astype(bool)                    # the points with x0 = 1
+    assert not any(np.array_equal(mask, pure) for mask in solved)
+    assert three.solved_children == len(solved)                 # (the seed is solved apart: best_with_pair_weights)
+    assert objective / dataset.total_weight == pytest.approx(brute_force(X, y, 0.01, depth=3).objective)
+
+
 def test_depth_three_with_a_large_slack_matches_the_oracle_root_split_by_root_split():
     """Children solved against targets raised by 3λ, without pair matrices (every child a bounded search):
     still exact on 80 random problems. (Lowering the children's targets instead loses optima here.)"""

@@ -58,7 +58,7 @@ import time
 
 import numpy as np
 
-from .depth_two import DepthTwoSolver, Leaves, achievable_at_least, one_blas_thread, round_up_near, similar_bounds
+from .depth_two import LEAF, DepthTwoSolver, Leaves, achievable_at_least, one_blas_thread, round_up_near, similar_bounds
 
 __all__ = ["LoopSolver", "SupportMemo", "SolvedRun", "DepthThreeSolver", "RootSplitRun"]
 
@@ -356,6 +356,7 @@ class RootSplitRun:
         self._order_weight = self.ANYTIME_STUMP_WEIGHT * (leaves.left_leaf + leaves.right_leaf) if anytime else None
         self._total_w = float(row_weight.sum())
         self._low_left, self._low_right = leaves.lower_bounds()
+        self._left_leaf, self._right_leaf = leaves.left_leaf, leaves.right_leaf
         self._tried = np.zeros(X.shape[1], dtype=bool)
         self._rows = np.flatnonzero(mask)
         self.done = False
@@ -501,10 +502,10 @@ class RootSplitRun:
         # Each child against its target plus the slack: a failed solve proves more than split j needs,
         # so its bound closes neighbouring splits too (module docstring); only what beats the best counts.
         slack = solver.slack
-        left_obj, left_spec = yield from solver._child_steps(left_mask, self.best - low_right[j] + slack)
+        left_obj, left_spec = yield from self._child(j, left_mask, self.best - low_right[j] + slack, left=True)
         right_obj = right_spec = None
         if left_spec is not None and left_obj + low_right[j] < self.best:
-            right_obj, right_spec = yield from solver._child_steps(right_mask, self.best - left_obj + slack)
+            right_obj, right_spec = yield from self._child(j, right_mask, self.best - left_obj + slack, left=False)
             if right_spec is not None and left_obj + right_obj < self.best:
                 self.best = left_obj + right_obj
                 self.spec = (int(self.columns.features[j]), left_spec, right_spec)
@@ -514,6 +515,16 @@ class RootSplitRun:
         both = self._both_all[j] if self._both_all is not None else self.two.pair_weights(self.columns, j).sum(axis=0)
         similar_bounds(low_left, low_right, j, left_obj, right_obj, both, self._single_w, self._total_w)
         self._update_lower_bound()
+
+    def _child(self, j: int, mask: np.ndarray, target: float, left: bool):
+        """One child of root split ``j``, its best tree at the children's depth if it beats ``target``
+        (the solver's ``_child_steps``), or at once its leaf when its bound has reached the leaf's
+        objective: no subtree costs less than the bound, and the leaf costs no more (at depth four, a
+        whole depth-three solve saved)."""
+        leaf = (self._left_leaf if left else self._right_leaf)[j]
+        if (self._low_left if left else self._low_right)[j] >= leaf - self.two.eps:
+            return float(leaf), LEAF
+        return (yield from self.solver._child_steps(mask, target))
 
     def _update_lower_bound(self) -> None:
         """The least bound of the root splits not yet tried, or the best tree's objective (and each
