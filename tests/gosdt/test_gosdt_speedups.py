@@ -156,3 +156,19 @@ def test_two_leaves_solves_a_stump_exactly(lam, leaves):
     assert result.tree.n_leaves == leaves
     assert result.objective == pytest.approx(min(2 * lam, 0.5 + lam))
     assert result.tree.predict(X, binarized=True).tolist() == (y.tolist() if leaves == 2 else [0] * 20)
+
+
+def test_one_blas_thread_nests_and_restores_the_limit():
+    """A context inside another keeps BLAS on one thread and sets nothing; the outer one restores it."""
+    from threadpoolctl import threadpool_info
+    from treeopt.solvers.depth_two import one_blas_thread
+
+    def blas_threads():
+        return [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+    before = blas_threads()
+    with one_blas_thread():
+        assert all(n == 1 for n in blas_threads())
+        with one_blas_thread():
+            assert all(n == 1 for n in blas_threads())
+        assert all(n == 1 for n in blas_threads())      # the inner exit did not restore it
+    assert blas_threads() == before
