@@ -43,7 +43,13 @@ def check_fit_input(estimator, X, y):
         # check_X_y would copy the frame into one array that nothing reads (the binarizer reads the
         # frame column by column): 0.6 ms of a 4 ms fit on 100 rows. Names and width are still checked.
         X_checked = None
-        validate_data(estimator, frame, y, skip_check_array=True)
+        if all(isinstance(name, str) for name in frame.columns):
+            # What validate_data records for such a frame, without its dataframe-library dispatch
+            # (0.15 ms a fit): the width and the column names.
+            estimator.n_features_in_ = frame.shape[1]
+            estimator.feature_names_in_ = np.asarray(frame.columns, dtype=object)
+        else:
+            validate_data(estimator, frame, y, skip_check_array=True)
     else:
         X_checked, y = validate_data(estimator, X, y, dtype=None, ensure_all_finite=False, y_numeric=False)
     y = np.asarray(y)
