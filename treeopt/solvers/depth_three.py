@@ -58,7 +58,7 @@ import time
 
 import numpy as np
 
-from .depth_two import LEAF, DepthTwoSolver, Leaves, achievable_at_least, one_blas_thread, round_up_near, similar_bounds
+from .depth_two import LEAF, DepthTwoSolver, Leaves, achievable_from, one_blas_thread, round_up_near, similar_bounds
 
 __all__ = ["LoopSolver", "SupportMemo", "SolvedRun", "DepthThreeSolver", "RootSplitRun"]
 
@@ -384,12 +384,8 @@ class RootSplitRun:
         values = self.two.achievable(max_leaves)
         rose = False
         for low in (self._low_left, self._low_right):
-            bound = float(low[j])
-            if values is not None:
-                at = int(values.searchsorted(bound - 1e-7))
-                rounded = max(float(values[at]), bound) if at < len(values) else bound
-            else:
-                rounded = float(achievable_at_least(np.array([bound]), self.two.penalty, max_leaves)[0])
+            bound = low[j]
+            rounded = achievable_from(bound, self.two.penalty, max_leaves, values)
             if rounded > bound:
                 low[j] = rounded
                 rose = True

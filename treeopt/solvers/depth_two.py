@@ -37,8 +37,8 @@ from .bit_columns import WeightPlanes, nested_neighbours, pack_columns, pack_mas
 from .two_class_depth_two import two_class_children, two_class_depth_two
 
 __all__ = ["DepthTwoSolver", "DepthTwoResult", "PairCounts", "Leaves", "leaf_loss", "split_or_leaf",
-           "similar_bounds", "search_root_splits", "achievable_at_least", "achievable_values", "round_up_near",
-           "whole_weights", "one_blas_thread"]
+           "similar_bounds", "search_root_splits", "achievable_at_least", "achievable_values", "achievable_from",
+           "round_up_near", "whole_weights", "one_blas_thread"]
 
 LEAF = -1   # "no split": the subtree is a single leaf
 
@@ -238,14 +238,27 @@ def round_up_near(low_left: np.ndarray, low_right: np.ndarray, best: float, pena
     near = ((both >= best - 2.0) & (both < best)).nonzero()[0]         # closed ones need nothing
     if not len(near):
         return
-    if values is None:
-        low_left[near], low_right[near] = achievable_at_least(np.stack((low_left[near], low_right[near])),
-                                                              penalty, max_leaves)
-        return
     for low in (low_left, low_right):
-        bounds = low[near]
-        found = values.take(np.searchsorted(values, bounds - 1e-7), mode="clip")
-        low[near] = np.maximum(found, bounds)
+        low[near] = achievable_from(low[near], penalty, max_leaves, values)
+
+
+def achievable_from(bounds, penalty: float, max_leaves: int, values: np.ndarray | None = None):
+    """Each bound raised to the least objective at least as large that a subtree of at most
+    ``max_leaves`` leaves can have (:func:`achievable_at_least`), read from ``values``
+    (:func:`achievable_values`) by a binary search when given; an array, or one number.
+
+    Examples
+    --------
+    >>> achievable_from(np.array([0.7, 1.6]), 0.3, 2, achievable_values(0.3, 2, 2.0)).round(6).tolist()
+    [1.3, 1.6]
+    >>> round(float(achievable_from(0.7, 0.3, 2)), 6)
+    1.3
+    """
+    if values is None:
+        return achievable_at_least(np.atleast_1d(np.asarray(bounds, dtype=np.float64)), penalty,
+                                   max_leaves).reshape(np.shape(bounds))
+    found = values.take(values.searchsorted(bounds - 1e-7), mode="clip")
+    return np.maximum(found, bounds)
 
 
 def similar_bounds(low_left, low_right, j, left_obj, right_obj, both, single, total) -> None:
