@@ -95,3 +95,14 @@ def test_only_thresholds_may_go_without_a_name():
         BinaryFeature("color", 0, "category", "red", None)
     with pytest.raises(AttributeError, match="no attribute 'size'"):
         BinaryFeature("x", 0, "threshold", 1.5, None).size
+
+
+def test_thresholds_in_bulk_are_the_features_the_constructor_makes():
+    """BinaryFeature.thresholds fills each instance directly: it must make exactly what the
+    constructor makes, name (formatted when read) and negated name included."""
+    from treeopt.binarize import BinaryFeature
+    values, midpoints = [0.4905000090599060, 2.5, 10.0], [0.4905, 2.5, 9.999]
+    bulk = BinaryFeature.thresholds("x", 3, values, midpoints, has_missing=True)
+    one_by_one = [BinaryFeature("x", 3, "threshold", v, None, True, midpoint=m) for v, m in zip(values, midpoints)]
+    assert bulk == one_by_one
+    assert [(f.name, f.negated_name) for f in bulk] == [(f.name, f.negated_name) for f in one_by_one]
