@@ -273,7 +273,7 @@ class Problem:
 
     __slots__ = ("support", "depth_left", "lb", "ub", "leaf_obj", "leaf_loss", "prediction", "counts",
                  "eq", "plain_lb", "splits", "parents", "expanded", "origin", "queued", "scope", "scope_epoch",
-                 "explored", "completion", "similar")
+                 "explored", "completion", "similar", "lb_split")
 
     def __init__(self, support, depth_left, counts, leaf_loss, prediction, leaf_obj, lb, eq, plain_lb, origin):
         self.support = support
@@ -296,6 +296,7 @@ class Problem:
         self.explored = -math.inf     # the target of the last _explore of this problem's splits
         self.completion = None        # (objective, spec of a small tree, or a ready tree) of a known subtree
         self.similar = None           # SimilarSupport of its splits (``similar_support``), or None
+        self.lb_split = None          # the split of least lower bound at the last GOSDT._rebound, if below the leaf
 
     @property
     def solved(self) -> bool:
@@ -1339,6 +1340,7 @@ class GOSDT(Solver):
         """Equation 7 over the viable splits; drop splits that cannot beat the upper bound."""
         ub = lb = problem.leaf_obj
         best = None                                   # the split that attains ub: never dropped
+        least = None                                  # the split that attains lb
         if problem.completion is not None and problem.completion[0] < ub:
             ub = problem.completion[0]
         for split in problem.splits:
@@ -1348,6 +1350,8 @@ class GOSDT(Solver):
                 best = split
             if left.lb + right.lb < lb:
                 lb = left.lb + right.lb
+                least = split
+        problem.lb_split = least
         pruned = 0
         if self.bounds["hierarchical"]:
             keep = []
@@ -1371,50 +1375,71 @@ class GOSDT(Solver):
         return pruned
 
     def _propagate(self, problem: Problem) -> None:
-        """Send a bound change up to every parent (Algorithm 1, lines 21-25), transitively."""
+        """Send a bound change up to every parent (Algorithm 1, lines 21-25), transitively.
+
+        Equation 7 incrementally: a parent's lower bound is the least over its splits, so a
+        child's change can only move it when the child is in the split of least lower bound
+        (``lb_split``); then every split is summed again (:meth:`_rebound`). Otherwise the
+        parent's upper bound is lowered to this split's if that is less, and nothing else moves.
+        """
         root = self.root
         old_root = (root.lb, root.ub)
+        stack = [problem]                                    # problems whose bounds changed
         if problem.solved and self._similar:
             for parent, _ in problem.parents:
                 if parent.similar is not None and not parent.solved:
-                    self._similar_support(parent, problem)
-        stack = list(problem.parents)                        # (parent, sibling) pairs
+                    stack.extend(self._similar_support(parent, problem))
+        eps = self.eps
         while stack:
-            parent = stack.pop()[0]
-            if parent.solved or parent.splits is None:
-                continue
-            before = (parent.lb, parent.ub)
-            self._rebound(parent)
-            if (parent.lb, parent.ub) != before:
-                stack.extend(parent.parents)
+            child = stack.pop()
+            for parent, sibling in child.parents:
+                if parent.solved or parent.splits is None:
+                    continue
+                lb, ub = parent.lb, parent.ub
+                least = parent.lb_split
+                if least is not None and (least[1] is child or least[2] is child):
+                    self._rebound(parent)                    # the least lower bound may have risen: every split
+                else:
+                    # Only this split changed, and not the one of least lower bound: the parent's lower
+                    # bound stands, its upper bound is at most this split's (equation 7, incrementally).
+                    # A split _rebound dropped has lb sum >= ub - eps, so it never passes the test below.
+                    total = child.ub + sibling.ub
+                    if total < ub - eps:
+                        parent.ub = total
+                    if parent.lb >= parent.ub - eps:
+                        parent.lb = parent.ub
+                if parent.lb != lb or parent.ub != ub:
+                    stack.append(parent)
         if (root.lb, root.ub) != old_root:
             self._record(improved=root.ub < old_root[1], raised=root.lb > old_root[0])
 
-    def _similar_support(self, parent: Problem, child: Problem) -> None:
+    def _similar_support(self, parent: Problem, child: Problem) -> list:
         """``similar_support`` (Theorem B.10): raise the lower bounds of the other splits' children.
 
         For supports ``A`` and ``B`` of the same depth budget, ``R*(B) >= R*(A ∩ B) >=
         R*(A) - w(A \\ B)``: the solved ``child`` (``A``) bounds each child ``B`` of every
         other split of ``parent``, with ``w`` the scored weight of the rows ``A`` has and
-        ``B`` lacks, read from the parent's pair counts.
+        ``B`` lacks, read from the parent's pair counts. Returns the problems it raised (their
+        parents must hear of it: :meth:`_propagate`).
         """
         similar = parent.similar
         for j, left, right in parent.splits:
             if left is child or right is child:
                 break
         else:
-            return
+            return []
         to_left, to_right = similar.bounds_from(j, left is child, child.lb)
         column = similar.column
         eps = self.eps
-        raised = 0
+        raised = []
         for k, left, right in parent.splits:
             c = column[k]
             for problem, bound in ((left, to_left[c]), (right, to_right[c])):
                 if bound > problem.lb + eps and not problem.solved:
                     problem.lb = problem.ub if bound >= problem.ub - eps else bound
-                    raised += 1
-        self.prune_counts["similar_support"] += raised
+                    raised.append(problem)
+        self.prune_counts["similar_support"] += len(raised)
+        return raised
 
     # -- reading the state -------------------------------------------------------
     def _obj(self, weight_units: float) -> float:
