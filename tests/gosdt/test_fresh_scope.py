@@ -32,7 +32,8 @@ def exact_scopes(solver: GOSDT) -> dict:
     for problem in sorted(solver.problems.values(), key=lambda p: -p.support.bit_count()):
         if problem is solver.root:
             continue
-        offers = [min(parent.ub, scopes[id(parent)]) - sibling.lb for parent, sibling in problem.parents
+        links = problem.parent_links
+        offers = [min(parent.ub, scopes[id(parent)]) - sibling.lb for parent, sibling in zip(links[::2], links[1::2])
                   if not parent.solved and parent.splits is not None]
         scopes[id(problem)] = max(offers, default=-math.inf)
     return scopes

@@ -272,7 +272,7 @@ class Problem:
     """A subproblem: the rows in ``support``, with bounds on its optimal objective (weight units)."""
 
     __slots__ = ("support", "depth_left", "lb", "ub", "leaf_obj", "leaf_loss", "prediction", "counts",
-                 "eq", "plain_lb", "splits", "parents", "expanded", "origin", "queued", "scope", "scope_epoch",
+                 "eq", "plain_lb", "splits", "parent_links", "expanded", "origin", "queued", "scope", "scope_epoch",
                  "explored", "completion", "similar", "lb_split")
 
     def __init__(self, support, depth_left, counts, leaf_loss, prediction, leaf_obj, lb, eq, plain_lb, origin):
@@ -287,7 +287,9 @@ class Problem:
         self.ub = leaf_obj
         self.plain_lb = plain_lb      # eq + λ: what the bound would be without lookahead
         self.splits = None            # list of (feature, left, right) still viable, once expanded
-        self.parents = []             # (parent, sibling) of each split that has this problem as a child
+        # For each split that has this problem as a child, its parent and the other child, flat:
+        # [parent, sibling, parent, sibling, ...] (two references per split, no tuple each).
+        self.parent_links = []
         self.expanded = False
         self.origin = origin          # (parent problem, feature, side) of the first path that reached it
         self.queued = False
@@ -912,9 +914,10 @@ class GOSDT(Solver):
             return True
         hierarchical = self.bounds["hierarchical"]
         if not hierarchical:
-            return any(not parent.solved and parent.splits is not None for parent, _ in problem.parents)
+            return any(not parent.solved and parent.splits is not None for parent in problem.parent_links[::2])
         scope = -math.inf
-        for parent, sibling in problem.parents:
+        links = iter(problem.parent_links)
+        for parent, sibling in zip(links, links):
             if parent.solved or parent.splits is None:
                 continue
             # A split pruned from parent.splits has lb sum >= ub(parent) already (Theorem B.3).
@@ -1039,12 +1042,12 @@ class GOSDT(Solver):
         b7 = self._drop_b7(problem) if self.bounds["incremental_lower_bound"] else 0
         pruned = self._rebound(problem)
         for _, left, right in problem.splits:
-            left.parents.append((problem, right))
-            right.parents.append((problem, left))
+            left.parent_links += (problem, right)
+            right.parent_links += (problem, left)
         if completing and completed:
             self.prune_counts["completions"] += len(completed)
             for child in completed:
-                if len(child.parents) > 1:                     # other parents rely on its upper bound too
+                if len(child.parent_links) > 2:                # other parents rely on its upper bound too
                     self._propagate(child)
         if emit:
             self._emit(Expanded(self.expansions, self.rule(problem), self._obj(problem.lb), self._obj(problem.ub),
@@ -1239,8 +1242,8 @@ class GOSDT(Solver):
                     child = self._create(child_support, key, depth_left, (problem, j, bool(side)), child_counts,
                                          self._eq_of(child_support))
                 children.append(child)
-            children[0].parents.append((problem, children[1]))
-            children[1].parents.append((problem, children[0]))
+            children[0].parent_links += (problem, children[1])
+            children[1].parent_links += (problem, children[0])
             problem.splits = [(j, children[0], children[1])]
             problem.ub = min(problem.leaf_obj, children[0].ub + children[1].ub)
         problem.lb = problem.ub
@@ -1304,11 +1307,12 @@ class GOSDT(Solver):
                 continue
             node.scope_epoch = epoch
             stale.append(node)
-            stack.extend(parent for parent, _ in node.parents if not parent.solved and parent.splits is not None)
+            stack.extend(parent for parent in node.parent_links[::2] if not parent.solved and parent.splits is not None)
         stale.sort(key=lambda node: -node.support.bit_count())     # a parent's support is larger than its child's
         for node in stale:
             scope = -math.inf
-            for parent, sibling in node.parents:
+            links = iter(node.parent_links)
+            for parent, sibling in zip(links, links):
                 if parent.solved or parent.splits is None:
                     continue
                 offer = min(parent.ub, parent.scope) - sibling.lb
@@ -1386,13 +1390,14 @@ class GOSDT(Solver):
         old_root = (root.lb, root.ub)
         stack = [problem]                                    # problems whose bounds changed
         if problem.solved and self._similar:
-            for parent, _ in problem.parents:
+            for parent in problem.parent_links[::2]:
                 if parent.similar is not None and not parent.solved:
                     stack.extend(self._similar_support(parent, problem))
         eps = self.eps
         while stack:
             child = stack.pop()
-            for parent, sibling in child.parents:
+            links = iter(child.parent_links)
+            for parent, sibling in zip(links, links):
                 if parent.solved or parent.splits is None:
                     continue
                 lb, ub = parent.lb, parent.ub
@@ -1557,4 +1562,4 @@ class GOSDT(Solver):
         # Cutting the links lets reference counting free each problem at once.
         # (Solver._release_search then drops the memo, the queue and the rest.)
         for problem in self.problems.values():
-            problem.parents = problem.splits = problem.origin = None
+            problem.parent_links = problem.splits = problem.origin = None
