@@ -556,7 +556,7 @@ class GOSDT(Solver):
                 self.prune_counts["reference_lower_bound"] += 1
         problem = Problem(support, depth_left, counts, leaf_loss, prediction, leaf_obj, lb, eq, plain_lb, origin)
         problem.scope_epoch = self._scope_epoch
-        if not bounds["scope"]:
+        if not self._scoped:
             problem.scope = math.inf                              # every split of it stays worth exploring
         # fails_bounds (Algorithm 4): problems that can only be leaves.
         if leaf_loss <= self.eps:
@@ -915,15 +915,9 @@ class GOSDT(Solver):
         hierarchical = self.bounds["hierarchical"]
         if not hierarchical:
             return any(not parent.solved and parent.splits is not None for parent in problem.parent_links[::2])
-        scope = -math.inf
-        links = iter(problem.parent_links)
-        for parent, sibling in zip(links, links):
-            if parent.solved or parent.splits is None:
-                continue
-            # A split pruned from parent.splits has lb sum >= ub(parent) already (Theorem B.3).
-            offer = min(parent.ub, self._fresh_scope(parent)) - sibling.lb
-            if offer > scope:
-                scope = offer
+        # A split pruned from parent.splits has lb sum >= ub(parent) already (Theorem B.3): its offer
+        # never makes the problem needed.
+        scope = self._scope_from_parents(problem)
         if self._scoped:
             problem.scope = scope
             problem.scope_epoch = self._scope_epoch
@@ -1309,17 +1303,22 @@ class GOSDT(Solver):
             stale.append(node)
             stack.extend(parent for parent in node.parent_links[::2] if not parent.solved and parent.splits is not None)
         stale.sort(key=lambda node: -node.support.bit_count())     # a parent's support is larger than its child's
-        for node in stale:
-            scope = -math.inf
-            links = iter(node.parent_links)
-            for parent, sibling in zip(links, links):
-                if parent.solved or parent.splits is None:
-                    continue
-                offer = min(parent.ub, parent.scope) - sibling.lb
-                if offer > scope:
-                    scope = offer
-            node.scope = scope
+        for node in stale:                            # its parents are done (or fresh) by now
+            node.scope = self._scope_from_parents(node)
         return problem.scope
+
+    def _scope_from_parents(self, problem: Problem) -> float:
+        """The largest ``min(ub(p), scope(p)) - lb(sibling)`` over the splits of unsolved parents ``p``
+        that have ``problem`` as a child (``-inf`` without any), with the parents' scopes fresh."""
+        scope = -math.inf
+        links = iter(problem.parent_links)
+        for parent, sibling in zip(links, links):
+            if parent.solved or parent.splits is None:
+                continue
+            offer = min(parent.ub, self._fresh_scope(parent)) - sibling.lb
+            if offer > scope:
+                scope = offer
+        return scope
 
     def _eq_of(self, support: int):
         """The equivalent-points loss of a support set (0 with that bound off)."""
