@@ -159,6 +159,29 @@ def test_node_limit_returns_valid_tree_and_honest_gap(data, reference):
     assert_same_search(solver.run(), reference)
 
 
+def test_result_asked_again_is_the_same_and_follows_an_offered_tree(data, reference):
+    """``result()`` of an unchanged search is answered from the one ``run`` returned (the estimator's
+    ``release`` asks at once), in fresh lists; a tree offered from outside changes the answer."""
+    X, _, ds = data
+    solver = GOSDT(ds, regularization=LAM)
+    stopped = solver.run(node_limit=1)                  # the root made (an offer before it waits for it)
+    assert stopped.upper_bound > reference.objective + 1e-9
+    again = solver.result()
+    assert (again.upper_bound, again.lower_bound, again.expansions) == \
+        (stopped.upper_bound, stopped.lower_bound, stopped.expansions)
+    assert again.tree is stopped.tree
+    again.trace.append("changed by the caller")
+    again.prune_counts["changed"] = 1
+    third = solver.result()
+    assert len(third.trace) == len(stopped.trace) and "changed" not in third.prune_counts
+    # Offered the optimum, the paused search's result is that tree at once.
+    assert solver.offer_incumbent(reference.tree, reference.objective)
+    offered = solver.result()
+    assert offered.upper_bound == pytest.approx(reference.objective)
+    assert np.array_equal(offered.tree.predict(X), reference.tree.predict(X))
+    assert recomputed(offered.tree, data) == pytest.approx(reference.objective, abs=1e-9)
+
+
 def test_node_limit_zero_gives_the_root_leaf(data):
     X, y, ds = data
     result = GOSDT(ds, regularization=LAM).run(node_limit=0)
