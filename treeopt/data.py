@@ -190,8 +190,10 @@ class SubsetSum:
         if self.exact:
             ints = values.astype(np.int64)
             top = int(ints.max()).bit_length() if ints.size else 0
-            self.slices = [(k, mask_of(np.flatnonzero((ints >> k) & 1))) for k in range(top)]
-            self.slices = [(k, m) for k, m in self.slices if m]
+            # Bit k of every value, packed straight into a Python int (mask_of's positions would cost a pass more).
+            slices = [(k, int.from_bytes(np.packbits(((ints >> k) & 1).astype(bool), bitorder="little").tobytes(),
+                                         "little")) for k in range(top)]
+            self.slices = [(k, m) for k, m in slices if m]
         else:
             self.slices = None
 
