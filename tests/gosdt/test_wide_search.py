@@ -818,6 +818,36 @@ def test_threshold_columns_are_merged_by_counts_and_other_wide_columns_by_bits()
     assert not DepthTwoSolver(rng.random((300, 200)) < 0.5, counts, 1.0, 1e-9).by_counts  # random: by bits
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_small_supports_read_from_rows_keep_the_packed_paths_columns(seed):
+    """DepthTwoSolver.columns of a small support on threshold data (its rows' booleans, up to
+    small_support_cells rows × features) equals the packed path's: the same kept columns, rows,
+    weights and merged members, with equal neighbours and constant columns among them."""
+    rng = np.random.default_rng(seed)
+    values = rng.integers(0, 30, size=(120, 3))                       # repeats: equal neighbours on supports
+    values[:, 1] = rng.permutation(values[:, 0])
+    # Column 1's thresholds falling: "x0 <= 28" and "x1 <= 28" are neighbours with as many rows on the
+    # whole support, and not nested (equal counts alone must not merge them).
+    steps = [np.arange(29), np.arange(29)[::-1], np.arange(29)]
+    thresholds = np.concatenate([values[:, [c]] <= steps[c][None, :] for c in range(3)], axis=1)
+    counts = np.stack([rng.integers(0, 3, 120), rng.integers(0, 3, 120)], axis=1).astype(float)
+    solver = DepthTwoSolver(thresholds, counts, 1.0, 1e-9)
+    assert solver.by_counts
+    for size in (2, 7, 40, 120):
+        mask = np.zeros(120, dtype=bool)
+        mask[rng.choice(120, size, replace=False)] = True
+        assert size * solver.n_features <= solver.small_support_cells
+        small = solver.columns(mask, np.float32)
+        solver.small_support_cells = 0                                 # the packed path
+        packed = solver.columns(mask, np.float32)
+        solver.small_support_cells = DepthTwoSolver.small_support_cells
+        assert np.array_equal(small.features, packed.features) and np.array_equal(small.X, packed.X)
+        assert small.X.dtype == packed.X.dtype == np.float32
+        assert np.array_equal(small.rows, packed.rows) and np.array_equal(small.W, packed.W)
+        for mine, theirs in zip(small.members, packed.members):
+            assert np.array_equal(mine, theirs)
+
+
 def _checkerboard(n=40, cells=3, seed=0):
     """Two numeric columns labelled by a noisy checkerboard, every threshold a feature: data whose
     depth budgets 4 and 5 are solved by the loops over root splits."""
