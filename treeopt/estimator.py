@@ -483,6 +483,9 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         DataFrame costs a fifth of a millisecond, a tenth of a small fit, and most fits never read it."""
         points = self.__dict__.get("_trace_points")
         if points is None:
+            # An estimator pickled when fit stored the frame itself (before it was made when read).
+            if isinstance(self.__dict__.get("trace_"), pd.DataFrame):
+                return self.__dict__["trace_"]
             raise AttributeError(f"{type(self).__name__!r} has no attribute 'trace_' before fit")
         if self.__dict__.get("_trace_frame") is None:
             self._trace_frame = trace_frame(points)

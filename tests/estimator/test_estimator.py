@@ -151,6 +151,25 @@ def test_pickle_round_trip_predicts_identically(fitted):
     assert hasattr(clf, "solver_")
 
 
+def test_an_estimator_pickled_with_its_trace_frame_still_answers_trace_(fitted):
+    """Estimators pickled when fit stored trace_ as a DataFrame (before it was made when read)
+    unpickle with their trace: the stored frame, not an AttributeError."""
+    clf, X, _ = fitted
+    frame = clf.trace_.copy()
+    state = clf.__getstate__()
+    for name in ("_trace_points", "_trace_frame"):
+        state.pop(name, None)
+    state["trace_"] = frame                                    # what such a pickle holds
+    old = pickle.loads(pickle.dumps(clf))
+    old.__dict__.clear()
+    old.__setstate__(state)
+    assert old.trace_ is old.__dict__["trace_"]
+    pd.testing.assert_frame_equal(old.trace_, frame)
+    assert np.array_equal(old.predict(X), clf.predict(X))
+    with pytest.raises(AttributeError, match="before fit"):
+        OptimalTreeClassifier().trace_
+
+
 def test_rules_and_dot(fitted):
     clf, _, _ = fitted
     rules = clf.tree_.rules()
