@@ -48,6 +48,11 @@ def mask_of(indices) -> int:
         return 0
     bits = np.zeros(int(positions.max()) + 1, dtype=bool)
     bits[positions] = True
+    return _int_of_bits(bits)
+
+
+def _int_of_bits(bits: np.ndarray) -> int:
+    """A boolean vector as a Python int (bit ``u`` is ``bits[u]``)."""
     return int.from_bytes(np.packbits(bits, bitorder="little").tobytes(), "little")
 
 
@@ -191,8 +196,7 @@ class SubsetSum:
             ints = values.astype(np.int64)
             top = int(ints.max()).bit_length() if ints.size else 0
             # Bit k of every value, packed straight into a Python int (mask_of's positions would cost a pass more).
-            slices = [(k, int.from_bytes(np.packbits(((ints >> k) & 1).astype(bool), bitorder="little").tobytes(),
-                                         "little")) for k in range(top)]
+            slices = [(k, _int_of_bits(((ints >> k) & 1).astype(bool))) for k in range(top)]
             self.slices = [(k, m) for k, m in slices if m]
         else:
             self.slices = None

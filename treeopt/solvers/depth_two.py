@@ -673,7 +673,8 @@ class DepthTwoSolver:
         ones = np.bitwise_count(by_word).sum(axis=0, dtype=np.int64)
         varying = ((ones > 0) & (ones < len(rows))).nonzero()[0]     # every column that splits the support
         if self.by_counts:
-            kept, members, bits = self._merge_by_counts(by_word, ones, varying)
+            kept, members = self._merge_by_counts(ones, varying)
+            bits = np.ascontiguousarray(by_word[:, kept]) if len(kept) > self.max_pair_columns else None
         else:
             kept, members, bits = self._merge_by_bits(by_word, varying)
         X = self.points[rows][:, kept].astype(dtype)            # two takes: twice as fast as np.ix_
@@ -690,14 +691,11 @@ class DepthTwoSolver:
         """
         points = self.points[rows]
         ones = np.add.reduce(points.view(np.uint8), axis=0, dtype=np.int32)     # (bytes sum faster than booleans)
-        repeats = np.zeros(self.n_features, dtype=bool)
-        repeats[1:] = (ones[1:] == ones[:-1]) & self.nested_with_previous[1:]
         varying = ((ones > 0) & (ones < len(rows))).nonzero()[0]
-        first = ~repeats[varying]
-        kept = varying[first]
+        kept, members = self._merge_by_counts(ones, varying)
         if len(kept) > self.max_pair_columns:
             return None
-        return Columns(points[:, kept].astype(dtype), self.scored[rows], kept, RunMembers(varying, first), None, rows)
+        return Columns(points[:, kept].astype(dtype), self.scored[rows], kept, members, None, rows)
 
     @staticmethod
     def _merge_by_bits(by_word: np.ndarray, varying: np.ndarray) -> tuple:
@@ -706,21 +704,20 @@ class DepthTwoSolver:
         first, inverse = unique_columns(by_word)
         return varying[first], (varying, inverse), np.ascontiguousarray(by_word[:, first])
 
-    def _merge_by_counts(self, by_word: np.ndarray, ones: np.ndarray, varying: np.ndarray) -> tuple:
+    def _merge_by_counts(self, ones: np.ndarray, varying: np.ndarray) -> tuple:
         """On threshold-like data: a column equal to its nested neighbour joins the neighbour's.
 
-        Two nested columns are equal on the support exactly when they have as many of its rows.
-        Columns equal but not neighbours (two numeric columns cutting the support alike) are both
-        kept: still exact, only a little more work. Of each run of equal neighbours the first is
-        kept, the column :meth:`_merge_by_bits` keeps too (the first in dataset order). The kept
-        columns' bits are made only where a search reads them (no pair matrix).
+        Two nested columns are equal on the support exactly when they have as many of its rows
+        (``ones``, each column's count). Columns equal but not neighbours (two numeric columns
+        cutting the support alike) are both kept: still exact, only a little more work. Of each run
+        of equal neighbours the first is kept, the column :meth:`_merge_by_bits` keeps too (the
+        first in dataset order). Returns ``(kept, members)``; the caller makes the kept columns'
+        bits where a search reads them (no pair matrix).
         """
         repeats = np.zeros(self.n_features, dtype=bool)
         repeats[1:] = (ones[1:] == ones[:-1]) & self.nested_with_previous[1:]
         first = ~repeats[varying]
-        kept = varying[first]
-        bits = np.ascontiguousarray(by_word[:, kept]) if len(kept) > self.max_pair_columns else None
-        return kept, RunMembers(varying, first), bits
+        return varying[first], RunMembers(varying, first)
 
     def counts(self, columns: "Columns") -> "PairCounts":
         """Single and pair counts of a support's kept columns, with every depth-two quantity."""
