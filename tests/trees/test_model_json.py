@@ -263,7 +263,8 @@ def _oracle(document, rows) -> list:
     return out
 
 
-@settings(max_examples=300)
+@pytest.mark.slow
+@settings(max_examples=200)
 @given(document=_tree_documents(), data=st.data())
 def test_fuzzed_model_json_is_refused_by_path_or_predicts_as_written(document, data):
     mutation = data.draw(st.sampled_from(["drop", "wrong", "unknown_kind", "deep", "cycle"]))

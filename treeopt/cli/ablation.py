@@ -10,6 +10,7 @@ import pandas as pd
 from ..data import Dataset
 from ..solvers.osdt.ablation import ablation
 from ..solvers.osdt.schedules import SCHEDULES
+from .messages import in_flags
 from .outputs import STDOUT, check_output, write_output
 from .tables import read_table
 
@@ -55,7 +56,7 @@ def run_cli(args) -> int:
                          time_limit=args.time_limit, memory_limit_mb=args.memory_limit,
                          measure_memory=not args.no_memory, progress=report)
     except (ValueError, TypeError) as error:
-        raise SystemExit(f"treeopt: {error}")
+        raise SystemExit(f"treeopt: {in_flags(str(error), args)}")
     out = sys.stderr if args.output == STDOUT else sys.stdout      # stdout carries the CSV
     with pd.option_context("display.width", 200, "display.max_columns", 20):
         print(table.to_string(index=False, float_format=lambda v: f"{v:.4g}"), file=out)

@@ -37,6 +37,7 @@ from . import ablation as ablation_cli
 from . import frontier as frontier_cli
 from .certificate import certificate_of, single_leaf
 from .exits import EXIT_INTERRUPTED, EXIT_UNCERTIFIED, StopSignals, exit_code
+from .messages import in_flags
 from .outputs import STDOUT, check_output, write_output
 from .tables import ReadingTimeout, read_table, remaining_time
 
@@ -107,7 +108,7 @@ def _demo(args) -> int:
     try:
         elapsed = _fit(clf, X, y)
     except (ValueError, TypeError) as error:
-        raise SystemExit(f"treeopt: {error}")
+        raise SystemExit(f"treeopt: {in_flags(str(error), args)}")
     _report(clf.tree_, certificate_of(clf, elapsed), X, y, clf)
     return exit_code(clf.status_)
 
@@ -208,7 +209,7 @@ def _fit_command(args) -> int:
         _fit(clf, X, y)
         tree, certificate = clf.tree_, certificate_of(clf, time.perf_counter() - start)
     except (ValueError, TypeError) as error:
-        raise SystemExit(f"treeopt: {error}")
+        raise SystemExit(f"treeopt: {in_flags(str(error), args)}")
     except (BinarizationTimeout, MemoryError) as error:      # the setup ran out before any search
         status = "memory" if isinstance(error, MemoryError) else "time_limit"
         print(f"treeopt: {'memory' if status == 'memory' else 'the time limit'} ran out while binarizing, "
@@ -220,7 +221,7 @@ def _fit_command(args) -> int:
                                             omega=args.omega, theta=args.theta, penalty=args.penalty,
                                             status=status, elapsed=time.perf_counter() - start)
         except ValueError as invalid:
-            raise SystemExit(f"treeopt: {invalid}")
+            raise SystemExit(f"treeopt: {in_flags(str(invalid), args)}")
     _report(tree, certificate, X, y, clf, out=out)
     if clf is not None:
         for name, report in getattr(clf, "guarantee_", {}).items():

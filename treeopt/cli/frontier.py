@@ -58,6 +58,7 @@ from ..binarize import BinarizationTimeout
 from ..frontier.cross_validation import cross_validate_frontier
 from ..frontier.result import frontier
 from .exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_UNCERTIFIED, exit_code
+from .messages import in_flags
 from .outputs import STDOUT, check_output, write_output
 from .tables import ReadingTimeout, read_table, remaining_time
 
@@ -141,7 +142,7 @@ def run_cli(args, out=None) -> int:
         print(_BINARIZING_OUT_OF_TIME, file=sys.stderr)
         return EXIT_UNCERTIFIED
     except (ValueError, TypeError) as error:
-        raise SystemExit(f"treeopt: {error}")
+        raise SystemExit(f"treeopt: {in_flags(str(error), args)}")
     except KeyboardInterrupt as stop:
         front = getattr(stop, "frontier", None)
         if front is None:
@@ -176,7 +177,7 @@ def run_cli(args, out=None) -> int:
                 tree = front.tree_for(leaves=args.show)
                 what = f"best tree with at most {args.show} leaves"
         except ValueError as error:
-            raise SystemExit(f"treeopt: {error}")
+            raise SystemExit(f"treeopt: {in_flags(str(error), args)}")
         print(f"\n{what} ({tree.n_leaves} leaves):", file=out)
         print(tree.rules(), file=out)
     if args.output:
@@ -209,7 +210,7 @@ def _run_cv(args, X, y, out, time_limit) -> int:
         print(_BINARIZING_OUT_OF_TIME, file=sys.stderr)
         return EXIT_UNCERTIFIED
     except (ValueError, TypeError) as error:
-        raise SystemExit(f"treeopt: {error}")
+        raise SystemExit(f"treeopt: {in_flags(str(error), args)}")
     elapsed = time.perf_counter() - start
     table = cvf.table
     header = ["lambda_min", "lambda_max", "leaves", "mean_score", "std_score", "certified", "folds", "choice"]

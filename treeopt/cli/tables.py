@@ -77,6 +77,8 @@ def read_table(path: str, target: str | None, sep: str | None = None, deadline: 
         _refuse(f"no such file: {path}")
     if os.path.getsize(path) == 0:
         _refuse(f"{path} is empty; a CSV file needs a header row and at least one data row.")
+    if sep is None and not any(mark in _first_line(path) for mark in ",;\t|"):
+        sep = ","                       # one column: nothing to sniff (the sniffer would split the name)
     try:
         # utf-8-sig: a byte order mark (Excel's "CSV UTF-8") is not part of the first column's name.
         options = {"sep": None, "engine": "python"} if sep is None else {"sep": sep}
@@ -109,16 +111,26 @@ def read_table(path: str, target: str | None, sep: str | None = None, deadline: 
     return frame.drop(columns=[target]), frame[target]
 
 
+def _first_line(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8-sig", errors="replace") as handle:
+            return handle.readline()
+    except OSError:
+        return ","                      # unreadable: pandas' own error below names it
+
+
 def _read_before(path: str, deadline: float, options: dict) -> pd.DataFrame:
     """The CSV read in blocks of :data:`CHUNK_ROWS` rows, stopping at ``deadline``."""
     blocks, rows = [], 0
     with pd.read_csv(path, encoding="utf-8-sig", chunksize=CHUNK_ROWS, **options) as reader:
         for block in reader:
-            blocks.append(block)
-            rows += len(block)
-            if time.perf_counter() > deadline:
+            # A block that arrives after the deadline means the file goes on: stop. (The first block
+            # is always kept, and a file that ends in time is read whole.)
+            if blocks and time.perf_counter() > deadline:
                 raise ReadingTimeout(f"the time limit ran out while reading {path} ({rows} rows read), before "
                                      "any tree; raise --time-limit, or sample the file.")
+            blocks.append(block)
+            rows += len(block)
     return pd.concat(blocks) if len(blocks) > 1 else blocks[0]
 
 
