@@ -222,7 +222,7 @@ class SolverPlayer(widgets.VBox):
         self.rate = rate
         self.top_k = top_k
         self.solver = solver
-        self.solver_factory = solver_factory or (lambda bounds: self.solver.rebuild(bounds=bounds))
+        self.solver_factory = solver_factory or self._rebuild_with
         self.recording = Recording(max_frames)
         self.error: BaseException | None = None
         self._finished = False
@@ -246,6 +246,16 @@ class SolverPlayer(widgets.VBox):
         self.observe(self._on_position, names="position")
 
     # -- public control ----------------------------------------------------------
+    def _rebuild_with(self, states: dict):
+        """The same search with its switches set to ``states`` (bounds and strategies alike)."""
+        switches = getattr(type(self.solver), "SWITCHES", None)
+        if switches is None:
+            return self.solver.rebuild(bounds=states)
+        split = switches.split(states)
+        if "strategies" not in self.solver.setting_names():
+            split.pop("strategies")
+        return self.solver.rebuild(**split)
+
     def step(self, n: int = 1) -> bool:
         """Do ``n`` units of work now, then refresh every view.
 

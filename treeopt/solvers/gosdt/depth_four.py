@@ -25,12 +25,10 @@ every child problem and bounds them one by one, which on spiral with every thres
 times faster there, 1.15-2 times on compas (``benchmarks/results_contree.md``).
 
 **Deeper.** The children may be solved by a depth-four solver in turn: ``DepthFourSolver(four)``
-solves depth five, and so on (ConTree's whole search is this recursion). On spiral with every
-threshold the depth-five loop certifies in 2.2-3.3 s what GOSDT's search with depth-four loops below
-certifies in 3.9-9.8 s, and the depth-six loop certifies λ = 0.005 (0.075, a perfect depth-six tree)
-in 24 s, where GOSDT's search had not certified after 60 s; on one-hot data (tic-tac-toe, car,
-balance-scale) at depth five both take the same time, and inside iterative deepening the loops
-met good trees later than GOSDT's dives (tic-tac-toe λ = 0.005 at 10 s: 0.1691 against 0.1543).
+solves depth five, and so on (ConTree's whole search is this recursion). On threshold columns the
+deeper loops certify sooner than GOSDT's search with depth-four loops below; on one-hot data they
+take the same time and, inside iterative deepening, meet good trees later than GOSDT's dives
+(``benchmarks/results_contree.md``, ``benchmarks/results_wide.md``).
 GOSDT uses them up to :attr:`treeopt.solvers.gosdt.search.GOSDT.max_loop_depth` on threshold columns (the
 ``depth_five_six`` switch).
 

@@ -42,8 +42,8 @@ __all__ = ["DepthTwoSolver", "DepthTwoResult", "PairCounts", "Leaves", "leaf_los
 
 LEAF = -1   # "no split": the subtree is a single leaf
 
-# Finding the loaded BLAS libraries scans every shared library of the process (about 20 ms),
-# so it is done once, when the solvers are imported, not inside the first fit.
+# Finding the loaded BLAS libraries scans every shared library of the process, so it is done
+# once, when the solvers are imported, not inside the first fit.
 _blas = ThreadpoolController()
 
 
@@ -58,9 +58,9 @@ class one_blas_thread:
 
     The products here are small (at most points × features × features) and come
     thousands of times per second; a multi-threaded BLAS spends more time waking
-    its threads than multiplying (measured 25-40 times slower on two busy cores).
-    Entering and leaving costs about 7 µs (17 µs with threadpoolctl's ``limit``), paid once
-    per depth-two solve of a search, and a context opened inside another (a depth-three solve
+    its threads than multiplying. Entering and leaving reads and sets the libraries' thread
+    counts directly (cheaper than threadpoolctl's ``limit``), once per depth-two solve of a
+    search, and a context opened inside another (a depth-three solve
     started within a depth-four one) only counts its depth. Each library's thread count is
     read on entry and restored on exit, so a limit the caller set stays.
 
@@ -636,7 +636,7 @@ class DepthTwoSolver:
 
     def solve(self, support: int) -> DepthTwoResult:
         """The best subtrees of depth at most one below every split, and of depth at most two."""
-        with one_blas_thread():                 # about 7 µs; without it BLAS threads spin (CPU > wall)
+        with one_blas_thread():                 # without it BLAS threads spin (CPU > wall)
             return self.solve_rows(self.rows(support))
 
     def solve_rows(self, mask: np.ndarray) -> DepthTwoResult:
@@ -684,9 +684,8 @@ class DepthTwoSolver:
         """:meth:`columns` of a small support on threshold-like data, from its rows' booleans.
 
         The same columns as the packed path (each column's count of the support's rows; equal
-        nested neighbours merged by :meth:`_merge_by_counts`' rule), with fewer numpy calls: on spiral
-        with every threshold (100 points, 180 features) the depth-four solve's depth-two children (35
-        rows on average) spend 19 µs here instead of 22. None when the pair matrix would not be built
+        nested neighbours merged by :meth:`_merge_by_counts`' rule), with fewer numpy calls, which
+        is what small supports on threshold columns pay for. None when the pair matrix would not be built
         (more than :attr:`max_pair_columns` kept: the packed path keeps their bits).
         """
         points = self.points[rows]

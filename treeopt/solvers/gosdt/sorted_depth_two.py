@@ -192,7 +192,7 @@ class SortedDepthTwo:
             return (lengths[:, None] - true_on).astype(np.int32)
         # A run's true features are a suffix of it (rising) or a prefix (falling), so the first
         # true (or false) feature of each point gives the count: a byte scan that stops early,
-        # about three times faster than summing every feature (breast cancer: 7 -> 2.5 ms).
+        # faster than summing every feature.
         rank = np.empty((len(self.chains), self.n_points), dtype=np.int32)
         for c, (start, stop, chain) in enumerate(zip(starts, stops, self.chains)):
             run = points[:, start:stop]
