@@ -88,6 +88,8 @@ def test_the_replay_plays_offline_and_shows_the_recorded_frames(replay):
                      for _, e, lb, ub in points], k
                 finite_lower = sum(math.isfinite(lb) for _, _, lb, _ in points)
                 assert page.locator("polyline.treeopt-lower").get_attribute("data-n") == str(finite_lower), k
+                improvements = sum(f.improved and math.isfinite(f.snapshot.upper_bound) for f in frames[:k + 1])
+                assert page.locator("circle.treeopt-improvement").count() == improvements, k
 
             # Play from the start advances the frames (fastest speed); Pause holds the frame shown.
             page.select_option("#treeopt-speed", "40")
