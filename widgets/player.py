@@ -15,6 +15,8 @@ drawing.
 
 Every refresh records a :class:`~widgets.recording.Frame`; the replay slider
 scrubs back through them and every view shows the search as it was then.
+:meth:`SolverPlayer.save` writes the recorded frames as one self-contained
+HTML page that replays them in any browser, offline (:mod:`widgets.replay`).
 
 Views (queue, trace, tree, bounds, ROC) are independent classes that observe
 the player's ``frame`` trait; the player builds a default arrangement.
