@@ -195,8 +195,8 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
 HOPELESS_FEATURES = 1000
 
 #: Up to this depth budget an exact search is not hopeless however many features there are: the
-#: depth-two and depth-three solves of ``treeopt/solvers/sorted_depth_two.py`` and
-#: ``treeopt/solvers/depth_three.py`` certify breast cancer with every threshold (15,310 features)
+#: depth-two and depth-three solves of ``treeopt/solvers/gosdt/sorted_depth_two.py`` and
+#: ``treeopt/solvers/gosdt/depth_three.py`` certify breast cancer with every threshold (15,310 features)
 #: in a tenth of a second at depth two and in seconds at depth three (``benchmarks/results_contree.md``),
 #: so make_solver does not warn there.
 EASY_DEPTH_BUDGET = 3

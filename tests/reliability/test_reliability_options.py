@@ -6,7 +6,7 @@ import pytest
 
 from treeopt.binarize import BinaryFeature
 from treeopt.data import Dataset
-from treeopt.solvers.gosdt import GOSDT
+from treeopt.solvers.gosdt.search import GOSDT
 from treeopt.tree import Leaf, Split, Tree
 
 

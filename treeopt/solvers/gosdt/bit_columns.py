@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..data import pack_columns      # the columns as words; the dataset packs them once, for both
+from ...data import pack_columns      # the columns as words; the dataset packs them once, for both
 
 __all__ = ["pack_mask", "pack_columns", "nested_neighbours", "unique_columns", "WeightPlanes", "as_rows_of_bytes"]
 

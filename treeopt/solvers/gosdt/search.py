@@ -79,14 +79,14 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
 
 ``depth_two``
     MurTree (Demirović et al., JMLR 2022) section 4.3, the depth-two solver of
-    ``treeopt/solvers/depth_two.py``: all trees of depth at most two over a support
+    ``treeopt/solvers/gosdt/depth_two.py``: all trees of depth at most two over a support
     set, from pair counts. Exact, so it closes a problem at once when the optimum
     is known to lie among them: at a remaining depth budget of two (or one), and
     when the problem's upper bound is at most ``eq + 4λ`` (every tree with four or
     more leaves costs at least that, Theorems B.4 and B.9, and a tree with at most
     three leaves has depth at most two). Counts problems solved this way.
 ``depth_three``
-    The depth-three solver of ``treeopt/solvers/depth_three.py``: every root split
+    The depth-three solver of ``treeopt/solvers/gosdt/depth_three.py``: every root split
     with two depth-two subtrees, tried in order of their lower bounds, where the
     similar-support bound (Theorem B.10: ``R*(B) >= R*(A) - w(A \\ B)``) lets each
     solved child bound the children of every other split. It closes a problem at
@@ -95,10 +95,10 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     depth three). Needs ``depth_two``. With whole weights (plain accuracy, integer
     counts) both solvers raise each child's lower bound to the least objective a
     subtree can have (a whole loss plus λ per leaf, ``achievable_at_least`` in
-    ``treeopt/solvers/depth_two.py``), which closes root splits whose bounds fall
+    ``treeopt/solvers/gosdt/depth_two.py``), which closes root splits whose bounds fall
     short of the best tree by less than one row. Counts problems solved this way.
 ``depth_four``
-    The depth-four solver of ``treeopt/solvers/depth_four.py``: the ``depth_three`` solver's loop
+    The depth-four solver of ``treeopt/solvers/gosdt/depth_four.py``: the ``depth_three`` solver's loop
     one level up, every root split with two exact depth-three subtrees, least bound first, the
     similar-support bound seeded with the support's own depth-three optimum (Theorem B.10).
     It closes a problem at a remaining depth budget of four, on data of at most
@@ -106,7 +106,7 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     is one root split of a child's depth-three solve). Needs ``depth_three``. Counts problems
     solved this way.
 ``depth_five_six``
-    The same loop two levels deeper (``treeopt/solvers/depth_four.py``, "Deeper"): a problem with
+    The same loop two levels deeper (``treeopt/solvers/gosdt/depth_four.py``, "Deeper"): a problem with
     five or six levels of depth budget left (up to :attr:`GOSDT.max_loop_depth`) is solved by root
     splits with exact children one level less deep, on the same data as ``depth_four`` when its
     columns are mostly thresholds (nested neighbours: on one-hot data these loops certify no faster
@@ -117,14 +117,14 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     ``x <= t`` of one numeric column) and every split of a chain is a prefix of the
     support's points sorted once by that chain, so one cumulative sum gives the class
     weights of all its thresholds (ConTree's specialised depth-two solver, Briţa, van der
-    Linden and Demirović, AAAI 2025; ``treeopt/solvers/sorted_depth_two.py``). Exact, like
+    Linden and Demirović, AAAI 2025; ``treeopt/solvers/gosdt/sorted_depth_two.py``). Exact, like
     the pair counts it replaces; used on data with more than :attr:`GOSDT.min_sorted_features`
     features (where a support's pair matrix is too large to build) whose chains average at
     least :attr:`GOSDT.min_chain_length` features. Counts depth-two subtrees solved this way.
 ``child_slack``
     How hard the ``depth_three`` solver works on each child of a root split: against the
     child's target plus :attr:`GOSDT.child_slack_lambdas` λ instead of the target alone
-    (``treeopt/solvers/depth_three.py``). A failed child solve then proves a bound that
+    (``treeopt/solvers/gosdt/depth_three.py``). A failed child solve then proves a bound that
     much above what its own split needs, and through
     the similar-support bound it closes the neighbouring thresholds that differ by fewer
     rows; a child whose optimum lies between the two targets is solved exactly. ConTree
@@ -142,7 +142,7 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     and removing rows never raises it, so ``R*(B) >= R*(A) - w(A \\ B)``. When a
     child ``A`` is solved, every other child ``B`` of the same parent gets that
     lower bound; the weights of the four pairings of two splits' sides come from
-    the parent's pair counts (``treeopt/solvers/similar_support.py``). Kept for
+    the parent's pair counts (``treeopt/solvers/gosdt/similar_support.py``). Kept for
     budgeted problems with at least four levels left, whose children the
     ``depth_three`` solver closes in one step each. Counts lower bounds raised.
 ``completions``
@@ -188,7 +188,7 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     instead of 5 s. Counts children whose upper bound it lowered.
 ``cart_start``
     A first incumbent, not a bound: CART pruned at λ (cost-complexity pruning,
-    ``treeopt/solvers/cart_start.py``) becomes the root's upper bound before the
+    ``treeopt/solvers/gosdt/cart_start.py``) becomes the root's upper bound before the
     first expansion, so the incumbent is never worse than CART's tree. Counts 1
     when it was better than the single leaf.
 ``depth_two_start``
@@ -209,7 +209,7 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     :attr:`GOSDT.depth_three_start_share` of the time, and each better tree it finds becomes
     the incumbent. Breast cancer with every threshold at depth budget 4 held 0.0751 (λ = 0.01)
     for 120 s, above the depth-three optimum 0.0734. The solve serves trees, not a proof, so
-    it tries root splits in the anytime order of ``treeopt/solvers/depth_three.py`` (there the
+    it tries root splits in the anytime order of ``treeopt/solvers/gosdt/depth_three.py`` (there the
     optimum 0.0734 comes at 2 s of the solve instead of 11 s). Skipped when another search
     offers trees (iterative deepening solves depth three itself), unless
     :attr:`GOSDT.keep_start_when_offered` (the portfolio, whose deepening proves depth three
@@ -234,11 +234,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..data import Dataset, points_in
-from ..events import Expanded, Pruned, Started
-from ..tree import Leaf, Split, Tree
-from .base import EPS, QueueEntry, Solver
-from .capabilities import Capabilities
+from ...data import Dataset, points_in
+from ...events import Expanded, Pruned, Started
+from ...tree import Leaf, Split, Tree
+from ..base import EPS, QueueEntry, Solver
+from ..capabilities import Capabilities
 from .cart_start import cart_incumbent
 from .depth_four import DepthFourSolver
 from .depth_three import DepthThreeSolver
@@ -501,7 +501,7 @@ class GOSDT(Solver):
 
     def _reference_sums(self, reference_errors) -> list:
         """Validate per-point reference errors; return [(class cost, SubsetSum of that class's errors)]."""
-        from ..data import SubsetSum
+        from ...data import SubsetSum
         errors = np.asarray(reference_errors, dtype=float)
         n_points, n_classes = self.dataset.n_points, self.dataset.n_classes
         if errors.shape == (n_points,):
@@ -603,7 +603,7 @@ class GOSDT(Solver):
         self._record()
         root = self.root
         # The memo's objects stay out of the garbage collector's full scans during each unit of
-        # work (see treeopt.solvers.gc_pause; the search itself is unchanged).
+        # work (see treeopt.solvers.gosdt.gc_pause; the search itself is unchanged).
         pause = HeapFreeze(self.freeze_heap)
         dives = self.bounds["dives"]
         while not root.solved and self._queue:
@@ -642,7 +642,7 @@ class GOSDT(Solver):
     def _start_from_depth_two(self) -> None:
         """``depth_two_start``: the best tree of depth at most two becomes the root's incumbent if better.
 
-        One exact depth-two solve over all rows (``treeopt/solvers/depth_two.py``, or
+        One exact depth-two solve over all rows (``treeopt/solvers/gosdt/depth_two.py``, or
         ``sorted_depth_two.py`` on threshold chains), a fraction of a second even on 15,000
         columns, against the incumbent so far (CART's tree).
         """
@@ -679,7 +679,7 @@ class GOSDT(Solver):
         On wide data a search with a larger depth budget (or none) can hold a tree worse than the
         best tree of depth three for minutes: its first problems of depth three are solved one
         after the other, each against a tight target. This solve runs beside it, against the
-        incumbent (``treeopt/solvers/depth_three.py``), and each better tree it finds becomes the
+        incumbent (``treeopt/solvers/gosdt/depth_three.py``), and each better tree it finds becomes the
         incumbent, as an offered tree would. An anytime start, not a bound: the depth-three
         optimum says nothing about deeper trees.
         """
@@ -706,8 +706,8 @@ class GOSDT(Solver):
 
         The tree's objective becomes the root's upper bound, so every subtree that cannot beat it
         is pruned from then on (Theorem B.3), while the lower bound stays a bound on this search's
-        own optimum. The combined searches (``treeopt/solvers/deepening.py``,
-        ``treeopt/solvers/portfolio.py``) share their incumbents this way. The tree may be deeper
+        own optimum. The combined searches (``treeopt/solvers/gosdt/deepening.py``,
+        ``treeopt/solvers/gosdt/portfolio.py``) share their incumbents this way. The tree may be deeper
         than ``depth_budget``: the search then proves that no tree within the budget beats it.
 
         Parameters
@@ -1065,7 +1065,7 @@ class GOSDT(Solver):
         """``depth_three`` or ``depth_four``: one slice of the problem's exact solve by ``solver``.
 
         A solve on thousands of columns can take minutes, so it advances by slices of
-        :attr:`three_slice_seconds` (``treeopt/solvers/depth_three.py``, ``RootSplitRun``).
+        :attr:`three_slice_seconds` (``treeopt/solvers/gosdt/depth_three.py``, ``RootSplitRun``).
         Between slices the problem stays open, with its lower bound raised to the run's
         and its upper bound lowered to the best tree found so far, and goes back on the queue.
         """
@@ -1124,8 +1124,8 @@ class GOSDT(Solver):
 
         The depth-two solver, the depth-three solver and the loops over root splits
         (``depth_four``, ``depth_five_six``) keep their results by support
-        (``treeopt/solvers/depth_three.py``, ``SupportMemo``). Iterative deepening
-        (``treeopt/solvers/deepening.py``) runs one search per depth budget over the same data: with
+        (``treeopt/solvers/gosdt/depth_three.py``, ``SupportMemo``). Iterative deepening
+        (``treeopt/solvers/gosdt/deepening.py``) runs one search per depth budget over the same data: with
         the solvers shared, the depth-six search's first step, the best tree of depth five over all
         rows, is the depth-five search's answer, and so are the depth-four seeds of its children.
         Call before this search starts.

@@ -2,7 +2,7 @@
 
 They are good at different things on wide data (measured in ``benchmarks/results_wide.md``):
 GOSDT with dives finds deep trees early and certifies with its hierarchical bounds when λ is
-small relative to the data's noise; iterative deepening (``treeopt/solvers/deepening.py``)
+small relative to the data's noise; iterative deepening (``treeopt/solvers/gosdt/deepening.py``)
 finds the best shallow trees first and certifies through the leaf-count bound when λ is large.
 Neither dominates. Both bound the same optimum ``R*``, so the portfolio keeps
 
@@ -27,7 +27,7 @@ either: the member furthest behind its share goes next.
 which meets good trees late on thousands of columns (breast cancer with every threshold, λ = 0.01:
 the depth-three optimum after 11 s of its solve). So the GOSDT member runs its
 ``depth_three_start`` (an exact depth-three solve over all rows in the anytime order of
-``treeopt/solvers/depth_three.py``, which meets that optimum after 2 s) from
+``treeopt/solvers/gosdt/depth_three.py``, which meets that optimum after 2 s) from
 :attr:`Portfolio.THREE_START_AFTER` seconds on, keeps it when trees are shared, and while it is
 under way in the first seconds, iterative deepening's share is :attr:`Portfolio.ANYTIME_SHARE_WITH_START`
 instead, most of the rest going to that solve. Its trees reach both members like any other.
@@ -40,13 +40,13 @@ a share of 0.55).
 
 from __future__ import annotations
 
-from ..data import Dataset
-from ..events import Started
-from ..tree import Tree
-from .base import EPS, Solver
-from .capabilities import Capabilities
+from ...data import Dataset
+from ...events import Started
+from ...tree import Tree
+from ..base import EPS, Solver
+from ..capabilities import Capabilities
 from .deepening import DepthDeepening
-from .gosdt import GOSDT
+from .search import GOSDT
 
 __all__ = ["Portfolio"]
 
