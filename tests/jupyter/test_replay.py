@@ -18,7 +18,7 @@ import pytest
 from treeopt import make_solver
 from treeopt.data import Dataset
 from treeopt.datasets import load_monk
-from treeopt.solvers import GOSDT
+from treeopt.solvers import GOSDT, SOLVERS
 from treeopt.widgets import record_replay, save_replay
 from treeopt.widgets.replay import record, replay_data, replay_html
 
@@ -98,6 +98,15 @@ def test_recording_a_long_search_keeps_frames_spread_over_all_of_it():
     assert max(b - a for a, b in zip(steps, steps[1:])) <= solver.expansions / 5
     # The units between frames grow as the recording thins, so most units of work take no snapshot.
     assert len(snapshots) < solver.expansions / 4
+
+
+@pytest.mark.parametrize("name", sorted(SOLVERS))
+def test_every_registered_solvers_search_saves_as_a_replay(name, tmp_path):
+    recording = record_replay(make_solver(*load_monk(1), solver=name, regularization=0.05),
+                              tmp_path / f"{name}.html", max_frames=30, time_limit=30)
+    data = embedded((tmp_path / f"{name}.html").read_text(encoding="utf-8"))
+    assert data["solver"] == recording[-1].snapshot.solver
+    assert_frames_equal(data, recording.frames)
 
 
 def test_each_tree_is_stored_once(monk_recording):

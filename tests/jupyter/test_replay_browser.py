@@ -106,6 +106,15 @@ def test_the_replay_plays_offline_and_shows_the_recorded_frames(replay):
             assert position() == held and slider.input_value() == str(held)
             shown = frames[held].snapshot
             assert page.locator("#treeopt-steps").inner_text() == str(shown.expansions)
+            # The keys step like the buttons.
+            page.locator("h1").click()
+            page.keyboard.press("ArrowRight")
+            assert position() == held + 1
+            page.keyboard.press("ArrowLeft")
+            page.keyboard.press("ArrowLeft")
+            assert position() == held - 1
+            page.locator("#treeopt-next").click()
+            assert position() == held
             # Played to the end, it stops on the last frame: the certified tree.
             play.click()
             wait_until(lambda: position() == n - 1 and play.inner_text() == "Play", 60, "Play to reach the end")
