@@ -4,7 +4,7 @@ The estimator, the command line, the widgets' ``explore`` and the benchmarks all
 solvers here. What differs between solvers is read from their declared
 :class:`~treeopt.solvers.capabilities.Capabilities` (which dataset, which objectives, penalties
 and options), never from their names, so a newly registered solver
-(:mod:`treeopt.solvers.registry`) is built like the others.
+(:mod:`treeopt.registry`) is built like the others.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from .guessing.fitting import make_binarizer, reference_kwargs
 from .memory import available_memory, format_bytes, parse_memory_limit, resident_memory
 from .objectives import OBJECTIVES, get_objective
 from .solvers.base import Solver
-from .solvers.registry import SOLVERS, solvers_that
+from .registry import SOLVERS, solvers_that
 
 __all__ = ["make_solver", "solver_options", "check_labels", "check_setup_memory", "SETTINGS"]
 

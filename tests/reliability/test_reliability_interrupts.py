@@ -24,7 +24,7 @@ from treeopt import OptimalTreeClassifier, make_solver
 from treeopt.datasets import load_monk
 from treeopt.events import Finished
 from treeopt.solvers import GOSDT, OSDT, Branches
-from treeopt.solvers.registry import SOLVERS
+from treeopt.registry import SOLVERS
 
 LAMBDA = 0.01
 
