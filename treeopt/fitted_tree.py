@@ -125,11 +125,10 @@ class FittedTreeMixin:
     ``feature_importances_`` of an estimator with a fitted ``tree_``.
 
     The estimator provides ``_tree_input(X)`` (the arguments ``(data, binarized)`` of the tree's
-    ``apply`` for a validated ``X``) and ``_leaf_statistics(leaf)`` with ``_importance_criterion``
-    (the statistics and impurity that ``feature_importances_`` sums).
+    ``apply`` for a validated ``X``) and may override ``_importance_statistics()`` (the impurity
+    and the leaf statistics that ``feature_importances_`` sums; default: Gini of the leaves'
+    weighted class counts).
     """
-
-    _importance_criterion = "gini"
 
     def apply(self, X) -> np.ndarray:
         """Index of the leaf each row reaches (leaves numbered left to right, as ``tree_.leaves()``).
@@ -143,7 +142,8 @@ class FittedTreeMixin:
         ndarray of int, shape (n_samples,)
             ``leaf_node_ids(tree_)[apply(X)]`` gives the node ids of :meth:`decision_path`.
         """
-        return self.tree_.apply(*self._tree_input(X))
+        data = self._tree_input(X)                 # checks fitted before tree_ is read
+        return self.tree_.apply(*data)
 
     def decision_path(self, X):
         """The nodes each row passes through, as scikit-learn's ``decision_path``.
@@ -188,14 +188,15 @@ class FittedTreeMixin:
         """Impurity-based importance of each input column (``n_features_in_`` of them), summing to 1.
 
         The total weighted impurity decrease of the splits on each column, normalised, as
-        scikit-learn defines it (:func:`impurity_importances`; all zeros for a single leaf). The
-        impurity is ``_importance_criterion`` (each estimator documents which); the binary features
-        made from one column (its thresholds, its categories) add up to that column's importance.
+        scikit-learn defines it (:func:`impurity_importances`; all zeros for a single leaf). Each
+        estimator documents its impurity; the binary features made from one column (its
+        thresholds, its categories) add up to that column's importance.
         """
         check_is_fitted(self, "tree_")
-        return impurity_importances(self.tree_, self.n_features_in_, self._importance_criterion,
-                                    self._leaf_statistics)
+        criterion, leaf_statistics = self._importance_statistics()
+        return impurity_importances(self.tree_, self.n_features_in_, criterion, leaf_statistics)
 
-    def _leaf_statistics(self, leaf: Leaf) -> np.ndarray:
-        """The leaf's weighted class counts (classifiers)."""
-        return np.asarray(leaf.counts, dtype=float)
+    def _importance_statistics(self) -> tuple[str, Callable[[Leaf], np.ndarray]]:
+        """The impurity of ``feature_importances_`` and a leaf's statistics for it: Gini of the
+        leaf's weighted class counts (classifiers)."""
+        return "gini", lambda leaf: np.asarray(leaf.counts, dtype=float)
