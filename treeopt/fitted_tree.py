@@ -23,7 +23,7 @@ from scipy.sparse import csr_matrix
 from sklearn.utils.validation import check_is_fitted
 
 from .greedy.criteria import impurity, node_weight
-from .nodes import Leaf, MultiwaySplit, Split, children_in_display_order
+from .nodes import Leaf, Split, children_in_display_order
 
 __all__ = ["FittedTreeMixin", "impurity_importances", "leaf_node_ids", "leaf_paths"]
 

@@ -739,11 +739,11 @@ class Solver:
         ``memory``: the best tree and bounds so far are kept and the
         search's cache is released (:meth:`_release_search`); it cannot resume.
 
-        A search stopped early and then released (:meth:`release`, which
+        A search stopped by a limit and then released (:meth:`release`, which
         ``OptimalTreeClassifier.fit`` calls unless ``keep_search=True``) cannot
         resume either: ``run()`` raises ``RuntimeError`` naming the fix instead of
         returning the same result as if it had searched. A released search that
-        had finished returns its result.
+        had finished, or had run out of memory, returns its result.
         """
         if time_limit is not None and not time_limit > 0:
             raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}.")
@@ -751,8 +751,8 @@ class Solver:
             raise ValueError(f"node_limit must be a non-negative integer or None, got {node_limit!r}.")
         check_cache_limit(cache_limit)
         memory_limit = parse_memory_limit(memory_limit)
-        if self._released is not None and not self._finished:
-            raise RuntimeError(_released_run_message(self.status))
+        if self._released is not None and not self._finished and self.status != "memory":
+            raise RuntimeError(_released_run_message(self.status))   # released while it could have resumed
         self._resume()
         if self._broken:
             return self.result()
@@ -942,11 +942,9 @@ def _released_run_message(status: str) -> str:
     >>> _released_run_message("time_limit")  # doctest: +ELLIPSIS
     'run() cannot resume this search: it stopped (time_limit) and was then released ... keep_search=True ...'
     """
-    why = ("it ran out of memory (MemoryError) and its search state was released to recover"
-           if status == "memory" else
-           f"it stopped ({status}) and was then released (Solver.release(), which OptimalTreeClassifier.fit "
-           "calls unless keep_search=True), so only its result is kept")
-    return (f"run() cannot resume this search: {why}. result() still gives its tree and gap. To continue a "
+    return (f"run() cannot resume this search: it stopped ({status}) and was then released (Solver.release(), "
+            "which OptimalTreeClassifier.fit calls unless keep_search=True), so only its result is kept. "
+            "result() still gives its tree and gap. To continue a "
             "search with a larger limit, fit with keep_search=True (or do not call release()); to search "
             "again from the start, call rebuild().run(...).")
 
