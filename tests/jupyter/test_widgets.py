@@ -21,7 +21,7 @@ from treeopt.binarize import BinaryFeature  # noqa: E402
 from treeopt.datasets import load_monk  # noqa: E402
 from treeopt.render import layout_tree, tree_svg  # noqa: E402
 from treeopt.roc import hull_auc, partial_hull_auc  # noqa: E402
-from treeopt.solvers import SOLVERS  # noqa: E402
+from treeopt.registry import SOLVERS  # noqa: E402
 from treeopt.tree import Leaf, Split, Tree  # noqa: E402
 from treeopt.widgets import (BoundsView, QueueView, RocView, SolverPlayer, TraceView, TreeView,  # noqa: E402
                              explore)
