@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from treeopt.cli import COMMANDS, main
-from treeopt.solvers.registry import SOLVERS
+from treeopt.registry import SOLVERS
 
 
 def _parsers() -> dict:

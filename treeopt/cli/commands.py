@@ -32,7 +32,7 @@ from ..datasets import load_monk
 from ..estimator import OptimalTreeClassifier
 from ..model_json import fit_document
 from ..objectives import OBJECTIVES
-from ..solvers.registry import SOLVERS
+from ..registry import SOLVERS
 from . import ablation as ablation_cli
 from . import frontier as frontier_cli
 from .certificate import certificate_of, single_leaf
