@@ -157,7 +157,9 @@ class Tree:
     @property
     def _features_are_columns(self) -> bool:
         """Whether binary feature ``j`` is original 0/1 column ``j`` (then both readings of X agree)."""
-        return all(f.kind == "binary" and f.column_index == j for j, f in enumerate(self.features))
+        # A tree without binary features (a leaf, multiway splits) reads the original table.
+        return bool(self.features) and all(f.kind == "binary" and f.column_index == j
+                                           for j, f in enumerate(self.features))
 
     def _reads_binarized(self, X) -> bool:
         """Whether ``X`` (given without ``binarized=``) is the binary matrix rather than the original table.
@@ -187,7 +189,7 @@ class Tree:
             n_original = len(self.columns_in)
             original_fits = n_columns == n_original
         else:                                       # older JSON: at least the columns the features test
-            n_original = 1 + max(f.column_index for f in self.features)
+            n_original = 1 + max((f.column_index for f in self.features), default=-1)
             original_fits = n_columns >= n_original
         if original_fits and n_columns == n_features:
             known = f" {self.columns_in}" if self.columns_in is not None else ""
