@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from treeopt.building import SETTINGS, make_solver, solver_options
+from treeopt.building import SETTINGS, make_solver, solver_options_of_all
 
 from .player import SolverPlayer
 
@@ -54,7 +54,7 @@ def explore(X, y, *, sample_weight=None, views="default", speed: int = 200, dela
     (False, 'optimal', True)
     """
     limits = {"time_limit": None, "cache_limit": None, "node_limit": None}
-    valid = {"solver", *SETTINGS, *solver_options(), *limits}
+    valid = {"solver", *SETTINGS, *solver_options_of_all(), "solver_options", *limits}
     unknown = sorted(set(estimator_params) - valid)
     if unknown:
         raise TypeError(f"explore() got unknown parameter(s) {unknown}; it accepts the parameters of "
