@@ -109,6 +109,11 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
     bounds : dict, optional
         Switch bounds off by name, e.g. ``{"lookahead": False}`` (the solver's ``SWITCHES`` of kind
         ``"bound"``).
+    solver_options : dict, optional
+        The chosen solver's own options beyond these parameters, e.g. ``{"epsilon": 0.05}`` for
+        ``solver="rashomon"`` or ``{"max_leaves": 8}`` for ``solver="frontier"`` (the names in the
+        solver's ``CAPABILITIES.options``); a name the solver does not take is refused, with the list
+        of those it takes.
     strategies : dict, optional
         Switch the search's other parts off by name: search orders, first incumbents and
         subsolvers, e.g. ``{"cart_start": False}`` (the solver's other ``SWITCHES``).
@@ -288,6 +293,7 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         "memory_limit": [Interval(Integral, 1, None, closed="left"), str, None],
         "bounds": [dict, None],
         "strategies": [dict, None],
+        "solver_options": [dict, None],
         "thresholds": [StrOptions({"auto", "all", "quantile", "guess"})],
         "reference": [StrOptions({"gbdt"}), None],
         "random_state": ["random_state"],
@@ -306,7 +312,7 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
                  omega: float | None = None, theta: float | None = None, depth_budget: int | None = None,
                  time_limit: float | None = None, cache_limit: int | None = None,
                  memory_limit: int | str | None = None, node_limit: int | None = None, bounds: dict | None = None,
-                 strategies: dict | None = None, thresholds: str = "auto",
+                 strategies: dict | None = None, solver_options: dict | None = None, thresholds: str = "auto",
                  max_thresholds: int | None = None, schedule: str | None = None, warm_start=None,
                  reference: str | None = None, random_state=None, penalty: str = "leaf", missing: str = "error",
                  proba_smoothing: float = 0.0, top_k: int = 1, verbose: int = 0, keep_search: bool = False):
@@ -322,6 +328,7 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         self.memory_limit = memory_limit
         self.bounds = bounds
         self.strategies = strategies
+        self.solver_options = solver_options
         self.thresholds = thresholds
         self.max_thresholds = max_thresholds
         self.reference = reference
@@ -340,7 +347,8 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         """Validate ``(X, y)`` as scikit-learn does, then build the solver with :func:`treeopt.make_solver`."""
         table, y = check_fit_input(self, X, y)
         solver = make_solver(table, y, solver=self.solver, sample_weight=sample_weight, y_ref=y_ref,
-                             classes=self.classes_, **{name: getattr(self, name) for name in SETTINGS})
+                             classes=self.classes_, solver_options=self.solver_options,
+                             **{name: getattr(self, name) for name in SETTINGS})
         self.binarizer_ = solver.dataset.binarizer
         self.thresholds_ = "guess" if isinstance(self.binarizer_, ThresholdGuessBinarizer) else \
             getattr(self.binarizer_, "thresholds", self.thresholds)
