@@ -17,7 +17,7 @@ def test_a_stopped_frontier_keeps_its_certified_points(tmp_path, capsys, monkeyp
     X, y = load_monk(2)
     path = tmp_path / "monk2.csv"
     X.assign(label=y).to_csv(path, index=False)
-    original = frontier_search.ParetoSearch._solve
+    original = frontier_search.FrontierSearch._solve
     calls = {"n": 0}
 
     def solve_then_stop(self, *args, **kwargs):
@@ -26,7 +26,7 @@ def test_a_stopped_frontier_keeps_its_certified_points(tmp_path, capsys, monkeyp
             signal.raise_signal(signum)
         return (yield from original(self, *args, **kwargs))
 
-    monkeypatch.setattr(frontier_search.ParetoSearch, "_solve", solve_then_stop)
+    monkeypatch.setattr(frontier_search.FrontierSearch, "_solve", solve_then_stop)
     output = tmp_path / "front.csv"
     assert main(["frontier", str(path), "--target", "label", "--max-leaves", "8", "--output", str(output)]) == code
     printed = capsys.readouterr().out
