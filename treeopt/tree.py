@@ -26,6 +26,7 @@ from .code_export import tree_to_latex, tree_to_python
 from .nodes import Leaf, MultiwaySplit, Node, Split, children_in_display_order, subtree_weight
 from .objectives import get_objective
 from .roc import leaf_class_counts
+from .table_columns import FittedColumns, read_columns
 
 __all__ = ["Leaf", "Split", "MultiwaySplit", "Tree"]
 
@@ -47,9 +48,18 @@ class Tree:
         Names of the original columns the tree was fitted on (default: the
         binarizer's). Kept in :meth:`to_dict`, so a tree read back from JSON
         knows whether a table is the original one or the binary matrix.
+    columns_named : bool, optional
+        Whether those columns were named (fitted on a DataFrame): then a
+        DataFrame is read by column name. Default: the binarizer's, else
+        named unless the names are ``x0, x1, ...``.
 
     Notes
     -----
+    How ``X`` is read. A tree fitted on a DataFrame reads the original table
+    by column name (any order; a missing, renamed or extra column is a
+    ``ValueError`` listing the difference), a tree fitted on an array by
+    position (:func:`~treeopt.table_columns.read_columns`).
+
     What ``X`` is. A tree fitted through a binarizer tests original columns
     (``age <= 30``); its binary matrix has one column per feature. Without
     ``binarized=``, a tree that has its binarizer reads the original table; a
@@ -90,11 +100,34 @@ class Tree:
     classes: list
     binarizer: object = field(default=None, compare=False, repr=False)
     columns_in: list | None = field(default=None, compare=False, repr=False)
+    columns_named: bool | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
         self.classes = list(np.asarray(self.classes).tolist())
         if self.columns_in is None and getattr(self.binarizer, "feature_names_in_", None) is not None:
             self.columns_in = [str(c) for c in self.binarizer.feature_names_in_]
+        fitted = getattr(self.binarizer, "fitted_columns_", None)
+        if self.columns_named is None and fitted is not None:
+            self.columns_named = fitted.named
+        if self.columns_named is None and self.columns_in is not None:
+            self.columns_named = list(self.columns_in) != [f"x{i}" for i in range(len(self.columns_in))]
+
+    @property
+    def fitted_columns(self) -> FittedColumns | None:
+        """The columns of the table the tree was fitted on (None when unknown: an older JSON file)."""
+        fitted = getattr(self.binarizer, "fitted_columns_", None)
+        if fitted is not None:
+            return fitted
+        if self.columns_in is None:
+            return None
+        tested = {f.column for f in self.features if f.kind == "threshold"}
+        numeric = tuple(True if name in tested else None for name in self.columns_in)
+        return FittedColumns(tuple(self.columns_in), numeric, named=bool(self.columns_named))
+
+    def _read_original(self, X):
+        """The original table ``X`` with its columns in fitted order (see the class Notes)."""
+        fitted = self.fitted_columns
+        return X if fitted is None else read_columns(X, fitted)
 
     # -- shape ----------------------------------------------------------------
     @property
@@ -216,6 +249,7 @@ class Tree:
 
     def _evaluate_features(self, X) -> np.ndarray:
         """Binary features computed from the original table by the features alone (trees read from JSON)."""
+        X = self._read_original(X)
         frame = X if hasattr(X, "iloc") else None
         array = None if frame is not None else np.asarray(X, dtype=object)
         if array is not None and array.ndim != 2:
@@ -223,7 +257,7 @@ class Tree:
         n_rows = len(frame) if frame is not None else array.shape[0]
         Z = np.zeros((n_rows, len(self.features)), dtype=bool)
         for j, feature in enumerate(self.features):
-            if frame is not None and feature.column in frame.columns:
+            if frame is not None and self.fitted_columns is None and feature.column in frame.columns:
                 values = frame[feature.column].to_numpy()
             else:
                 values = (frame.iloc[:, feature.column_index] if frame is not None
@@ -261,6 +295,7 @@ class Tree:
         return out
 
     def _original_table(self, X) -> np.ndarray:
+        X = self._read_original(X)
         table = X.to_numpy(dtype=object) if hasattr(X, "to_numpy") else np.asarray(X, dtype=object)
         if table.ndim != 2:
             raise ValueError(f"X must be a 2-dimensional table of original columns, got shape {table.shape}.")
@@ -418,7 +453,8 @@ class Tree:
             return {"feature": int(node.feature), "left": node_dict(node.left), "right": node_dict(node.right)}
 
         input_ = {"table": "binary"} if self._features_are_columns and self.binarizer is None else \
-            {"table": "original", **({"columns": list(self.columns_in)} if self.columns_in is not None else {})}
+            {"table": "original", **({"columns": list(self.columns_in), "named": bool(self.columns_named)}
+                                     if self.columns_in is not None else {})}
         return {
             "classes": [_py(c) for c in self.classes],
             "input": input_,
@@ -452,8 +488,10 @@ class Tree:
         features = [BinaryFeature(f["column"], f["column_index"], f["kind"], f["value"], f["name"],
                                   bool(f.get("has_missing", False))) for f in data["features"]]
         columns = (data.get("input") or {}).get("columns")
+        named = (data.get("input") or {}).get("named")
         return cls(node(data["root"]), features, data["classes"], binarizer=binarizer,
-                   columns_in=None if columns is None else [str(c) for c in columns])
+                   columns_in=None if columns is None else [str(c) for c in columns],
+                   columns_named=None if named is None else bool(named))
 
     def to_json(self, **kwargs) -> str:
         """:meth:`to_dict` as a JSON string."""

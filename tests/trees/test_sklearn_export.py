@@ -221,7 +221,8 @@ def test_a_row_equal_to_a_threshold_as_named_goes_left_in_treeopt_and_in_the_exp
     """Found by the property test above: between training values -1.86 and -1.5 the float64
     midpoint is -1.6800000000000002, so a new row -1.68 fell right of the split named
     ``q <= -1.68`` in treeopt, while scikit-learn, comparing float32(-1.68), sent it left. The
-    thresholds now sit on the float32 grid just above the midpoint (``treeopt.binarize.split_points``)."""
+    threshold is now -1.68 itself, the midpoint's shortest decimal between the two values
+    (``treeopt.numeric_thresholds.thresholds_between``)."""
     X = pd.DataFrame({"q": [-1.86, -1.86, -1.86, -1.5, -1.5, -1.5]})
     y = ["u", "u", "u", "v", "v", "v"]
     clf = GreedyTreeClassifier(max_depth=1).fit(X, y)
