@@ -474,7 +474,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         for index, column in enumerate(frame.columns):
             _check_deadline(f"learning the features of column {index + 1} of {frame.shape[1]}")
             name = str(column)
-            values = frame[column].to_numpy() if table.columns is None else table.columns[index]
+            values = column_values(frame.iloc[:, index]) if table.columns is None else table.columns[index]
             absent = missing_mask(values)
             has_missing = bool(absent.any())
             if has_missing:
@@ -563,7 +563,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
         table = _read_table(X, missing=getattr(self, "missing", "error"))
         frame = table.frame
         out = np.zeros((len(frame), len(self.features_)), dtype=bool)
-        columns = table.columns or [frame.iloc[:, i].to_numpy() for i in range(frame.shape[1])]
+        columns = table.columns or [column_values(frame.iloc[:, i]) for i in range(frame.shape[1])]
         _, others, thresholds = self._transform_plan()
         for j, feature in others:
             out[:, j] = feature.evaluate(columns[feature.column_index])
@@ -632,6 +632,23 @@ def _threshold_block(values: np.ndarray, thresholds, js: list, out: np.ndarray) 
             full[present] = block
             block = full
         out[:, columns] = block
+
+
+def column_values(column: pd.Series) -> np.ndarray:
+    """A column's values as a numpy array, integers kept exact.
+
+    A pandas nullable integer column (``Int64``, ``UInt64``) with a missing value becomes float64
+    under ``to_numpy()``, which merges integers beyond ``2**53``; here it becomes an object array
+    of Python ints and NaN.
+
+    Examples
+    --------
+    >>> column_values(pd.Series([2**62 + 1, None], dtype="Int64")).tolist()
+    [4611686018427387905, nan]
+    """
+    if pd.api.types.is_integer_dtype(column.dtype) and not isinstance(column.dtype, np.dtype):
+        return column.to_numpy(dtype=object, na_value=np.nan)
+    return column.to_numpy()
 
 
 def table_input_tags(tags, missing: str = "error"):

@@ -180,9 +180,11 @@ def comparable_thresholds(dtype: np.dtype, thresholds: list) -> tuple[np.ndarray
     always, never = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
     if dtype.kind == "O":
         return np.asarray(thresholds, dtype=object), always, never
-    given = np.asarray(thresholds) if n else np.zeros(0)
-    if given.dtype.kind not in "iuf":                   # Python ints beyond 64 bits, mixed with floats
-        given = np.asarray(thresholds, dtype=object)
+    if all(isinstance(t, (float, np.floating)) for t in thresholds):
+        given = np.asarray(thresholds, dtype=np.float64)
+    else:                                               # integers (of any size), maybe with floats: exact
+        given = np.asarray([t if isinstance(t, (float, np.floating)) else int(t) for t in thresholds],
+                           dtype=object)
     if dtype.kind in "iu":
         info = np.iinfo(dtype)
         if given.dtype.kind == "f":
