@@ -196,7 +196,7 @@ class Tree:
             return self.binarizer is None
         n_features = len(self.features)
         feature_columns = {f.column for f in self.features}
-        if hasattr(X, "columns"):                   # a DataFrame: by its column names
+        if hasattr(X, "columns") and self.columns_named is not False:     # a DataFrame: by its column names
             names = {str(c) for c in X.columns}
             if feature_columns <= names:
                 return False
