@@ -192,6 +192,9 @@ class Tree:
 
         See the class Notes: decided by the binarizer when the tree has one, else from ``X``.
         """
+        if self.binarizer is None and self._features_are_columns and hasattr(X, "columns") \
+                and self.fitted_columns is not None:
+            return False                            # the same table: read it by its names
         if self.binarizer is not None or self._features_are_columns:
             return self.binarizer is None
         n_features = len(self.features)
@@ -202,6 +205,8 @@ class Tree:
                 return False
             if {f.name for f in self.features} <= names:
                 return True
+            if self.fitted_columns is not None:
+                return False                        # read_columns lists the difference
             raise ValueError(f"X's columns {sorted(names)[:8]} are neither the original columns the tree tests "
                              f"{sorted(feature_columns)[:8]} nor its binary features; pass the table the tree was "
                              "fitted on (or binarized=True with the binary feature matrix).")
