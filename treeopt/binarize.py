@@ -31,7 +31,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .numeric_thresholds import exact_numbers, less_equal, threshold_text, thresholds_between
+from .numeric_thresholds import exact_numbers, less_equal, threshold_array, threshold_text, thresholds_between
 from .table_columns import FittedColumns, read_columns, table_array
 
 __all__ = ["BinaryFeature", "Binarizer", "as_frame", "is_binary_numeric", "format_threshold", "format_thresholds",
@@ -490,7 +490,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
             else:
                 block, limits = self._threshold_features(name, index, values, has_missing)
                 if block:
-                    thresholds[index] = (list(range(len(features), len(features) + len(block))), limits)
+                    thresholds[index] = (list(range(len(features), len(features) + len(block))),
+                                         threshold_array(limits))
                     features.extend(block)
         self.features_ = features
         self._plan = (features, others, thresholds)
@@ -552,8 +553,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
         if cap is not None and len(lower) > cap:
             picks = np.unique(np.round(np.linspace(0, len(lower) - 1, int(cap))).astype(int))
             lower, upper = lower[picks], upper[picks]
-        limits = thresholds_between(lower, upper)
-        return BinaryFeature.thresholds(name, index, limits, has_missing), limits
+        limits = threshold_array(thresholds_between(lower, upper)) if len(lower) else np.zeros(0)
+        return BinaryFeature.thresholds(name, index, limits.tolist(), has_missing), limits
 
     # -- transforming ---------------------------------------------------------
     def transform(self, X) -> np.ndarray:
@@ -589,7 +590,8 @@ class Binarizer(TransformerMixin, BaseEstimator):
                 grouped.setdefault(feature.column_index, []).append(j)
             else:
                 others.append((j, feature))
-        thresholds = {index: (js, [self.features_[j].value for j in js]) for index, js in grouped.items()}
+        thresholds = {index: (js, threshold_array([self.features_[j].value for j in js]))
+                      for index, js in grouped.items()}
         return self.features_, others, thresholds
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:
@@ -619,19 +621,23 @@ def _threshold_block(values: np.ndarray, thresholds, js: list, out: np.ndarray) 
     values = np.asarray(values)
     absent = missing_mask(values) if values.dtype.kind in "fcOSUmM" else np.zeros(len(values), dtype=bool)
     present = ~absent
-    numbers = exact_numbers(values[present] if absent.any() else values)
-    thresholds = list(thresholds)
+    numbers = np.ascontiguousarray(exact_numbers(values[present] if absent.any() else values))
+    thresholds = threshold_array(thresholds)
+    contiguous = js == list(range(js[0], js[0] + len(js)))
     step = max(1, _BLOCK // max(1, len(values)))
     for start in range(0, len(js), step):
         if start:
             _check_deadline(f"evaluating threshold {start + 1} of {len(js)} of one column")
-        block = less_equal(numbers, thresholds[start:start + step])
-        columns = js[start:start + step]
-        if absent.any():
-            full = np.zeros((len(values), block.shape[1]), dtype=bool)
-            full[present] = block
-            block = full
-        out[:, columns] = block
+        chunk = thresholds[start:start + step]
+        if contiguous and not absent.any():     # straight into the output's columns, no temporary block
+            less_equal(numbers, chunk, out=out[:, js[0] + start:js[0] + start + len(chunk)])
+            continue
+        block = np.zeros((len(values), len(chunk)), dtype=bool)
+        block[present] = less_equal(numbers, chunk)
+        if contiguous:
+            out[:, js[0] + start:js[0] + start + len(chunk)] = block
+        else:
+            out[:, js[start:start + step]] = block
 
 
 def column_values(column: pd.Series) -> np.ndarray:

@@ -21,7 +21,8 @@ import math
 
 import numpy as np
 
-__all__ = ["exact_numbers", "thresholds_between", "threshold_text", "less_equal"]
+__all__ = ["exact_numbers", "thresholds_between", "threshold_text", "less_equal", "threshold_array",
+           "comparable_thresholds"]
 
 #: Integers up to this magnitude are exact in float64.
 _FLOAT_EXACT = 2 ** 53
@@ -75,13 +76,14 @@ def thresholds_between(lower, upper) -> list:
 
     Returns
     -------
-    list of int or float
+    list of int or float, or ndarray of float64
+        A list for integer values, an array for floats.
 
     Examples
     --------
     >>> thresholds_between([20, 2**62], [31, 2**62 + 1])
     [25.5, 4611686018427387904]
-    >>> thresholds_between([-1.86, 50000.0, 0.1], [-1.5, 50000.2, np.nextafter(0.1, 1)])
+    >>> thresholds_between([-1.86, 50000.0, 0.1], [-1.5, 50000.2, np.nextafter(0.1, 1)]).tolist()
     [-1.68, 50000.1, 0.1]
     """
     lower, upper = np.asarray(lower), np.asarray(upper)
@@ -107,7 +109,7 @@ def thresholds_between(lower, upper) -> list:
                 & (short < upper[open_])
             chosen[open_[fits]] = short[fits]
             done[open_[fits]] = True
-    return chosen.tolist()
+    return chosen
 
 
 def threshold_text(value) -> str:
@@ -126,7 +128,7 @@ def threshold_text(value) -> str:
     return np.format_float_positional(value, unique=True, trim="-")
 
 
-def less_equal(values, thresholds) -> np.ndarray:
+def less_equal(values, thresholds, out: np.ndarray | None = None) -> np.ndarray:
     """``values[:, None] <= thresholds[None, :]``, exact for integers and floats of any size.
 
     Parameters
@@ -134,6 +136,8 @@ def less_equal(values, thresholds) -> np.ndarray:
     values : ndarray
         Present values of one column, from :func:`exact_numbers`.
     thresholds : sequence of int or float
+    out : ndarray of bool, optional
+        Where to write the result (a view into a larger matrix, say).
 
     Returns
     -------
@@ -148,18 +152,37 @@ def less_equal(values, thresholds) -> np.ndarray:
     [True, False]
     """
     values = np.asarray(values)
-    thresholds = list(thresholds)
     limits, always, never = comparable_thresholds(values.dtype, thresholds)
     if values.dtype.kind == "O":
-        out = np.array([[v <= t for t in limits] for v in values.tolist()], dtype=bool).reshape(
+        result = np.array([[v <= t for t in limits] for v in values.tolist()], dtype=bool).reshape(
             len(values), len(limits))
+        if out is None:
+            out = result
+        else:
+            out[...] = result
     else:
-        out = values[:, None] <= limits[None, :]
+        out = np.less_equal(values[:, None], limits[None, :], out=out)
     if always.any():
         out[:, always] = True
     if never.any():
         out[:, never] = False
     return out
+
+
+def threshold_array(thresholds) -> np.ndarray:
+    """Thresholds as one array without losing any: float64 when all are floats, else an object
+    array of Python ints and floats (an integer beyond ``2**53`` must not become a float).
+
+    Examples
+    --------
+    >>> threshold_array([0.5, 1.5]).dtype, threshold_array([0.5, 2**62 + 1]).tolist()
+    (dtype('float64'), [0.5, 4611686018427387905])
+    """
+    if isinstance(thresholds, np.ndarray) and thresholds.dtype.kind in "fO":
+        return thresholds
+    if all(isinstance(t, (float, np.floating)) for t in thresholds):
+        return np.asarray(thresholds, dtype=np.float64).reshape(-1)
+    return np.asarray([t if isinstance(t, (float, np.floating)) else int(t) for t in thresholds], dtype=object)
 
 
 def comparable_thresholds(dtype: np.dtype, thresholds: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -180,11 +203,7 @@ def comparable_thresholds(dtype: np.dtype, thresholds: list) -> tuple[np.ndarray
     always, never = np.zeros(n, dtype=bool), np.zeros(n, dtype=bool)
     if dtype.kind == "O":
         return np.asarray(thresholds, dtype=object), always, never
-    if all(isinstance(t, (float, np.floating)) for t in thresholds):
-        given = np.asarray(thresholds, dtype=np.float64)
-    else:                                               # integers (of any size), maybe with floats: exact
-        given = np.asarray([t if isinstance(t, (float, np.floating)) else int(t) for t in thresholds],
-                           dtype=object)
+    given = threshold_array(thresholds)
     if dtype.kind in "iu":
         info = np.iinfo(dtype)
         if given.dtype.kind == "f":
