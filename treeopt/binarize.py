@@ -12,7 +12,12 @@ predicts on the original table:
   ``t`` between adjacent distinct values. Using *all* midpoints preserves
   optimality (GOSDT paper, section 3: a coarser binarization can lose the
   optimal tree). ``thresholds="quantile"`` with ``max_thresholds=k`` caps the
-  count per column;
+  count per column. Integers are compared as integers and floats in float64,
+  and ``t`` is printed as exactly the number compared with
+  (:mod:`treeopt.numeric_thresholds`);
+* a fitted binarizer reads a table by column name when it was fitted on a
+  DataFrame, by position when fitted on an array
+  (:func:`treeopt.table_columns.read_columns`);
 * missing values (NaN, None, ``pd.NA``) are an error by default;
   ``missing="indicator"`` adds a feature ``x is missing`` to each column that
   has them (see :class:`Binarizer`, "Missing values").

@@ -267,8 +267,8 @@ def _snap(values: np.ndarray, split: float):
 
     scikit-learn trees compare ``float32(x) <= split``; the midpoint of the
     largest value going left and the smallest going right splits the training
-    rows the same way and reads like an all-threshold midpoint (the same float32-safe
-    threshold as :func:`treeopt.binarize.split_points`).
+    rows the same way and reads like an all-threshold midpoint (the same float64
+    threshold as :func:`treeopt.binarize.split_points`, printed as it is compared).
     """
     goes_left = values.astype(np.float32) <= split
     if goes_left.all() or not goes_left.any():
