@@ -415,6 +415,10 @@ class Binarizer(TransformerMixin, BaseEstimator):
         Original column names (``x0, x1, ...`` for arrays).
     n_features_in_ : int
         Number of original columns.
+    fitted_columns_ : FittedColumns
+        The fitted table's columns and whether they held numbers: :meth:`transform` reads a
+        DataFrame by column name when fitted on one (any order; a missing, renamed or extra
+        column is a ``ValueError``), a table by position when fitted on an array.
 
     Examples
     --------
@@ -565,7 +569,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
     def transform(self, X) -> np.ndarray:
         """Return the boolean matrix of the binary features (rows × features)."""
         check_is_fitted(self, "features_")
-        X = read_columns(X, self.fitted_columns_, reader=type(self).__name__)
+        X = read_columns(X, self._fitted_columns(), reader=type(self).__name__)
         table = _read_table(X, missing=getattr(self, "missing", "error"))
         frame = table.frame
         out = np.zeros((len(frame), len(self.features_)), dtype=bool)
@@ -577,6 +581,18 @@ class Binarizer(TransformerMixin, BaseEstimator):
             _check_deadline(f"evaluating the thresholds of numeric column {done + 1} of {len(thresholds)}")
             _threshold_block(columns[index], limits, js, out)
         return out
+
+    def _fitted_columns(self) -> FittedColumns:
+        """``fitted_columns_``, or for a binarizer pickled by an older treeopt (without it), its
+        column names, read by name unless they are an array's ``x0, x1, ...``."""
+        fitted = self.__dict__.get("fitted_columns_")
+        if fitted is not None:
+            return fitted
+        names = tuple(str(c) for c in self.feature_names_in_)
+        kinds = self.__dict__.get("column_dtypes_") or [("unknown", None)] * len(names)
+        return FittedColumns(names, tuple(numeric for _, numeric in kinds),
+                             named=names != tuple(f"x{i}" for i in range(len(names))),
+                             dtypes=tuple(dtype for dtype, _ in kinds))
 
     def _transform_plan(self) -> tuple:
         """How :meth:`transform` evaluates ``features_``: ``(features_, others, thresholds)``, with

@@ -68,3 +68,13 @@ def test_read_columns_returns_the_frame_itself_when_already_in_order():
     fitted = FittedColumns.of_table(FRAME, named=True)
     assert read_columns(FRAME, fitted) is FRAME
     assert read_columns(FRAME[["c", "b", "a"]], fitted).columns.tolist() == ["a", "b", "c"]
+
+
+def test_a_binarizer_pickled_without_fitted_columns_still_reads_by_name():
+    binarizer = Binarizer().fit(FRAME)
+    state = binarizer.__getstate__()
+    del state["fitted_columns_"]
+    state["column_dtypes_"] = [("int64", True), ("float64", True), ("object", False)]
+    older = Binarizer.__new__(Binarizer)
+    older.__setstate__(state)
+    np.testing.assert_array_equal(older.transform(FRAME[["b", "c", "a"]]), binarizer.transform(FRAME))
