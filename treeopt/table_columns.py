@@ -213,5 +213,6 @@ def _refuse_changed_kinds(frame: pd.DataFrame, columns: FittedColumns, reader: s
         is_numeric = True if _numeric_dtype(now) else holds_numbers(frame.iloc[:, i])
         if is_numeric is not None and is_numeric != was_numeric:
             fitted = columns.dtypes[i] if i < len(columns.dtypes) else ("numbers" if was_numeric else "categories")
-            raise ValueError(f"column {name!r} was {fitted} when {reader} was fitted but is {now} now; convert it "
-                             "to the dtype used for fitting (numbers and strings never compare equal).")
+            raise ValueError(f"column {name!r} was {fitted} when fitted but is {now} now ({reader} compares it with "
+                             "its fitted values); convert it to the dtype used for fitting (numbers and strings "
+                             "never compare equal).")

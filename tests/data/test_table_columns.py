@@ -52,7 +52,7 @@ def test_an_array_given_to_a_frame_fitted_binarizer_is_read_by_position():
 
 def test_a_column_of_strings_where_numbers_were_fitted_is_refused():
     binarizer = Binarizer().fit(FRAME)
-    with pytest.raises(ValueError, match="column 'a' was int64 when Binarizer was fitted but is (str|object) now"):
+    with pytest.raises(ValueError, match="column 'a' was int64 when fitted but is (str|object) now"):
         binarizer.transform(FRAME.assign(a=FRAME["a"].astype(str)))
 
 
