@@ -206,10 +206,11 @@ def holds_numbers(column: pd.Series) -> bool | None:
 
 
 def _refuse_changed_kinds(frame: pd.DataFrame, columns: FittedColumns, reader: str) -> None:
+    dtypes = frame.dtypes.tolist()
     for i, (name, was_numeric) in enumerate(zip(columns.names, columns.numeric)):
         if was_numeric is None:
             continue
-        now = frame.dtypes.iloc[i]
+        now = dtypes[i]
         is_numeric = True if _numeric_dtype(now) else holds_numbers(frame.iloc[:, i])
         if is_numeric is not None and is_numeric != was_numeric:
             fitted = columns.dtypes[i] if i < len(columns.dtypes) else ("numbers" if was_numeric else "categories")
