@@ -21,8 +21,9 @@ A tree document is an object with these keys:
     Leaf prediction ``k`` means ``classes[k]``.
 ``input`` : object, optional
     ``{"table": "binary"}``: the tree reads the 0/1 feature matrix; ``{"table": "original",
-    "columns": [names]}``: it reads the original table with these column names (a list of
-    strings; ``columns`` is optional).
+    "columns": [names], "named": bool}``: it reads the original table with these column names (a
+    list of strings; ``columns`` is optional). ``named`` (optional) says whether the tree was fitted
+    on named columns (a DataFrame: it reads a table by name) or on an array (by position).
 ``features`` : list of objects
     Binary feature ``j`` is ``features[j]``: ``column`` (a string or an integer),
     ``column_index`` (an integer >= 0, below the number of ``columns`` when they are given),
@@ -156,7 +157,8 @@ def tree_to_dict(tree) -> dict:
         input_ = {"table": "binary"}
     else:
         input_ = {"table": "original",
-                  **({"columns": list(tree.columns_in)} if tree.columns_in is not None else {})}
+                  **({"columns": list(tree.columns_in), "named": bool(tree.columns_named)}
+                     if tree.columns_in is not None else {})}
     features = []
     for j, f in enumerate(tree.features):
         entry = {"column": _py(f.column, f"features[{j}].column"), "column_index": int(f.column_index),
@@ -368,6 +370,7 @@ def tree_from_dict(data, binarizer=None):
         _scalar(value, _join(_join(base, "classes"), k))
     _distinct(classes, _join(base, "classes"))
     columns = None
+    named = None
     input_ = data.get("input")
     if input_ is not None:
         input_ = _object(input_, _join(base, "input"))
@@ -381,12 +384,17 @@ def tree_from_dict(data, binarizer=None):
                 if not isinstance(name, str):
                     _fail(_join(columns_path, i), f"expected a column name (a string), got {_describe(name)}")
             _distinct(columns, columns_path)
+        if input_.get("named") is not None:
+            named = input_["named"]
+            if not isinstance(named, bool):
+                _fail(_join(_join(base, "input"), "named"), f"expected true or false, got {_describe(named)}")
     n_columns = None if columns is None else len(columns)
     features_path = _join(base, "features")
     features = [_read_feature(entry, _join(features_path, j), n_columns)
                 for j, entry in enumerate(_list(_field(data, "features", base), features_path))]
     root = _read_nodes(_field(data, "root", base), _join(base, "root"), len(classes), len(features), n_columns)
-    return Tree(root, features, classes, binarizer=binarizer, columns_in=None if columns is None else list(columns))
+    return Tree(root, features, classes, binarizer=binarizer, columns_in=None if columns is None else list(columns),
+                columns_named=named)
 
 
 def _read_nodes(root, root_path: str, n_classes: int, n_features: int, n_columns: int | None):

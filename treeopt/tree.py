@@ -26,6 +26,7 @@ from .model_json import tree_from_dict, tree_from_json, tree_to_dict, tree_to_js
 from .nodes import Leaf, MultiwaySplit, Node, Split, children_in_display_order, subtree_weight
 from .objectives import get_objective
 from .roc import leaf_class_counts
+from .table_columns import FittedColumns, read_columns
 
 __all__ = ["Leaf", "Split", "MultiwaySplit", "Tree"]
 
@@ -47,9 +48,18 @@ class Tree:
         Names of the original columns the tree was fitted on (default: the
         binarizer's). Kept in :meth:`to_dict`, so a tree read back from JSON
         knows whether a table is the original one or the binary matrix.
+    columns_named : bool, optional
+        Whether those columns were named (fitted on a DataFrame): then a
+        DataFrame is read by column name. Default: the binarizer's, else
+        named unless the names are ``x0, x1, ...``.
 
     Notes
     -----
+    How ``X`` is read. A tree fitted on a DataFrame reads the original table
+    by column name (any order; a missing, renamed or extra column is a
+    ``ValueError`` listing the difference), a tree fitted on an array by
+    position (:func:`~treeopt.table_columns.read_columns`).
+
     What ``X`` is. A tree fitted through a binarizer tests original columns
     (``age <= 30``); its binary matrix has one column per feature. Without
     ``binarized=``, a tree that has its binarizer reads the original table; a
@@ -90,11 +100,34 @@ class Tree:
     classes: list
     binarizer: object = field(default=None, compare=False, repr=False)
     columns_in: list | None = field(default=None, compare=False, repr=False)
+    columns_named: bool | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
         self.classes = list(np.asarray(self.classes).tolist())
         if self.columns_in is None and getattr(self.binarizer, "feature_names_in_", None) is not None:
             self.columns_in = [str(c) for c in self.binarizer.feature_names_in_]
+        fitted = getattr(self.binarizer, "fitted_columns_", None)
+        if self.columns_named is None and fitted is not None:
+            self.columns_named = fitted.named
+        if self.columns_named is None and self.columns_in is not None:
+            self.columns_named = list(self.columns_in) != [f"x{i}" for i in range(len(self.columns_in))]
+
+    @property
+    def fitted_columns(self) -> FittedColumns | None:
+        """The columns of the table the tree was fitted on (None when unknown: an older JSON file)."""
+        fitted = getattr(self.binarizer, "fitted_columns_", None)
+        if fitted is not None:
+            return fitted
+        if self.columns_in is None:
+            return None
+        tested = {f.column for f in self.features if f.kind == "threshold"}
+        numeric = tuple(True if name in tested else None for name in self.columns_in)
+        return FittedColumns(tuple(self.columns_in), numeric, named=bool(self.columns_named))
+
+    def _read_original(self, X):
+        """The original table ``X`` with its columns in fitted order (see the class Notes)."""
+        fitted = self.fitted_columns
+        return X if fitted is None else read_columns(X, fitted)
 
     # -- shape ----------------------------------------------------------------
     @property
@@ -166,16 +199,21 @@ class Tree:
 
         See the class Notes: decided by the binarizer when the tree has one, else from ``X``.
         """
+        if self.binarizer is None and self._features_are_columns and hasattr(X, "columns") \
+                and self.fitted_columns is not None:
+            return False                            # the same table: read it by its names
         if self.binarizer is not None or self._features_are_columns:
             return self.binarizer is None
         n_features = len(self.features)
         feature_columns = {f.column for f in self.features}
-        if hasattr(X, "columns"):                   # a DataFrame: by its column names
+        if hasattr(X, "columns") and self.columns_named is not False:     # a DataFrame: by its column names
             names = {str(c) for c in X.columns}
             if feature_columns <= names:
                 return False
             if {f.name for f in self.features} <= names:
                 return True
+            if self.fitted_columns is not None:
+                return False                        # read_columns lists the difference
             raise ValueError(f"X's columns {sorted(names)[:8]} are neither the original columns the tree tests "
                              f"{sorted(feature_columns)[:8]} nor its binary features; pass the table the tree was "
                              "fitted on (or binarized=True with the binary feature matrix).")
@@ -223,6 +261,7 @@ class Tree:
 
     def _evaluate_features(self, X) -> np.ndarray:
         """Binary features computed from the original table by the features alone (trees read from JSON)."""
+        X = self._read_original(X)
         frame = X if hasattr(X, "iloc") else None
         array = None if frame is not None else np.asarray(X, dtype=object)
         if array is not None and array.ndim != 2:
@@ -230,7 +269,7 @@ class Tree:
         n_rows = len(frame) if frame is not None else array.shape[0]
         Z = np.zeros((n_rows, len(self.features)), dtype=bool)
         for j, feature in enumerate(self.features):
-            if frame is not None and feature.column in frame.columns:
+            if frame is not None and self.fitted_columns is None and feature.column in frame.columns:
                 values = frame[feature.column].to_numpy()
             else:
                 values = (frame.iloc[:, feature.column_index] if frame is not None
@@ -268,6 +307,7 @@ class Tree:
         return out
 
     def _original_table(self, X) -> np.ndarray:
+        X = self._read_original(X)
         table = X.to_numpy(dtype=object) if hasattr(X, "to_numpy") else np.asarray(X, dtype=object)
         if table.ndim != 2:
             raise ValueError(f"X must be a 2-dimensional table of original columns, got shape {table.shape}.")
