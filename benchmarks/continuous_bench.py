@@ -31,7 +31,11 @@ not certify counts at the time limit. Errors are recomputed from each returned t
 In the exact suite a solver skips a cell when it already failed to certify an easier one of the
 same data (a smaller or equal depth at a larger or equal λ), and treeopt skips the cells ConTree
 did not certify (the targets are about those ConTree certifies; ``--all-cells`` runs them).
-``--budget-minutes`` stops starting new fits after that long; the report lists what did not run.
+The exact suite runs every dataset at depth 2, then at depth 3, and so on; ``--budget-minutes``
+stops starting its fits after that long (the report lists what did not run), except the fits that
+measure the memory and scale targets, which run even after the budget or where an easier cell was
+not certified. The
+anytime suite runs first and is bounded by its limits.
 
 Usage::
 
@@ -92,7 +96,7 @@ def fit_contree(X, y, lam, limit, depth):
         clf = ConTree(max_depth=depth, complexity_cost=lam, time_limit=limit).fit(Z, y)
     config = getattr(clf, "_config", None)
     certified = config.is_within_time_limit() if config is not None else time.perf_counter() - start < limit
-    return certified, clf.predict(Z), int(clf.get_num_leaf_nodes()), {}
+    return certified, lambda: clf.predict(Z), int(clf.get_num_leaf_nodes()), {}
 
 
 def fit_pytrees(X, y, lam, limit, depth, lds=False):
@@ -101,7 +105,7 @@ def fit_pytrees(X, y, lam, limit, depth, lds=False):
         raise ValueError("pytrees' ConTreeClassifier minimises errors only (λ = 0)")
     Z = X.to_numpy(dtype=float)
     clf = ConTreeClassifier(max_depth=depth, max_time=limit, use_lds=lds).fit(Z, y)
-    return clf.status_ == "optimal", clf.predict(Z), int(clf.tree_.n_leaves), {"status": clf.status_}
+    return clf.status_ == "optimal", lambda: clf.predict(Z), int(clf.tree_.n_leaves), {"status": clf.status_}
 
 
 def fit_treeopt(X, y, lam, limit, depth):
@@ -114,7 +118,7 @@ def fit_treeopt(X, y, lam, limit, depth):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)        # a stopped search is in the row
         clf.fit(X, y)
-    return bool(clf.optimal_), clf.predict(X), int(clf.tree_.n_leaves), \
+    return bool(clf.optimal_), lambda: clf.predict(X), int(clf.tree_.n_leaves), \
         {"lambda_used": used, "solver_used": getattr(clf.solver_, "name", type(clf.solver_).__name__),
          "status": clf.status_}
 
@@ -122,7 +126,7 @@ def fit_treeopt(X, y, lam, limit, depth):
 def fit_cart(X, y, lam, limit, depth):
     from sklearn.tree import DecisionTreeClassifier
     clf = DecisionTreeClassifier(max_depth=depth, random_state=0).fit(X, y)
-    return False, clf.predict(X), int(clf.get_n_leaves()), {}
+    return False, lambda: clf.predict(X), int(clf.get_n_leaves()), {}
 
 
 FITS = {"contree": fit_contree, "pytrees": fit_pytrees,
@@ -155,9 +159,9 @@ def worker(solver: str, data: str, depth: int, lam: float, limit: float) -> dict
             ZERO_ACCEPTED["treeopt"] = False
     FITS[solver](small_X, small_y, 0.0 if solver.startswith("pytrees") else 0.05, 10.0, 2)   # untimed
     cpu0, wall0 = _cpu(), time.perf_counter()
-    certified, predicted, leaves, extra = FITS[solver](X, y, lam, limit, depth)
+    certified, predict, leaves, extra = FITS[solver](X, y, lam, limit, depth)
     cpu, wall = _cpu() - cpu0, time.perf_counter() - wall0
-    errors = int(np.sum(np.asarray(predicted) != y))
+    errors = int(np.sum(np.asarray(predict()) != y))                 # predictions are not part of the fit
     return {"solver": solver, "data": data, "depth": depth, "lambda": lam, "limit": limit,
             "certified": bool(certified), "errors": errors, "leaves": leaves,
             "objective": errors / len(y) + lam * leaves, "cpu": cpu, "wall": wall,
@@ -205,10 +209,11 @@ def run_fit(solver: str, data: str, depth: int, lam: float, limit: float, memory
 
 
 def least_cpu(run, repeats: int, below: float) -> dict:
-    """``run()``'s row with the least CPU time of up to ``repeats`` fresh runs of a fit under ``below``
-    seconds (fits of a few milliseconds move by half between runs on a shared machine)."""
+    """``run()``'s row with the least CPU time of up to ``repeats`` fresh runs of a fit between
+    :data:`FLOOR` and ``below`` seconds (short fits move by half between runs on a shared machine;
+    a fit under the floor counts as the floor, so running it again changes nothing)."""
     row, runs = run(), 1
-    while runs < repeats and "error" not in row and row.get("cpu", below) < below:
+    while runs < repeats and "error" not in row and FLOOR <= row.get("cpu", below) < below:
         again, runs = run(), runs + 1
         if "error" in again:
             break
@@ -227,12 +232,26 @@ def available(solver: str) -> str | None:
 
 # -- the plan ----------------------------------------------------------------------------------
 def exact_cells(args) -> list[tuple[str, int, float]]:
-    """(data, depth, λ) of the exact suite, easiest first: depth up, λ down."""
+    """(data, depth, λ) of the exact suite, by data, then depth up and λ down (easiest first)."""
     cells = []
     for data in args.data:
         depths = args.depths or FULL_DEPTHS.get(data, [2, 3, 4, 5])
         cells += [(data, d, lam) for d in sorted(depths) for lam in sorted(args.lambdas, reverse=True)]
     return cells
+
+
+def run_order(cells: list[tuple[str, int, float]]) -> list[tuple[str, int, float]]:
+    """The cells in the order they run: every dataset at depth 2, then at depth 3, and so on (λ down
+    within a depth), so a spent budget cuts the deepest fits, not whole datasets. Each cell still comes
+    after every easier cell of its data."""
+    return sorted(cells, key=lambda c: (c[1], -c[2]))
+
+
+def target_cell(solver: str, data: str, depth: int, lam: float, lambdas: list[float]) -> bool:
+    """Whether this is the fit that measures a memory or scale target for ``solver``: a target size at
+    the largest λ the solver runs (pytrees: 0). It runs even where an easier cell was not certified."""
+    largest = 0.0 if solver == "pytrees" else max(lambdas)
+    return ((data, depth) in MEMORY_TARGETS or (data, depth) == SCALE_CASE) and lam == largest
 
 
 def dominated(failed: set, data: str, depth: int, lam: float) -> bool:
@@ -245,24 +264,27 @@ class Runner:
 
     def __init__(self, args, log):
         self.args, self.log, self.rows = args, log, []
-        self.start = time.monotonic()
+        self.exact_start = None                 # set when the exact suite starts
         self.missing = {s: available(s) for s in {*args.solvers, "cart"}}
         for solver, why in self.missing.items():
             if why:
                 print(f"skipping {solver}: {why}", flush=True)
 
-    def over_budget(self) -> bool:
-        return self.args.budget_minutes > 0 and time.monotonic() - self.start > 60 * self.args.budget_minutes
+    def over_budget(self, suite: str) -> bool:
+        """Whether the exact suite has spent its budget (the anytime suite is bounded by its limits)."""
+        if suite != "exact" or self.args.budget_minutes <= 0 or self.exact_start is None:
+            return False
+        return time.monotonic() - self.exact_start > 60 * self.args.budget_minutes
 
     def fit(self, suite: str, solver: str, data: str, depth: int, lam: float, limit: float,
-            skip: str | None = None) -> dict:
+            skip: str | None = None, target: bool = False) -> dict:
         base = {"suite": suite, "solver": solver, "data": data, "depth": depth, "lambda": lam, "limit": limit,
                 "certified": False}
         if self.missing.get(solver):
             row = {**base, "skipped": self.missing[solver]}
         elif skip:
             row = {**base, "skipped": skip}
-        elif self.over_budget():
+        elif not target and self.over_budget(suite):
             row = {**base, "skipped": f"not run: the {self.args.budget_minutes:g}-minute budget was spent"}
         else:
             repeats = self.args.repeats if suite == "exact" else 1
@@ -288,17 +310,20 @@ def describe(row: dict) -> str:
 def run_exact(runner: Runner, args) -> None:
     failed = {s: set() for s in EXACT_SOLVERS}
     contree_certified = set()
-    for data, depth, lam in exact_cells(args):
+    runner.exact_start = time.monotonic()
+    for data, depth, lam in run_order(exact_cells(args)):
         for solver in [s for s in EXACT_SOLVERS if s in args.solvers]:
             if solver == "pytrees" and lam > 0:
                 continue
-            skip = None
-            if dominated(failed[solver], data, depth, lam):
+            skip, target = None, target_cell(solver, data, depth, lam, args.lambdas)
+            if target:
+                pass
+            elif dominated(failed[solver], data, depth, lam):
                 skip = "not run: an easier cell (smaller depth or larger λ) was not certified"
             elif (solver == "treeopt" and not args.all_cells and "contree" in args.solvers
                   and not runner.missing.get("contree") and (data, depth, lam) not in contree_certified):
                 skip = "not run: ConTree did not certify this cell (--all-cells runs it)"
-            row = runner.fit("exact", solver, data, depth, lam, args.time_limit, skip)
+            row = runner.fit("exact", solver, data, depth, lam, args.time_limit, skip, target)
             if "skipped" not in row and not row["certified"]:
                 failed[solver].add((data, depth, lam))
             if solver == "contree" and row["certified"]:
@@ -374,7 +399,7 @@ def report(rows: list[dict], args) -> str:
     out += ["## Exact", "",
             f"Cells: errors (CPU s), **bold** = certified; `·` = not run (an easier cell of the same solver was "
             f"not certified, ConTree did not certify it, or the budget was spent), n/a = not available. Time "
-            f"limit {args.time_limit:g} s. Ratio = treeopt / ConTree on the cells ConTree certifies (fits under "
+            f"limit {args.time_limit:g} s (wall clock, each solver's own). Ratio = treeopt / ConTree on the cells ConTree certifies (fits under "
             f"{FLOOR:g} s count as {FLOOR:g} s; a treeopt fit not certified counts as {args.time_limit:g} s).", "",
             "| data (n × p, k) | d | λ | ConTree | pytrees | treeopt | ratio | same | peak MB ConTree / pytrees / "
             "treeopt |", "|---|---|---|---|---|---|---|---|---|"]
@@ -393,8 +418,8 @@ def report(rows: list[dict], args) -> str:
                 ratios.append(value)
                 worst = max(worst, (value, f"{data} d={depth} λ={lam:g}"), key=lambda t: t[0])
                 ratio = f"{value:.2f}"
-                ok = bool(mine.get("certified")) and mine["errors"] == theirs["errors"] and (
-                    lam == 0 or abs(mine["objective"] - theirs["objective"]) <= 1e-9)
+                ok = bool(mine.get("certified")) and (mine["errors"] == theirs["errors"] if lam == 0 else
+                                                      abs(mine["objective"] - theirs["objective"]) <= 1e-9)
                 same += ok
                 agree = "yes" if ok else "**no**"
                 if not ok:
@@ -406,8 +431,8 @@ def report(rows: list[dict], args) -> str:
     out += ["", "### Exact targets", "",
             f"- Certified: ConTree {certified['contree']}, pytrees {certified['pytrees']} (λ = 0 only), "
             f"treeopt {certified['treeopt']}, of {len(exact_cells(args))} cells.",
-            f"- Of the {counted} cells ConTree certifies, treeopt certifies {same} with the same errors (and "
-            f"objective) — target: all. " + (f"Missed: {', '.join(missed)}." if missed else ""),
+            f"- Of the {counted} cells ConTree certifies, treeopt certifies {same} with the same errors (λ = 0) or "
+            f"objective (λ > 0: equal objectives may trade an error for a leaf) — target: all. " + (f"Missed: {', '.join(missed)}." if missed else ""),
             f"- Time ratio treeopt / ConTree, geometric mean over them: **{geo:.3g}** (target ≤ 1); the largest "
             f"**{worst[0]:.3g}** ({worst[1]}) (target ≤ 3).", ""]
     # Anytime.
@@ -421,7 +446,9 @@ def anytime_section(anytime: dict, exact: dict, args) -> list[str]:
            "Errors of the tree each solver returns when stopped at 1 s and at 10 s (separate fits; "
            "**bold** = certified by then), CART = `DecisionTreeClassifier(max_depth=d)`. Best = the least "
            "errors of any fit of this run on that data and depth (exact suite included; * = certified). "
-           "Gap = (errors − best) / best at 10 s.", "",
+           "Gap = (errors − best) / best at 10 s (a best of 0 counts as 1). The limits are each solver's own "
+           "wall-clock limit: on a loaded machine a solver gets less CPU within them (CPU seconds are in the JSON "
+           "lines).", "",
            "| data | d | best | CART | ConTree 1 s / 10 s | pytrees LDS 1 s / 10 s | treeopt 1 s / 10 s "
            "| gap ConTree / LDS / treeopt | treeopt ≤ CART |", "|---|---|---|---|---|---|---|---|---|"]
     gaps = {s: [] for s in ANYTIME_SOLVERS}
@@ -523,8 +550,8 @@ def parse(argv=None):
                         help="pytrees = ConTreeClassifier exact, and with use_lds=True in the anytime suite")
     parser.add_argument("--time-limit", type=float, default=120.0, help="seconds per exact fit")
     parser.add_argument("--memory-cap-mb", type=float, default=4096.0, help="a fit above it is killed")
-    parser.add_argument("--budget-minutes", type=float, default=60.0,
-                        help="start no fit after this many minutes (0: no budget)")
+    parser.add_argument("--budget-minutes", type=float, default=45.0,
+                        help="start no exact fit after the exact suite has run this many minutes (0: no budget)")
     parser.add_argument("--all-cells", action="store_true", help="run treeopt on cells ConTree did not certify")
     parser.add_argument("--repeats", type=int, default=2,
                         help="exact fits under --repeat-below seconds run this many times; the least CPU counts")
@@ -557,8 +584,11 @@ def main(argv=None) -> int:
         return 0
     if args.report_only:
         rows = [json.loads(line) for line in Path(args.jsonl).read_text().splitlines() if line.strip()]
+        header = rows.pop(0) if rows and "argv" in rows[0] else {"argv": sys.argv[1:]}
+        sys.argv[1:] = header["argv"]                   # the report names the command that ran the fits
     else:
         with open(args.jsonl, "w") as log:
+            log.write(json.dumps({"argv": sys.argv[1:]}) + "\n")
             runner = Runner(args, log)
             if "anytime" in args.suites:
                 run_anytime(runner, args)
