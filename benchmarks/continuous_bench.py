@@ -28,8 +28,9 @@ reports its own peak (``ru_maxrss``: interpreter, libraries and data included). 
 seconds of the fit; a fit under 0.1 s counts as 0.1 s in the ratios, and a treeopt fit that does
 not certify counts at the time limit. Errors are recomputed from each returned tree's predictions.
 
-In the exact suite a solver skips a cell when it already failed to certify an easier one of the
-same data (a smaller or equal depth at a larger or equal λ), and treeopt skips the cells ConTree
+In the exact suite a solver skips a cell when it already failed to certify the same data at the same
+λ and a smaller depth (a larger λ is not always easier: ConTree certifies some depth-3 fits at λ = 0
+sooner than at λ = 0.01), and treeopt skips the cells ConTree
 did not certify (the targets are about those ConTree certifies; ``--all-cells`` runs them).
 The exact suite runs every dataset at depth 2, then at depth 3, and so on; ``--budget-minutes``
 stops starting its fits after that long (the report lists what did not run), except the fits that
@@ -256,8 +257,8 @@ def target_cell(solver: str, data: str, depth: int, lam: float, lambdas: list[fl
 
 
 def dominated(failed: set, data: str, depth: int, lam: float) -> bool:
-    """Whether a failed cell of ``data`` is at most as deep and at least as regularised (so easier)."""
-    return any(d == data and fd <= depth and fl >= lam for d, fd, fl in failed)
+    """Whether a failed cell of ``data`` at the same λ is at most as deep (a deeper tree is harder)."""
+    return any(d == data and fd <= depth and fl == lam for d, fd, fl in failed)
 
 
 class Runner:
@@ -318,7 +319,7 @@ def run_exact(runner: Runner, args) -> None:
                 continue
             skip, target = None, target_cell(solver, data, depth, lam, args.lambdas)
             if not target and dominated(failed[solver], data, depth, lam):
-                skip = "not run: an easier cell (smaller depth or larger λ) was not certified"
+                skip = "not run: a smaller depth at the same λ was not certified"
             elif (not target and solver == "treeopt" and not args.all_cells and "contree" in args.solvers
                   and not runner.missing.get("contree") and (data, depth, lam) not in contree_certified):
                 skip = "not run: ConTree did not certify this cell (--all-cells runs it)"
@@ -412,7 +413,7 @@ def report(rows: list[dict], args) -> str:
                 "an error).", ""]
     # Exact.
     out += ["## Exact", "",
-            f"Cells: errors (CPU s), **bold** = certified; `·` = not run (an easier cell of the same solver was "
+            f"Cells: errors (CPU s), **bold** = certified; `·` = not run (a smaller depth at the same λ was "
             f"not certified, ConTree did not certify it, or the budget was spent), n/a = not available. Time "
             f"limit {args.time_limit:g} s (wall clock, each solver's own). Ratio = treeopt / ConTree on the cells ConTree certifies (fits under "
             f"{FLOOR:g} s count as {FLOOR:g} s; a treeopt fit not certified counts as {args.time_limit:g} s).", "",
