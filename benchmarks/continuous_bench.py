@@ -1,6 +1,6 @@
 """Continuous data: treeopt against ConTree (pycontree) and pytrees-rs's ConTreeClassifier, in one run.
 
-The benchmark of the issue "Continuous features natively". Data (``continuous_data.py``):
+The yardstick of native continuous features: how treeopt compares with the two ConTree implementations. Data (``continuous_data.py``):
 scikit-learn's breast cancer, wine, digits and iris, ``../shared/datasets/continuous`` (compas,
 spiral) and seeded hard data generated in memory (Gaussian mixtures and oblique boundaries with at
 least 10 % of the labels moved, up to 100,000 rows); ``--csv PATH`` adds any CSV file (last column
@@ -404,7 +404,7 @@ def report(rows: list[dict], args) -> str:
     out = ["# Continuous data: treeopt vs ConTree (pycontree) and pytrees-rs", "",
            command_line("continuous_bench.py", args.time_limit), "",
            "Seconds are CPU seconds of the fit in a worker process after an untimed warm-up fit (imports and "
-           "data loading excluded); the machine was shared with other sessions, so treat them as indicative and "
+           "data loading excluded); the machine was shared with other work, so treat them as indicative and "
            "compare ratios. Errors are recomputed from each returned tree on the training data. Peak memory is "
            "the worker's peak resident set (interpreter, libraries and data included).", ""]
     if True in lambda_used:
