@@ -1,8 +1,8 @@
 """Continuous data: treeopt against ConTree (pycontree) and pytrees-rs's ConTreeClassifier, in one run.
 
-The yardstick of native continuous features: how treeopt compares with the two ConTree implementations. Data (``continuous_data.py``):
-scikit-learn's breast cancer, wine, digits and iris, ``../shared/datasets/continuous`` (compas,
-spiral) and seeded hard data generated in memory (Gaussian mixtures and oblique boundaries with at
+The yardstick of native continuous features: treeopt against the two ConTree implementations.
+Data (``continuous_data.py``): scikit-learn's breast cancer, wine, digits and iris,
+``../shared/datasets/continuous`` (compas, spiral) and seeded hard data generated in memory (Gaussian mixtures and oblique boundaries with at
 least 10 % of the labels moved, up to 100,000 rows); ``--csv PATH`` adds any CSV file (last column
 = label), e.g. a held-out set.
 
