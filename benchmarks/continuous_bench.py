@@ -2,9 +2,9 @@
 
 The yardstick of native continuous features: treeopt against the two ConTree implementations.
 Data (``continuous_data.py``): scikit-learn's breast cancer, wine, digits and iris,
-``../shared/datasets/continuous`` (compas, spiral) and seeded hard data generated in memory (Gaussian mixtures and oblique boundaries with at
-least 10 % of the labels moved, up to 100,000 rows); ``--csv PATH`` adds any CSV file (last column
-= label), e.g. a held-out set.
+``../shared/datasets/continuous`` (compas, spiral) and seeded hard data generated in memory
+(Gaussian mixtures and oblique boundaries with at least 10 % of the labels moved, up to 100,000
+rows); ``--csv PATH`` adds any CSV file (last column = label), e.g. a held-out set.
 
 Two suites:
 
@@ -400,7 +400,8 @@ def report(rows: list[dict], args) -> str:
     exact = {(r["solver"], r["data"], r["depth"], round(r["lambda"], 6)): r for r in rows if r["suite"] == "exact"}
     anytime = {(r["solver"], r["data"], r["depth"], r["limit"]): r for r in rows if r["suite"] == "anytime"}
     shape = {r["data"]: (r["rows"], r["columns"], r["classes"]) for r in rows if "rows" in r}
-    lambda_used = sorted({r["lambda_used"] != r["lambda"] for r in rows if r["solver"] == "treeopt" and "lambda_used" in r})
+    lambda_used = sorted({r["lambda_used"] != r["lambda"] for r in rows
+                          if r["solver"] == "treeopt" and "lambda_used" in r})
     out = ["# Continuous data: treeopt vs ConTree (pycontree) and pytrees-rs", "",
            command_line("continuous_bench.py", args.time_limit), "",
            "Seconds are CPU seconds of the fit in a worker process after an untimed warm-up fit (imports and "
@@ -415,7 +416,8 @@ def report(rows: list[dict], args) -> str:
     out += ["## Exact", "",
             f"Cells: errors (CPU s), **bold** = certified; `·` = not run (a smaller depth at the same λ was "
             f"not certified, ConTree did not certify it, or the budget was spent), n/a = not available. Time "
-            f"limit {args.time_limit:g} s (wall clock, each solver's own). Ratio = treeopt / ConTree on the cells ConTree certifies (fits under "
+            f"limit {args.time_limit:g} s (wall clock, each solver's own). Ratio = treeopt / ConTree on the cells "
+            f"ConTree certifies (fits under "
             f"{FLOOR:g} s count as {FLOOR:g} s; a treeopt fit not certified counts as {args.time_limit:g} s).", "",
             "| data (n × p, k) | d | λ | ConTree | pytrees | treeopt | ratio | same | peak MB ConTree / pytrees / "
             "treeopt |", "|---|---|---|---|---|---|---|---|---|"]
@@ -448,7 +450,8 @@ def report(rows: list[dict], args) -> str:
             f"- Certified: ConTree {certified['contree']}, pytrees {certified['pytrees']} (λ = 0 only), "
             f"treeopt {certified['treeopt']}, of {len(exact_cells(args))} cells.",
             f"- Of the {counted} cells ConTree certifies, treeopt certifies {same} with the same errors (λ = 0) or "
-            f"objective (λ > 0: equal objectives may trade an error for a leaf) — target: all. " + (f"Missed: {', '.join(missed)}." if missed else ""),
+            f"objective (λ > 0: equal objectives may trade an error for a leaf) — target: all."
+            + (f" Missed: {', '.join(missed)}." if missed else ""),
             f"- Time ratio treeopt / ConTree, geometric mean over them: **{geo:.3g}** (target ≤ 1); the largest "
             f"**{worst[0]:.3g}** ({worst[1]}) (target ≤ 3).", ""]
     # Anytime.
