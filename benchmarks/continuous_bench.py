@@ -391,9 +391,15 @@ def cell(row: dict | None) -> str:
     if "skipped" in row:
         return "·" if row["skipped"].startswith("not run") else "n/a"
     if "error" in row:
-        return row["error"].replace("|", "/")
+        return short(row["error"])
     mark = "**" if row["certified"] else ""
     return f"{mark}{row['errors']}{mark} ({row['cpu']:.2f} s)"
+
+
+def short(error: str) -> str:
+    """A worker's error in a table cell: its first clause (the JSON lines keep the whole message)."""
+    text = error.replace("|", "/").split(", more than")[0].split(" (")[0]
+    return text if len(text) <= 90 else text[:87] + "..."
 
 
 def report(rows: list[dict], args) -> str:
@@ -542,8 +548,8 @@ def memory_section(rows: list[dict], exact: dict, args) -> list[str]:
             peak = max(r["peak_mb"] for r in fits)
             ok = all(r.get("certified") for r in fits)
             cells.append(f"{peak:.0f}{' (certified)' if ok else ''}")
-            if solver == "treeopt":
-                met = "yes" if peak <= bound else "**no**"
+            if solver == "treeopt":       # met: within the bound, and every fit certified
+                met = "yes" if peak <= bound and ok else "**no**"
         out.append(f"| {data}, {depth} | {bound} MB | {' | '.join(cells)} | {met} |")
     data, depth = SCALE_CASE
     lines = []
@@ -604,6 +610,19 @@ def parse(argv=None):
     return args
 
 
+def without_paths(argv: list[str]) -> list[str]:
+    """``argv`` without ``--output`` and ``--jsonl`` and their values (where a run wrote is not what it ran)."""
+    kept, skip = [], False
+    for word in argv:
+        if skip:
+            skip = False
+        elif word in ("--output", "--jsonl"):
+            skip = True
+        else:
+            kept.append(word)
+    return kept
+
+
 def main(argv=None) -> int:
     args = parse(argv)
     if args.worker:
@@ -613,7 +632,7 @@ def main(argv=None) -> int:
     if args.report_only:
         rows = [json.loads(line) for line in Path(args.jsonl).read_text().splitlines() if line.strip()]
         header = rows.pop(0) if rows and "argv" in rows[0] else {"argv": sys.argv[1:]}
-        sys.argv[1:] = header["argv"]                   # the report names the command that ran the fits
+        sys.argv[1:] = without_paths(header["argv"])      # the report names the command that ran the fits
     else:
         with open(args.jsonl, "w") as log:
             log.write(json.dumps({"argv": sys.argv[1:]}) + "\n")
