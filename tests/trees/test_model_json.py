@@ -305,7 +305,7 @@ def test_a_single_leaf_read_back_predicts_on_the_original_table():
     X = pd.DataFrame({"age": [20.0, 50.0, 70.0], "colour": ["red", "blue", "red"]})
     tree = Tree(Leaf(1, (1, 2)), [], ["no", "yes"], columns_in=["age", "colour"])
     loaded = Tree.from_json(tree.to_json())
-    assert loaded.to_dict()["input"] == {"table": "original", "columns": ["age", "colour"]}
+    assert loaded.to_dict()["input"] == {"table": "original", "columns": ["age", "colour"], "named": True}
     assert loaded.predict(X).tolist() == ["yes"] * 3
     assert loaded.predict(X.to_numpy()).tolist() == ["yes"] * 3
     assert Tree.from_json(Tree(Leaf(0), [], ["a", "b"]).to_json()).predict(np.zeros((2, 4))).tolist() == ["a", "a"]
