@@ -3,13 +3,18 @@ from __future__ import annotations
 
 import math
 import random
+import warnings
 from itertools import islice
 from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
+from sklearn.exceptions import ConvergenceWarning
 
 from treeopt.data import Dataset, distinct_rows
+from treeopt.encoding import fit_binarizer
+from treeopt.input_validation import check_labels
+from treeopt.progress import progress_display
 from treeopt.rashomon.agreement import vote_counts
 from treeopt.rashomon.distinct import count_prediction_distinct
 from treeopt.rashomon.grouping import group_representative, split_groups
@@ -454,8 +459,6 @@ def rashomon_set(X, y=None, *, regularization: float, epsilon: float | None = No
             raise ValueError("with a Dataset, give neither y nor sample_weight: the dataset holds them.")
         dataset = X
     else:
-        from treeopt.building import check_labels
-        from treeopt.encoding import fit_binarizer
         if y is None:
             raise ValueError("rashomon_set needs y (the labels) unless X is a treeopt Dataset.")
         if thresholds in ("guess", "auto"):
@@ -472,8 +475,7 @@ def rashomon_set(X, y=None, *, regularization: float, epsilon: float | None = No
         limit = (1 + epsilon) * optimum if bound is None else float(bound)
         graph.solve_root(limit)
         return RashomonSet(graph, SetView(graph, limit), optimum, epsilon)
-    from treeopt.progress import progress_display
-    from treeopt.rashomon.stepwise import RashomonSearch
+    from treeopt.rashomon.stepwise import RashomonSearch      # the stepwise search builds this module's result
 
     search = RashomonSearch(dataset, regularization=regularization, objective=objective, epsilon=epsilon,
                             bound=bound)
@@ -485,10 +487,6 @@ def rashomon_set(X, y=None, *, regularization: float, epsilon: float | None = No
             progress.close()
     found = search.partial_set()
     if not found.complete:
-        import warnings
-
-        from sklearn.exceptions import ConvergenceWarning
-
         warnings.warn(f"the Rashomon search stopped ({found.status}) before the end: the set holds the "
                       f"{found.count} trees proved so far (complete=False). Raise time_limit for the whole set.",
                       ConvergenceWarning, stacklevel=2)

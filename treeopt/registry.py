@@ -17,14 +17,12 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..frontier.search import ParetoSearch
-from ..greedy.solver import GreedyInduction
-from .branches import Branches
-from .deepening import DepthDeepening
-from .gosdt import GOSDT
-from .osdt.search import OSDT
-from .portfolio import Portfolio
-from ..rashomon.stepwise import RashomonSearch
+from .frontier.search import FrontierSearch
+from .greedy.solver import GreedyInduction
+from .solvers.branches import Branches
+from .solvers.gosdt import GOSDT, DepthDeepening, Portfolio
+from .solvers.osdt.search import OSDT
+from .rashomon.stepwise import RashomonSearch
 
 __all__ = ["SOLVERS", "solvers_that"]
 
@@ -36,7 +34,7 @@ SOLVERS = {
     "deepening": DepthDeepening,
     "portfolio": Portfolio,
     "rashomon": RashomonSearch,
-    "frontier": ParetoSearch,
+    "frontier": FrontierSearch,
 }
 
 
