@@ -166,7 +166,7 @@ def test_rashomon_set_with_a_time_limit_is_partial_when_stopped_and_whole_otherw
 
 def test_verbose_shows_the_search_progress(monkeypatch):
     """verbose=1 hands the search the progress display the estimator uses, and closes it at the end."""
-    import treeopt.progress
+    import importlib
     from treeopt.rashomon.stepwise import RashomonSearch
 
     calls = []
@@ -184,7 +184,7 @@ def test_verbose_shows_the_search_progress(monkeypatch):
         kwargs["progress"](self)               # a fast search ends before the first once-a-second call
         return real_run(self, **kwargs)
 
-    monkeypatch.setattr(treeopt.progress, "progress_display", Display)
+    monkeypatch.setattr(importlib.import_module("treeopt.rashomon.rashomon_set"), "progress_display", Display)
     monkeypatch.setattr(RashomonSearch, "run", run)
     X, y, _ = _problem(3, n=30, p=5)
     assert rashomon_set(X, y, regularization=0.02, epsilon=0.3, verbose=1).complete
