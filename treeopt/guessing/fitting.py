@@ -2,7 +2,8 @@
 
 Kept here so the estimator only calls three functions:
 
-* :func:`make_binarizer` for ``thresholds="all" | "quantile" | "guess"``;
+* :func:`make_binarizer` for ``thresholds="auto" | "all" | "quantile" | "guess"``
+  (the policy of :mod:`treeopt.encoding`);
 * :func:`reference_kwargs` turns ``fit(..., y_ref=...)`` or ``reference="gbdt"``
   into the solver's ``reference_errors`` (section 4.3). With guessed
   thresholds, ``"gbdt"`` uses the booster ``T'`` refitted on them
@@ -18,36 +19,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..binarize import Binarizer
 from ..data import Dataset
+from ..encoding import AUTO_MAX_THRESHOLDS, fit_binarizer
 from ..objectives import get_objective
 from .guarantees import lower_bound_guarantee, threshold_guarantee
 from .lower_bounds import reference_errors
 from .reference import fit_reference_model
 from .thresholds import ThresholdGuessBinarizer
 
-__all__ = ["make_binarizer", "reference_kwargs", "guarantee_report"]
-
-
-#: With ``thresholds="auto"``, numeric columns giving more threshold features than this are
-#: binarized with guessed thresholds (section 4.1) instead of all of them: on scikit-learn's breast
-#: cancer data (15,310 thresholds) the search over all of them does not certify in 60 s, while the
-#: guessed ones (a few dozen) certify in about a second, with Theorem 4.1's guarantee reported.
-AUTO_MAX_THRESHOLDS = 256
+__all__ = ["AUTO_MAX_THRESHOLDS", "make_binarizer", "reference_kwargs", "guarantee_report"]
 
 
 def make_binarizer(thresholds: str, max_thresholds, random_state, table, y, sample_weight=None,
                    missing: str = "error"):
     """The fitted binarizer of the estimator's ``thresholds`` (and ``missing``) options.
 
-    ``missing="indicator"`` (a feature ``x is missing`` per column with
-    missing values, see :class:`~treeopt.binarize.Binarizer`) is refused with
-    ``thresholds="guess"``: the boosted reference model of section 4.1
-    (scikit-learn's ``GradientBoostingClassifier``) does not accept NaN.
-
-    ``"auto"`` is ``"all"`` unless that gives more than :data:`AUTO_MAX_THRESHOLDS`
-    threshold features, then ``"guess"`` (``"all"`` whenever ``max_thresholds`` is set or
-    ``missing="indicator"``, which guessing refuses).
+    The policy, ``"auto"`` included, is :func:`treeopt.encoding.fit_binarizer`,
+    shared by every front end; this is its positional form for the estimator.
 
     Examples
     --------
@@ -55,31 +43,9 @@ def make_binarizer(thresholds: str, max_thresholds, random_state, table, y, samp
     >>> X = pd.DataFrame({"x": range(8)})
     >>> make_binarizer("guess", None, 0, X, [0, 0, 0, 1, 1, 1, 0, 0]).get_feature_names_out().tolist()
     ['x <= 2.5', 'x <= 5.5']
-    >>> make_binarizer("auto", None, 0, X, [0, 0, 0, 1, 1, 1, 0, 0]).get_feature_names_out().tolist()[:2]
-    ['x <= 0.5', 'x <= 1.5']
     """
-    if thresholds == "auto":
-        every = make_binarizer("all", max_thresholds, random_state, table, y, sample_weight, missing)
-        n_thresholds = sum(feature.kind == "threshold" for feature in every.features_)
-        if n_thresholds <= AUTO_MAX_THRESHOLDS or max_thresholds is not None or missing != "error":
-            return every
-        return make_binarizer("guess", None, random_state, table, y, sample_weight, missing)
-    if thresholds == "guess":
-        if max_thresholds is not None:
-            raise ValueError("max_thresholds caps 'all'/'quantile' thresholds; with thresholds='guess' the "
-                             "column elimination chooses the count: leave max_thresholds=None.")
-        if missing != "error":
-            raise ValueError("thresholds='guess' cannot be combined with missing='indicator': the boosted "
-                             "reference model refuses missing values. Use thresholds='all' or 'quantile', "
-                             "or impute X first.")
-        return ThresholdGuessBinarizer(random_state=random_state).fit(table, y, sample_weight=sample_weight)
-    if sample_weight is not None:
-        # Rows of zero weight do not exist for the model, so they do not place thresholds either
-        # (else a zero weight and a removed row would give different candidate splits).
-        keep = np.asarray(sample_weight) > 0
-        if 0 < keep.sum() < len(keep):
-            table = table.iloc[keep] if hasattr(table, "iloc") else np.asarray(table)[keep]
-    return Binarizer(thresholds=thresholds, max_thresholds=max_thresholds, missing=missing).fit(table)
+    return fit_binarizer(table, y, thresholds=thresholds, max_thresholds=max_thresholds, missing=missing,
+                         random_state=random_state, sample_weight=sample_weight)
 
 
 def reference_kwargs(solver_cls, solver_name: str, reference, y_ref, dataset: Dataset, table, y,
