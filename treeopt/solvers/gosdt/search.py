@@ -485,7 +485,30 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
         if self._scoped:
             problem.scope = scope
             problem.scope_epoch = self._scope_epoch
-        return problem.lb < scope - self.eps
+        if problem.lb < scope - self.eps:
+            return True
+        if self._scoped:
+            self._forget_exploration(problem)
+        return False
+
+    @staticmethod
+    def _forget_exploration(dropped: Problem) -> None:
+        """A child left unexplored: each parent's splits count as explored only up to its target now.
+
+        ``explored`` promises that every child a parent's target could use was queued. A
+        queued child is dropped when no parent's current target can use it (:meth:`_needed`).
+        A parent's scope can rise again later (a new parent of its own offers more), and
+        :meth:`_explore` then queues it again only where its target passes ``explored``; so
+        ``explored`` falls to the target the child was judged against, else that child
+        would never be queued again and the root never solved.
+        """
+        links = iter(dropped.parent_links)
+        for parent, _ in zip(links, links):
+            if parent.solved or parent.splits is None:
+                continue
+            target = min(parent.ub, parent.scope)
+            if target < parent.explored:
+                parent.explored = target
 
     def _expand(self, problem: Problem, dive: bool = False) -> None:
         """Algorithm 1, lines 12-36: create children, bound the problem, queue dependencies.
@@ -605,7 +628,10 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
         if completing and completed:
             self.prune_counts["completions"] += len(completed)
             for child in completed:
-                if len(child.parent_links) > 2:                # other parents rely on its upper bound too
+                # Other parents rely on its upper bound too. Count them by identity, not by the
+                # number of links: a child of a split that _rebound just dropped has no link to this
+                # problem, and its one other parent must still hear of the new upper bound.
+                if any(parent is not problem for parent in child.parent_links[::2]):
                     self._propagate(child)
         if emit:
             self._emit(Expanded(self.expansions, self.rule(problem), self._obj(problem.lb), self._obj(problem.ub),
