@@ -18,7 +18,7 @@ import pandas as pd
 from .categorical import CategoricalDataset
 from .data import Dataset
 from .guessing.fitting import make_binarizer, reference_kwargs
-from .memory import available_memory, format_bytes, parse_memory_limit, resident_memory
+from .memory import format_bytes, memory_room, parse_memory_limit, resident_memory
 from .objectives import OBJECTIVES, get_objective
 from .solvers.base import Solver
 from .solvers.registry import SOLVERS, solvers_that
@@ -241,13 +241,15 @@ SMALL_TABLE_BYTES = 16 * 2 ** 20
 
 
 def check_setup_memory(n_rows: int, n_features: int, memory_limit: int | None) -> None:
-    """Refuse a binarized table that would push the process past ``memory_limit`` or the free memory.
+    """Refuse a binarized table that would push the process past ``memory_limit`` or the memory it can get.
 
-    The table is ``n_rows × n_features`` bytes (one boolean per row and binary feature) on top of
-    what the process holds already (:func:`treeopt.memory.resident_memory`). Without a
-    ``memory_limit`` the limit is what the system can still give
-    (:func:`treeopt.memory.available_memory`): better a clear error now than numpy's after
-    minutes of work.
+    The table is ``n_rows × n_features`` bytes (one boolean per row and binary feature), built about
+    twice over (the binarizer's matrix, then its distinct rows). It must fit in what the process
+    can still allocate (:func:`treeopt.memory.memory_room`: the system's available memory, the
+    room under the process's ``RLIMIT_AS`` and under its cgroup's memory limit) and, with a
+    ``memory_limit``, on top of what the process holds already
+    (:func:`treeopt.memory.resident_memory`) under that limit: better a clear error now than
+    numpy's ``MemoryError`` after minutes of work.
 
     Examples
     --------
@@ -257,23 +259,22 @@ def check_setup_memory(n_rows: int, n_features: int, memory_limit: int | None) -
     ValueError: binarizing 50000 rows into 49999 binary features needs about 2.5 GB on top of the ... memory_limit=2 GB...
     """
     needed = n_rows * n_features
-    if memory_limit is None:
-        if 2 * needed <= SMALL_TABLE_BYTES:
-            return                  # no machine lacks that much (so small fits skip reading the free memory)
-        # The table is built about twice over (the binarizer's matrix, then its distinct rows).
-        free = available_memory()
-        if free is not None and 2 * needed > free:
+    if memory_limit is not None:
+        held = resident_memory()
+        if held + needed > memory_limit:
             raise ValueError(f"binarizing {n_rows} rows into {n_features} binary features needs about "
-                             f"{format_bytes(2 * needed)}, more than the {format_bytes(free)} of memory available. "
-                             "Keep fewer thresholds (max_thresholds=..., e.g. 20 per numeric column, or "
-                             "thresholds='guess').")
-        return
-    held = resident_memory()
-    if held + needed > memory_limit:
+                             f"{format_bytes(needed)} on top of the {format_bytes(held)} the process holds, more "
+                             f"than memory_limit={format_bytes(memory_limit)}. Keep fewer thresholds "
+                             f"(max_thresholds=..., or thresholds='guess') or raise memory_limit.")
+    if 2 * needed <= SMALL_TABLE_BYTES:
+        return                  # no process lacks that much (so small fits skip reading the limits)
+    room = memory_room()
+    if room is not None and 2 * needed > room:
         raise ValueError(f"binarizing {n_rows} rows into {n_features} binary features needs about "
-                         f"{format_bytes(needed)} on top of the {format_bytes(held)} the process holds, more than "
-                         f"memory_limit={format_bytes(memory_limit)}. Keep fewer thresholds (max_thresholds=..., "
-                         f"or thresholds='guess') or raise memory_limit.")
+                         f"{format_bytes(2 * needed)}, more than the {format_bytes(room)} this process can still "
+                         "allocate (the least of the available memory, its address-space limit RLIMIT_AS and "
+                         "its cgroup's memory limit). Keep fewer thresholds (max_thresholds=..., e.g. 20 per "
+                         "numeric column, or thresholds='guess').")
 
 
 def check_labels(y) -> None:

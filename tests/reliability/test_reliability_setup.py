@@ -53,7 +53,7 @@ def test_few_thresholds_or_a_heuristic_do_not_warn():
 
 def test_a_binarization_that_cannot_fit_is_refused_before_it_is_built(monkeypatch):
     X, y = _one_wide_column(200)
-    monkeypatch.setattr(building, "available_memory", lambda: 1000)      # 1 kB free
+    monkeypatch.setattr(building, "memory_room", lambda: 1000)           # 1 kB free
     monkeypatch.setattr(building, "SMALL_TABLE_BYTES", 0)               # check even a small table
     monkeypatch.setattr(Binarizer, "transform", lambda *a, **k: pytest.fail("the table was built"))
     with pytest.raises(ValueError, match=r"needs about .* more than the 1 kB .*max_thresholds"):
