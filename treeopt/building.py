@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from .categorical import CategoricalDataset
+from .binarize import Binarizer
 from .data import Dataset
 from .guessing.fitting import make_binarizer, reference_kwargs
 from .memory import format_bytes, memory_room, parse_memory_limit, resident_memory
@@ -23,7 +24,7 @@ from .objectives import OBJECTIVES, get_objective
 from .solvers.base import Solver
 from .solvers.registry import SOLVERS, solvers_that
 
-__all__ = ["make_solver", "solver_options", "check_labels", "check_setup_memory", "SETTINGS"]
+__all__ = ["make_solver", "no_feature_binarizer", "solver_options", "check_labels", "check_setup_memory", "SETTINGS"]
 
 #: The settings make_solver takes, with their defaults (the estimator's parameters of the same names).
 SETTINGS = {
@@ -56,7 +57,7 @@ def solver_options() -> set:
 
 
 def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, classes=None,
-                **settings) -> Solver:
+                binarizer=None, **settings) -> Solver:
     """Build a (not yet started) solver on ``(X, y)``.
 
     Parameters
@@ -76,6 +77,9 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
         decision tree optimization via reference ensembles*, section 4.3).
     classes : array_like, optional
         The label values in order (default: the sorted distinct values of ``y``).
+    binarizer : Binarizer, optional
+        A binarizer already fitted on ``X``'s columns, used instead of learning one from the
+        ``thresholds`` settings (see :func:`no_feature_binarizer`).
     **settings
         Any of ``SETTINGS`` (the parameters of :class:`~treeopt.OptimalTreeClassifier` of the
         same names: ``regularization``, ``objective``, ``bounds``, ``schedule``, ...).
@@ -169,8 +173,9 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
                                                  thresholds=s["thresholds"], max_thresholds=s["max_thresholds"],
                                                  missing=s["missing"])
     else:
-        binarizer = make_binarizer(s["thresholds"], s["max_thresholds"], s["random_state"], X, y, sample_weight,
-                                   missing=s["missing"])
+        if binarizer is None:
+            binarizer = make_binarizer(s["thresholds"], s["max_thresholds"], s["random_state"], X, y,
+                                       sample_weight, missing=s["missing"])
         check_setup_memory(len(y), len(binarizer.features_), memory_limit)
         if solver_cls.exact and (s["depth_budget"] is None or s["depth_budget"] > EASY_DEPTH_BUDGET):
             warn_if_hopeless(len(y), binarizer.features_)
@@ -193,6 +198,27 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
                        depth_budget=s["depth_budget"], **options, **guess)
     built.reference_predictions = predictions
     return built
+
+
+def no_feature_binarizer(X, missing: str = "error") -> Binarizer:
+    """A binarizer of ``X``'s columns that keeps no binary feature: a search over it has only the single leaf.
+
+    What a fit falls back on when ``time_limit`` runs out while binarizing
+    (:class:`~treeopt.binarize.BinarizationTimeout`): the estimator still returns a tree, the
+    single leaf, with status ``time_limit``, and predicts from any table with ``X``'s columns.
+    It reads one row of ``X`` (the columns' names and kinds), whatever ``X``'s size.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> binarizer = no_feature_binarizer(pd.DataFrame({"age": [30.5, 41.0], "city": ["Oslo", "Rome"]}))
+    >>> binarizer.features_, binarizer.n_features_in_, binarizer.transform(pd.DataFrame({"age": [1.0], "city": ["x"]})).shape
+    ([], 2, (1, 0))
+    """
+    first = X.iloc[:1] if hasattr(X, "iloc") else np.asarray(X)[:1]
+    binarizer = Binarizer(missing=missing).fit(first)
+    binarizer.features_ = []
+    return binarizer
 
 
 #: Above this many binary features an exact search is hopeless in practice (each subproblem tries
