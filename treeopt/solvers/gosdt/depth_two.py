@@ -546,9 +546,14 @@ class DepthTwoSolver:
 
     def _depth_one(self, support: int) -> tuple[float, int]:
         mask = self.rows(support)
-        X, W = self.points[mask].astype(np.float64), self.scored[mask]
+        points, W = self.points[mask], self.scored[mask]
         total = W.sum(axis=0)                                   # (K,)
-        single = W.T @ X                                        # (K, F): weight with f true
+        # (K, F): weight with f true, summed over blocks of rows so that no float copy of the
+        # support's whole table is made (on a large support that copy was most of the call).
+        single = np.zeros((W.shape[1], points.shape[1]))
+        step = max(1, (1 << 22) // max(points.shape[1], 1))
+        for start in range(0, len(points), step):
+            single += W[start:start + step].T @ points[start:start + step].astype(np.float64)
         leaf_obj = float(leaf_loss(total[:, None])[0]) + self.penalty
         objective = leaf_loss(single) + leaf_loss(total[:, None] - single) + 2 * self.penalty
         k = int(np.argmin(objective))

@@ -122,7 +122,7 @@ from ...tree import Leaf, Split, Tree
 from ..base import EPS, QueueEntry, Solver
 from ..capabilities import Capabilities
 from .. import switches as kinds
-from .cart_start import cart_incumbent
+from .cart_start import cart_incumbent_steps
 from .depth_four import DepthFourSolver
 from .depth_three import DepthThreeSolver
 from .depth_two import LEAF, DepthTwoSolver, one_blas_thread
@@ -225,8 +225,9 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
     #: ``benchmarks/results_wide.md``).
     bound_dives_after = 50_000
     #: A depth-three solve advances by slices of about this many seconds (one unit of work each),
-    #: so a time limit or a Pause waits at most about one slice.
-    three_slice_seconds = 0.1
+    #: so a time limit or a Pause waits at most about one slice; None: the unit budget
+    #: (:attr:`~treeopt.solvers.base.Solver.unit_budget`).
+    three_slice_seconds = None
     #: ``depth_four`` is used on data of at most this many points × features. Above, the loop waits for
     #: its seed and children while GOSDT's own search meets good trees sooner
     #: (``benchmarks/results_contree.md``).
@@ -398,7 +399,9 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
         shallow = self._pairs is not None and self.depth_budget is not None and (
             self.depth_budget <= 2 and self._depth_two or self.depth_budget == 3 and self._three is not None)
         if self.bounds["cart_start"] and not self.root.solved and not shallow:   # shallow: solved in one step
-            start = cart_incumbent(ds, self.model, self.penalty, ds.all_points, self.depth_budget)
+            # CART grows in slices of the unit budget: on large tables it is many units of work.
+            start = yield from cart_incumbent_steps(ds, self.model, self.penalty, ds.all_points, self.depth_budget,
+                                                    slice_seconds=self.unit_budget)
             if start is not None and self._take_offer(*start, record=False):   # recorded with Started below
                 self.prune_counts["cart_start"] += 1
         if self.bounds["depth_two_start"] and self._depth_two and self._wide and not shallow \
