@@ -57,6 +57,7 @@ import inspect
 import math
 import time
 from dataclasses import replace
+from collections import deque
 from collections.abc import Mapping
 from typing import Iterator
 
@@ -210,7 +211,7 @@ class Solver:
         self._events: list | None = None
         self._finished = False
         self._broken = False          # or why the search cannot resume (cannot_resume): its generator closed
-        self._undelivered: list = []  # events of a unit finished just before a Ctrl-C was raised
+        self._undelivered = deque()   # events of finished units not yet yielded by steps()
         self._released: SearchResult | None = None   # the result kept when running out of memory
 
     # -- construction as data -------------------------------------------------
@@ -594,13 +595,20 @@ class Solver:
         -----
         A Ctrl-C inside a unit of work raises ``KeyboardInterrupt`` from this
         generator once the unit is done; a new ``steps()`` resumes the search
-        and first yields the events of that unit, so none is lost.
+        and first yields the events of that unit, so none is lost. Events not
+        yet yielded when the caller stops iterating (a Ctrl-C in the caller's
+        own code between two events, a ``break``) come first from the next
+        ``steps()`` too.
         """
         if every < 1:
             raise ValueError(f"every must be a positive integer, got {every!r}.")
         self._resume()
-        undelivered, self._undelivered = self._undelivered, []
-        yield from undelivered                   # events of the unit a Ctrl-C ended, before it was raised
+        # Events wait on the solver until yielded (``_undelivered``, first in, first out), so that
+        # whatever ends this generator (a Ctrl-C in a unit or in the caller's code between two
+        # events, or the caller dropping it) leaves the rest to the next steps().
+        pending = self._undelivered
+        while pending:
+            yield pending.popleft()
         # One handler for the generator's life; it holds signals only inside units of work, and
         # passes them on at once while the caller's code runs between the events.
         with DeferredSignals() as held:
@@ -610,12 +618,11 @@ class Solver:
                     events = self._events = []
                     try:
                         alive = self._advance(1, held)
-                    except KeyboardInterrupt:
-                        self._undelivered = events    # the unit finished: its events go to the next steps()
-                        raise
                     finally:
                         self._events = None
-                    yield from events
+                        pending.extend(events)     # the unit finished (or was cut): its events wait here
+                    while pending:
+                        yield pending.popleft()
                     if not alive:
                         break
                 else:
