@@ -156,3 +156,29 @@ def test_the_cli_prints_the_single_leaf_of_a_stopped_binarization(tmp_path, caps
     printed = capsys.readouterr().out
     assert "NOT certified (time_limit)" in printed and "leaves         1" in printed
     assert code == exit_code("time_limit")
+
+
+def test_threshold_guessing_checks_the_deadline_and_the_fit_keeps_the_leaf(monkeypatch):
+    """Threshold guessing's elimination refits a booster per dropped feature; the setup's deadline is
+    checked between refits, so ``fit`` stops at ``time_limit`` (made slow on purpose: each refit sleeps)."""
+    from treeopt.guessing.thresholds import ThresholdGuessBinarizer
+    refit = ThresholdGuessBinarizer._refit
+    refits = []
+
+    def slow_refit(self, *args):
+        refits.append(1)
+        time.sleep(0.1)
+        return refit(self, *args)
+
+    monkeypatch.setattr(ThresholdGuessBinarizer, "_refit", slow_refit)
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.random((300, 6)), columns=[f"c{i}" for i in range(6)])
+    y = ((X.c0 > 0.5) ^ (rng.random(300) < 0.2)).astype(int).to_numpy()     # many stumps, few needed
+    guessed = ThresholdGuessBinarizer(random_state=0).fit(X, y)
+    assert len(refits) > 5                                  # enough refits to outlast the limit below
+    refits.clear()
+    with pytest.warns(ConvergenceWarning, match="guessing thresholds: eliminating features"):
+        clf = OptimalTreeClassifier(regularization=0.01, thresholds="guess", random_state=0,
+                                    time_limit=0.25).fit(X, y)
+    assert clf.status_ == "time_limit" and clf.tree_.n_leaves == 1
+    assert len(refits) < len(guessed.elimination_path_) + 1
