@@ -21,6 +21,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import cross_val_score
 
 import treeopt.solvers.gosdt.cart_start as cart_start
+import treeopt.solvers.slices as slices
 from treeopt import OptimalTreeClassifier
 from treeopt.datasets import load_monk
 
@@ -37,13 +38,13 @@ pytestmark = pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="nee
 def slow_cart(monkeypatch):
     """CART's growth made slow on purpose: blocks of a few rows, each one sleeping a little."""
     monkeypatch.setattr(cart_start, "BLOCK_CELLS", 64)
-    due = cart_start.SliceClock.due
+    due = slices.SliceClock.due
 
     def slow_due(self):
         time.sleep(BLOCK_SLEEP)
         return due(self)
 
-    monkeypatch.setattr(cart_start.SliceClock, "due", slow_due)
+    monkeypatch.setattr(slices.SliceClock, "due", slow_due)
 
 
 def _sigint_after(seconds: float) -> tuple[threading.Timer, list]:

@@ -26,8 +26,8 @@ The unit budget: every unit of work keeps to :attr:`Solver.unit_budget` seconds
 (the player's slice), because the driver can only stop, pause or answer a
 Ctrl-C, a ``time_limit`` or a ``memory_limit`` between two units. Work that
 may take longer (growing a first incumbent, an exact subsolver, a fold) is cut
-into slices: a generator that yields when its slice is spent (see
-``treeopt/solvers/gosdt/cart_start.py``'s ``SliceClock``), driven by
+into slices: a generator that yields when its slice is spent
+(:mod:`treeopt.solvers.slices`), driven by
 ``yield from`` inside ``_search`` so that each slice is a unit, with the
 computation's state kept between them. The result must not depend on where the
 slices fall (only the event boundaries may); check a clock, not a count of

@@ -22,56 +22,17 @@ on where the slices fall.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 
 from ...data import points_in
 from ...nodes import Leaf, Split
+from ..slices import SliceClock, drain
 
-__all__ = ["cart_incumbent", "cart_incumbent_steps", "grow_gini_tree", "grow_gini_tree_steps", "SliceClock"]
+__all__ = ["cart_incumbent", "cart_incumbent_steps", "grow_gini_tree", "grow_gini_tree_steps"]
 
 #: Rows × features of one block of a node's class-count product: between two blocks a sliced
 #: growth may yield (a block is a small share of any unit budget).
 BLOCK_CELLS = 1 << 22
-
-
-class SliceClock:
-    """When a sliced computation should yield: after ``seconds`` since its last slice began.
-
-    ``SliceClock(None)`` never asks (the computation runs in one piece).
-
-    Examples
-    --------
-    >>> clock = SliceClock(0.0)
-    >>> clock.due(), SliceClock(None).due()
-    (True, False)
-    """
-
-    __slots__ = ("seconds", "_began")
-
-    def __init__(self, seconds: float | None):
-        self.seconds = seconds
-        self._began = time.perf_counter()
-
-    def due(self) -> bool:
-        """True when the slice is spent (and a new one begins at once: the caller yields now)."""
-        if self.seconds is None:
-            return False
-        now = time.perf_counter()
-        if now - self._began >= self.seconds:
-            self._began = now
-            return True
-        return False
-
-
-def _drain(steps):
-    """The value a slice generator returns, running all its slices at once."""
-    while True:
-        try:
-            next(steps)
-        except StopIteration as done:
-            return done.value
 
 
 def cart_incumbent(dataset, model, penalty: float, support: int, depth_budget: int | None = None):
@@ -100,7 +61,7 @@ def cart_incumbent(dataset, model, penalty: float, support: int, depth_budget: i
     >>> round(model.to_objective(objective), 4), type(root).__name__
     (0.15, 'Split')
     """
-    return _drain(cart_incumbent_steps(dataset, model, penalty, support, depth_budget))
+    return drain(cart_incumbent_steps(dataset, model, penalty, support, depth_budget))
 
 
 def cart_incumbent_steps(dataset, model, penalty: float, support: int, depth_budget: int | None = None,
@@ -191,7 +152,7 @@ def grow_gini_tree(points: np.ndarray, counts: np.ndarray, max_leaves: int, max_
     >>> grow_gini_tree(X, counts, max_leaves=3)
     (0, None, (1, None, None))
     """
-    return _drain(grow_gini_tree_steps(points, counts, max_leaves, max_depth))
+    return drain(grow_gini_tree_steps(points, counts, max_leaves, max_depth))
 
 
 def grow_gini_tree_steps(points: np.ndarray, counts: np.ndarray, max_leaves: int, max_depth: int | None = None,

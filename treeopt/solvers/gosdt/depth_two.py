@@ -33,6 +33,7 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from ...data import points_in
+from ..slices import SliceClock, drain
 from .bit_columns import WeightPlanes, nested_neighbours, pack_columns, pack_mask, unique_columns
 from .two_class_depth_two import two_class_children, two_class_depth_two
 
@@ -725,6 +726,24 @@ class DepthTwoSolver:
 
     def counts(self, columns: "Columns") -> "PairCounts":
         """Single and pair counts of a support's kept columns, with every depth-two quantity."""
+        return drain(self.counts_steps(columns))
+
+    def solve_steps(self, support: int, slice_seconds: float | None = None):
+        """:meth:`solve` in slices (a generator: yields after about ``slice_seconds`` of work, returns
+        the result); the pair counts are summed over blocks of rows (:meth:`counts_steps`)."""
+        with one_blas_thread():
+            columns = self.columns(self.rows(support))
+        counts = yield from self.counts_steps(columns, slice_seconds)
+        return counts.result(self.n_features)
+
+    #: Multiply-adds of one block of the pair product (rows × classes × kept columns²): between two
+    #: blocks a sliced count may yield. The blocks depend on the sizes only, so the sums do not
+    #: depend on where slices fall.
+    block_products = 1 << 26
+
+    def counts_steps(self, columns: "Columns", slice_seconds: float | None = None):
+        """:meth:`counts` in slices: the products summed over blocks of rows, yielding when a slice
+        is spent (never, with None). Returns the :class:`PairCounts`."""
         X, W = columns.X, columns.W
         n_classes = W.shape[1]
         total = W.sum(axis=0)                                   # (K,)
@@ -733,9 +752,21 @@ class DepthTwoSolver:
         m, f = X.shape
         if self.single_precision:
             X, W = X.astype(np.float32), W.astype(np.float32)
-        weighted = (W[:, :, None] * X[:, None, :]).reshape(m, n_classes * f)
-        pair = (weighted.T @ X).reshape(n_classes, f, f).astype(np.float64, copy=False)
-        return PairCounts(self, columns, total, single, pair)
+        step = max(1, self.block_products // max(n_classes * f * f, 1))
+        if step >= m:
+            weighted = (W[:, :, None] * X[:, None, :]).reshape(m, n_classes * f)
+            pair = (weighted.T @ X).astype(np.float64, copy=False)
+        else:
+            clock = SliceClock(slice_seconds)
+            pair = np.zeros((n_classes * f, f))
+            for start in range(0, m, step):
+                rows_X, rows_W = X[start:start + step], W[start:start + step]
+                weighted = (rows_W[:, :, None] * rows_X[:, None, :]).reshape(len(rows_X), n_classes * f)
+                with one_blas_thread():
+                    pair += weighted.T @ rows_X
+                if clock.due():
+                    yield
+        return PairCounts(self, columns, total, single, pair.reshape(n_classes, f, f))
 
 
 class RunMembers:

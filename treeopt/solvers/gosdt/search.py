@@ -306,6 +306,7 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
         self._diving_weakest = False           # ... or on the path of least lower bound (bound_dives)
         self._dived_at = None                  # the root's upper bound when the incumbent was last scanned
         self._dove_last = False                # the last unit was a dive (dives alternate with pops)
+        self._ready_pairs = None               # (problem, its pair counts) counted in slices for a dive
         self._queue: list = []
         self._scoped = self.bounds["scope"]
         self._scope_epoch = 0                  # bumped when the root's upper bound drops (see _fresh_scope)
@@ -436,7 +437,7 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
                 # keeps at least half of the work even while the incumbent keeps changing.
                 if self._start_run is not None and self._start_turn():
                     self._advance_start()
-                elif dives and not self._dove_last and self._dive():
+                elif dives and not self._dove_last and (yield from self._dive_steps()):
                     self._dove_last = True
                     self.expansions += 1
                 else:
@@ -551,7 +552,9 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
                     self._solve_small(problem, objective, spec)
                     return
                 if dive and self.bounds["completions"] and self._all_pairs:
-                    pairs = self._pairs.solve(problem.support)
+                    ready, self._ready_pairs = self._ready_pairs, None
+                    pairs = ready[1] if ready is not None and ready[0] is problem else \
+                        self._pairs.solve(problem.support)
         if self._similar and problem.depth_left is not None and problem.depth_left >= 4:
             # The pair counts give both the children's completions and the weights the
             # similar-support bound needs; a budgeted problem this high up is rare enough to keep them.
@@ -643,6 +646,23 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
             self._propagate(problem)
         if not problem.solved:
             self._explore(problem)
+
+    def _wants_completion_pairs(self, problem: Problem) -> bool:
+        """Whether :meth:`_expand` with ``dive=True`` computes the problem's pair counts for
+        ``completions`` (it is not closed by a subsolver first): the dives then count them in
+        slices beforehand (:meth:`Dives._dive_steps`). Mirrors the dispatch at the top of ``_expand``."""
+        if self._pairs is None or not (self.bounds["completions"] and self._all_pairs):
+            return False
+        if self._two_leaves and problem.leaf_loss - problem.eq <= 2 * self.penalty:
+            return False
+        depth_left = problem.depth_left
+        if depth_left == 1 or depth_left in self._loops:
+            return False
+        if self._three is not None and (depth_left == 3 or (
+                self._wide and depth_left is None and problem.ub <= problem.eq + 5 * self.penalty + self.eps)):
+            return False
+        return not (self._depth_two and (depth_left == 2 or (
+            self._wide and problem.ub <= problem.eq + 4 * self.penalty + self.eps)))
 
     def _complete(self, child: Problem, objective: float, feature: int, completed: list) -> None:
         """``completions``: a child's best depth-one subtree becomes its upper bound if it is lower."""
