@@ -4,7 +4,7 @@ The estimator, the command line, the widgets' ``explore`` and the benchmarks all
 solvers here. What differs between solvers is read from their declared
 :class:`~treeopt.solvers.capabilities.Capabilities` (which dataset, which objectives, penalties
 and options), never from their names, so a newly registered solver
-(:mod:`treeopt.solvers.registry`) is built like the others.
+(:mod:`treeopt.registry`) is built like the others.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import warnings
 from collections import Counter
 
 import numpy as np
-import pandas as pd
 
 from .categorical import CategoricalDataset
 from .binarize import Binarizer
@@ -22,9 +21,11 @@ from .guessing.fitting import make_binarizer, reference_kwargs
 from .memory import format_bytes, memory_room, parse_memory_limit, resident_memory
 from .objectives import OBJECTIVES, get_objective
 from .solvers.base import Solver
-from .solvers.registry import SOLVERS, solvers_that
+from .input_validation import check_labels
+from .registry import SOLVERS, solvers_that
 
-__all__ = ["make_solver", "no_feature_binarizer", "solver_options", "check_labels", "check_setup_memory", "SETTINGS"]
+__all__ = ["make_solver", "no_feature_binarizer", "solver_options_of_all", "check_labels", "check_setup_memory",
+           "SETTINGS"]
 
 #: The settings make_solver takes, with their defaults (the estimator's parameters of the same names).
 SETTINGS = {
@@ -44,20 +45,20 @@ AUTO_WIDE_FEATURES = 24
 AUTO_SHALLOW_DEPTH = 4
 
 
-def solver_options() -> set:
+def solver_options_of_all() -> set:
     """The registered solvers' own options that are not :data:`SETTINGS` (e.g. the Rashomon set's
     ``epsilon`` and ``bound``, the frontier's ``max_leaves``): :func:`make_solver` and ``explore`` pass them to a solver that declares them.
 
     Examples
     --------
-    >>> sorted(solver_options())
+    >>> sorted(solver_options_of_all())
     ['bound', 'epsilon', 'max_leaves', 'min_regularization']
     """
     return {name for cls in SOLVERS.values() for name in cls.CAPABILITIES.options} - set(SETTINGS)
 
 
 def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, classes=None,
-                binarizer=None, **settings) -> Solver:
+                solver_options: dict | None = None, binarizer=None, **settings) -> Solver:
     """Build a (not yet started) solver on ``(X, y)``.
 
     Parameters
@@ -77,6 +78,11 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
         decision tree optimization via reference ensembles*, section 4.3).
     classes : array_like, optional
         The label values in order (default: the sorted distinct values of ``y``).
+    solver_options : dict, optional
+        The chosen solver's own options, beyond the shared settings: the names in its
+        ``CAPABILITIES.options`` (the Rashomon set's ``epsilon``, the frontier's ``max_leaves``, OSDT's
+        ``schedule``). The same as passing them as keywords; an option the solver does not take is
+        refused with the list of those it does.
     binarizer : Binarizer, optional
         A binarizer already fitted on ``X``'s columns, used instead of learning one from the
         ``thresholds`` settings (see :func:`no_feature_binarizer`).
@@ -104,13 +110,30 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
     Traceback (most recent call last):
     ...
     ValueError: solver='gosdt' does not take schedule='dfs'; schedule needs solver='osdt' (or leave schedule=None).
+    >>> make_solver(X, y, solver="rashomon", regularization=0.1, solver_options={"epsilon": 0.05}).epsilon
+    0.05
     """
-    own_options = solver_options()
+    own_options = solver_options_of_all()
     extra = {name: settings.pop(name) for name in list(settings) if name in own_options}
+    if solver_options is not None:
+        if not isinstance(solver_options, dict) or not all(isinstance(k, str) for k in solver_options):
+            raise TypeError(f"solver_options must be a dict of option names to values, got {solver_options!r}.")
+        every_option = {name for cls in SOLVERS.values() for name in cls.CAPABILITIES.options}
+        shared = sorted(set(solver_options) & set(SETTINGS) - every_option)
+        if shared:
+            raise ValueError(f"{shared} are shared settings, not solver options: pass them as keywords.")
+        if solver != "auto" and solver in SOLVERS:
+            accepted = SOLVERS[solver].CAPABILITIES.options
+            wrong = sorted(set(solver_options) - set(accepted))
+            if wrong:
+                raise ValueError(f"solver={solver!r} takes no option(s) {wrong}; its options are "
+                                 f"{sorted(accepted) or 'none'}.")
+        for name, value in solver_options.items():
+            (settings if name in SETTINGS else extra)[name] = value
     unknown = sorted(set(settings) - set(SETTINGS))
     if unknown:
         raise TypeError(f"make_solver() got unknown setting(s) {unknown}; the settings are {sorted(SETTINGS)} "
-                        f"and the solvers' own options {sorted(solver_options())}.")
+                        f"and the solvers' own options {sorted(solver_options_of_all())}.")
     s = {**SETTINGS, **settings}
     auto = solver == "auto"
     memory_limit = parse_memory_limit(s["memory_limit"])
@@ -301,27 +324,3 @@ def check_setup_memory(n_rows: int, n_features: int, memory_limit: int | None) -
                          "allocate (the least of the available memory, its address-space limit RLIMIT_AS and "
                          "its cgroup's memory limit). Keep fewer thresholds (max_thresholds=..., e.g. 20 per "
                          "numeric column, or thresholds='guess').")
-
-
-def check_labels(y) -> None:
-    """Refuse labels a classifier cannot learn from: missing values, or a single class.
-
-    Examples
-    --------
-    >>> check_labels(np.array([0, 0]))
-    Traceback (most recent call last):
-    ...
-    ValueError: y has only one class ([0]); a classifier needs at least two classes to learn anything.
-    """
-    y = np.asarray(y)
-    if pd.isna(y).any():
-        raise ValueError("y has missing values (NaN); drop those rows or fill them in.")
-    try:
-        classes = np.unique(y)
-    except TypeError:                     # labels that cannot be ordered, e.g. 1 and "1" together
-        kinds = sorted({type(value).__name__ for value in y.ravel().tolist()})
-        raise ValueError(f"y mixes label types {kinds}, which cannot be ordered into classes; convert the "
-                         "labels to one type first (for example y.astype(str)).") from None
-    if len(classes) < 2:
-        raise ValueError(f"y has only one class ({classes.tolist()}); a classifier needs at least "
-                         "two classes to learn anything.")

@@ -1,4 +1,4 @@
-"""Issue 17 item 4: options that used to be silently ignored now raise."""
+"""Options that used to be silently ignored now raise."""
 import json
 
 import numpy as np

@@ -1,6 +1,5 @@
 """Setup is covered: many thresholds warn with numbers, a table that cannot fit is refused before
-it is built, ``time_limit`` counts the setup and is checked after every unit of work
-(issue 17, item 9 and "Also").
+it is built, ``time_limit`` counts the setup and is checked after every unit of work.
 """
 
 import re
@@ -19,7 +18,7 @@ from treeopt import frontier
 from treeopt.binarize import Binarizer, BinarizationTimeout, binarization_deadline
 from treeopt.datasets import load_monk
 from treeopt.solvers import GOSDT
-from treeopt.solvers.registry import SOLVERS
+from treeopt.registry import SOLVERS
 
 
 def _one_wide_column(n=1500, seed=0):
