@@ -52,3 +52,17 @@ def test_cart_grown_in_slices_is_the_same_tree(monkeypatch):
     slices, sliced = count_slices(grow_gini_tree_steps(data.points, data.counts, 12, slice_seconds=0.0))
     assert slices > 10 and sliced == whole
     assert drain(grow_gini_tree_steps(data.points, data.counts, 12)) == whole
+
+
+def test_a_depth_three_seed_in_slices_equals_the_one_piece_solve(monkeypatch):
+    """The seed of a depth-three run (the support's best depth-two tree and its pair weights) is
+    summed over blocks of rows with pauses; the optimum, its tree and the weights are unchanged."""
+    data = threshold_data()
+    solver = DepthTwoSolver(data.points, data.counts, 0.01 * data.total_weight, 1e-9 * data.total_weight)
+    columns = solver.columns(points_in(data.all_points, data.n_points), solver._difference.dtype)
+    objective, spec, both = solver.best_with_pair_weights(columns)
+    monkeypatch.setattr(DepthTwoSolver, "block_products", 1 << 12)
+    slices, (sliced_objective, sliced_spec, sliced_both) = count_slices(
+        solver.best_with_pair_weights_steps(columns, slice_seconds=0.0))
+    assert slices > 10
+    assert sliced_objective == objective and sliced_spec == spec and np.array_equal(sliced_both, both)

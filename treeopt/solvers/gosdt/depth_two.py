@@ -593,10 +593,35 @@ class DepthTwoSolver:
         counts = self.counts(columns)
         return counts.objective, counts.spec(), counts.pair.sum(axis=0)
 
-    def _two_class_best(self, X: np.ndarray, columns: "Columns") -> tuple[float, object]:
+    def best_with_pair_weights_steps(self, columns: "Columns", slice_seconds: float | None = None):
+        """:meth:`best_with_pair_weights` in slices: with two classes both pair products are summed
+        over blocks of rows (:attr:`block_products`), yielding when a slice is spent; returns the
+        same triple. Call inside :func:`one_blas_thread`."""
+        if not self.two_classes:
+            counts = yield from self.counts_steps(columns, slice_seconds)
+            return counts.objective, counts.spec(), counts.pair.sum(axis=0)
+        X = columns.X.astype(self._difference.dtype, copy=False)
+        weight, difference = self._weight[columns.rows], self._difference[columns.rows]
+        m, f = X.shape
+        step = max(1, self.block_products // max(2 * f * f, 1))
+        if step >= m:
+            return self.best_with_pair_weights(columns)
+        clock = SliceClock(slice_seconds)
+        both = np.zeros((f, f), dtype=X.dtype)
+        pair_difference = np.zeros((f, f), dtype=X.dtype)
+        for start in range(0, m, step):
+            rows = X[start:start + step]
+            both += rows.T @ (rows * weight[start:start + step, None])
+            pair_difference += rows.T @ (rows * difference[start:start + step, None])
+            if clock.due():
+                yield
+        return (*self._two_class_best(X, columns, pair_difference), both.astype(np.float64))
+
+    def _two_class_best(self, X: np.ndarray, columns: "Columns",
+                        pair_difference: np.ndarray | None = None) -> tuple[float, object]:
         """``(objective, spec)`` from the two-class form (``X``: the kept columns in the solve dtype)."""
         objective, split = two_class_depth_two(X, self._weight[columns.rows], self._difference[columns.rows],
-                                               self.penalty, self.eps)
+                                               self.penalty, self.eps, pair_difference)
         if split == LEAF:
             return objective, LEAF
         return objective, tuple(LEAF if k == LEAF else int(columns.features[k]) for k in split)
