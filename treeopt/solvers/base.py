@@ -651,7 +651,7 @@ class Solver:
         time_limit : float, optional
             Seconds of search (counted from this call), checked after every
             unit of work: the search overshoots by at most one unit, which
-            keeps to :attr:`unit_budget` (0.05 s by default).
+            keeps to :attr:`unit_budget`.
         node_limit : int, optional
             Maximum total expansions.
         gap_tol : float, default=0
@@ -671,7 +671,7 @@ class Solver:
             string such as ``"2GB"`` or ``"512MiB"`` (:mod:`treeopt.memory`):
             stop with status ``memory_limit`` once it is exceeded. Checked
             before the first unit of work and then at most every
-            ``MEMORY_CHECK_SECONDS`` (0.01 s). Resumable like ``cache_limit``.
+            ``MEMORY_CHECK_SECONDS`` seconds. Resumable like ``cache_limit``.
 
         Returns
         -------
