@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import warnings
 from numbers import Integral, Real
@@ -105,7 +106,8 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         such as ``"2GB"`` (:mod:`treeopt.memory`): a binarized table that
         would exceed it is refused before the search, and a search that
         exceeds it stops with status ``memory_limit``, its best tree and gap,
-        and a ``ConvergenceWarning``. Checked about every 10 ms.
+        and a ``ConvergenceWarning``. Checked at most every
+        ``treeopt.solvers.base.MEMORY_CHECK_SECONDS``.
     bounds : dict, optional
         Switch bounds off by name, e.g. ``{"lookahead": False}`` (the solver's ``SWITCHES`` of kind
         ``"bound"``).
@@ -388,7 +390,8 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         -----
         When ``time_limit`` runs out while binarizing, before any search, the fit keeps the
         single leaf (the best tree without any binary feature) with ``status_ == "time_limit"``
-        and warns with ``ConvergenceWarning``, naming where the setup stopped and the fix.
+        and warns with ``ConvergenceWarning``, naming where the setup stopped and the fix; the
+        message is also kept in ``setup_stopped_`` (None after a fit whose setup finished).
         """
         started = time.perf_counter()
         try:
@@ -397,6 +400,7 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         except BinarizationTimeout as stopped:
             self._store_setup_timeout(X, y, sample_weight, stopped)
             return self
+        self.setup_stopped_ = None
         time_limit = self.time_limit
         if time_limit is not None:          # the limit covers the setup (binarization) too
             time_limit = max(time_limit - (time.perf_counter() - started), 1e-9)
@@ -424,6 +428,7 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         with status ``time_limit`` and released, so that ``solver_.run()`` cannot claim more.
         """
         table, y = check_fit_input(self, X, y)
+        self.setup_stopped_ = str(stopped)
         settings = {name: getattr(self, name) for name in SETTINGS}
         settings.update(reference=None, thresholds="all", max_thresholds=None)   # nothing more to learn
         solver = make_solver(table, y, solver=self.solver, sample_weight=sample_weight, classes=self.classes_,
@@ -435,6 +440,10 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         solver.result()                                 # started, not run: its incumbent is the leaf
         solver.status = "time_limit"
         result = solver.result()
+        # The bound every tree meets: λ for its one leaf at least (nothing when λ is paid per split).
+        floor = float(self.regularization) if self.penalty == "leaf" else 0.0
+        if result.lower_bound < floor <= result.upper_bound:
+            result = dataclasses.replace(result, lower_bound=floor, gap=result.upper_bound - floor)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)    # one warning, with the setup's message
             self._store(solver, result)
