@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import warnings
 from numbers import Integral, Real
@@ -14,8 +15,8 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from .binarize import Binarizer, as_frame, binarization_deadline, table_input_tags
-from .building import SETTINGS, check_labels, make_solver
+from .binarize import BinarizationTimeout, Binarizer, as_frame, binarization_deadline, table_input_tags
+from .building import SETTINGS, check_labels, make_solver, no_feature_binarizer
 from .fitted_tree import FittedTreeMixin
 from .guessing.fitting import guarantee_report
 from .guessing.thresholds import ThresholdGuessBinarizer
@@ -384,13 +385,22 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
             "interrupted"``) and warning with ``ConvergenceWarning``: the fitted attributes are
             usable, and the interrupt still stops a loop of fits (cross-validation, a grid
             search). ``solver_.run()`` resumes the search.
-        BinarizationTimeout
-            A ``TimeoutError`` when ``time_limit`` runs out during the binarization, before any
-            search (there is no tree yet); its message names the fix.
+
+        Notes
+        -----
+        When ``time_limit`` runs out while binarizing, before any search, the fit keeps the
+        single leaf (the best tree without any binary feature) with ``status_ == "time_limit"``
+        and warns with ``ConvergenceWarning``, naming where the setup stopped and the fix; the
+        message is also kept in ``setup_stopped_`` (None after a fit whose setup finished).
         """
         started = time.perf_counter()
-        with binarization_deadline(self.time_limit):    # a long binarization stops at time_limit
-            solver = self._build_solver(X, y, sample_weight, y_ref)
+        try:
+            with binarization_deadline(self.time_limit):    # a long binarization stops at time_limit
+                solver = self._build_solver(X, y, sample_weight, y_ref)
+        except BinarizationTimeout as stopped:
+            self._store_setup_timeout(X, y, sample_weight, stopped)
+            return self
+        self.setup_stopped_ = None
         time_limit = self.time_limit
         if time_limit is not None:          # the limit covers the setup (binarization) too
             time_limit = max(time_limit - (time.perf_counter() - started), 1e-9)
@@ -409,6 +419,37 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
             raise KeyboardInterrupt(f"fit interrupted: the best tree found so far is stored (tree_, status_="
                                     f"'interrupted', gap_={self.gap_:.3g}); solver_.run() resumes the search.")
         return self
+
+    def _store_setup_timeout(self, X, y, sample_weight, stopped: BinarizationTimeout) -> None:
+        """Fit the single leaf after ``time_limit`` ran out while binarizing: a tree, status ``time_limit``.
+
+        The solver sees no binary feature (:func:`treeopt.building.no_feature_binarizer`), so its
+        incumbent is the single leaf; it is not run (it would call that leaf optimal) but stopped
+        with status ``time_limit`` and released, so that ``solver_.run()`` cannot claim more.
+        """
+        table, y = check_fit_input(self, X, y)
+        self.setup_stopped_ = str(stopped)
+        settings = {name: getattr(self, name) for name in SETTINGS}
+        settings.update(reference=None, thresholds="all", max_thresholds=None)   # nothing more to learn
+        solver = make_solver(table, y, solver=self.solver, sample_weight=sample_weight, classes=self.classes_,
+                             solver_options=self.solver_options, binarizer=no_feature_binarizer(table, self.missing),
+                             **settings)
+        self.binarizer_ = solver.dataset.binarizer
+        self.thresholds_ = self.thresholds
+        self._y_ref = None
+        solver.result()                                 # started, not run: its incumbent is the leaf
+        solver.status = "time_limit"
+        result = solver.result()
+        # The bound every tree meets: λ for its one leaf at least (nothing when λ is paid per split).
+        floor = float(self.regularization) if self.penalty == "leaf" else 0.0
+        if result.lower_bound < floor <= result.upper_bound:
+            result = dataclasses.replace(result, lower_bound=floor, gap=result.upper_bound - floor)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)    # one warning, with the setup's message
+            self._store(solver, result)
+        solver.release()
+        warnings.warn(f"{stopped} The fit keeps the single leaf (status_='time_limit', gap_={self.gap_:.3g}).",
+                      ConvergenceWarning, stacklevel=3)
 
     def _store(self, solver, result) -> None:
         self.solver_ = solver

@@ -208,6 +208,10 @@ def _fit_command(args) -> int:
     try:
         _fit(clf, X, y)
         tree, certificate = clf.tree_, certificate_of(clf, time.perf_counter() - start)
+        if getattr(clf, "setup_stopped_", None):              # fit kept the one-leaf tree
+            print("treeopt: the time limit ran out while binarizing, before any search: the one-leaf tree "
+                  "follows. Raise --time-limit, or binarize less (--max-thresholds, --thresholds quantile "
+                  "or guess).", file=sys.stderr)
     except (ValueError, TypeError) as error:
         raise SystemExit(f"treeopt: {in_flags(str(error), args)}")
     except (BinarizationTimeout, MemoryError) as error:      # the setup ran out before any search
