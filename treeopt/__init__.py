@@ -16,7 +16,8 @@ from .data import Dataset
 from .estimator import OptimalTreeClassifier
 from .estimator_cv import OptimalTreeClassifierCV
 from .frontier.cross_validation import CVFrontier, cross_validate_frontier
-from .frontier.result import Frontier, frontier
+from .frontier.result import Frontier
+from .frontiers import frontier
 from .greedy.estimator import GreedyTreeClassifier, GreedyTreeRegressor
 from .guessing import ThresholdGuessBinarizer, depth_guess
 from .objectives import Accuracy, BalancedAccuracy, WeightedAccuracy, get_objective

@@ -1,7 +1,7 @@
 """The cross-validated frontier: one frontier per fold, scored on the rows the fold did not see.
 
 :func:`cross_validate_frontier` splits the data (any scikit-learn splitter),
-runs one :func:`~treeopt.frontier.result.frontier` search per fold, scores
+runs one :func:`~treeopt.frontier.result.fit_frontier` search per fold, scores
 every frontier tree of the fold on the fold's held-out rows, and aggregates
 the folds two ways (a :class:`CVFrontier`):
 
@@ -48,7 +48,7 @@ from ..data import Dataset
 from ..encoding import fit_binarizer
 from ..solvers.base import check_cache_limit
 from ..tree import Tree
-from .result import frontier
+from .result import fit_frontier
 
 __all__ = ["CVFrontier", "FoldResult", "cross_validate_frontier"]
 
@@ -202,9 +202,9 @@ def _run_fold(fold, X_train, y_train, w_train, X_test, y_test, w_test, settings:
         remaining = max(deadline - time.time(), _LEAST_SECONDS)
         limit = settings["time_limit"]
         settings["time_limit"] = remaining if limit is None else min(limit, remaining)
-        front = frontier(dataset, **settings)
+        front = fit_frontier(dataset, **settings)
     else:
-        front = frontier(X_train, y_train, sample_weight=w_train, **settings)
+        front = fit_frontier(X_train, y_train, sample_weight=w_train, **settings)
     table = front.table[_FOLD_COLUMNS].copy()
     trees = [front.tree(i) for i in range(len(table))]
     scores = []
