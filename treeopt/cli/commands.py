@@ -33,6 +33,7 @@ from ..estimator import OptimalTreeClassifier
 from ..model_json import fit_document
 from ..objectives import OBJECTIVES
 from ..registry import SOLVERS
+from ..regularization import DEFAULT_REGULARIZATION
 from . import ablation as ablation_cli
 from . import frontier as frontier_cli
 from .certificate import certificate_of, single_leaf
@@ -94,8 +95,8 @@ def _fit(clf, X, y):
 
 
 def _demo_args(parser):
-    parser.add_argument("--regularization", type=float, default=0.02,
-                        help="λ, the objective cost of one leaf (default 0.02)")
+    parser.add_argument("--regularization", type=float, default=DEFAULT_REGULARIZATION,
+                        help=f"λ, the objective cost of one leaf (default {DEFAULT_REGULARIZATION})")
 
 
 def _demo(args) -> int:
@@ -103,7 +104,11 @@ def _demo(args) -> int:
     X, y = load_monk(1)
     print("treeopt demo: MONK-1 (432 robots generated from the rule "
           "'head_shape == body_shape or jacket_color == red'),")
-    print(f"6 categorical attributes one-hot encoded; regularization {args.regularization}\n")
+    print(f"6 categorical attributes one-hot encoded; regularization {args.regularization}"
+          f" (λ: a leaf must correct {args.regularization:.0%} of the rows).")
+    if args.regularization > 0.02:
+        print("With --regularization 0.02 a leaf pays for 2 % of the rows, and the tree recovers the whole rule.")
+    print("")
     clf = OptimalTreeClassifier(regularization=args.regularization)
     try:
         elapsed = _fit(clf, X, y)
@@ -116,7 +121,8 @@ def _demo(args) -> int:
 def _fit_args(parser):
     parser.add_argument("csv", help="CSV file with a header row")
     parser.add_argument("--target", required=True, help="name of the label column")
-    parser.add_argument("--regularization", type=float, default=0.05, help="λ (default 0.05)")
+    parser.add_argument("--regularization", type=float, default=DEFAULT_REGULARIZATION,
+                        help=f"λ, the objective cost of one leaf (default {DEFAULT_REGULARIZATION})")
     parser.add_argument("--solver", default="auto", choices=["auto", *sorted(SOLVERS)],
                         help="the search: auto (default: GOSDT, the portfolio on wide data, OSDT for f1/auc), "
                              "or a registered solver by name")
