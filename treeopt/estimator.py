@@ -133,7 +133,8 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         than 256 thresholds (``treeopt.guessing.fitting.AUTO_MAX_THRESHOLDS``; for
         example 30 measured columns), then ``"guess"``: the certificate then
         covers trees over the guessed thresholds, and ``guarantee_`` says how far
-        that can be from trees over all of them. ``thresholds_`` tells which was
+        that can be from trees over all of them (``status_ ==
+        "optimal_over_guessed_thresholds"``, ``optimal_`` False). ``thresholds_`` tells which was
         used; ``thresholds="all"`` searches every threshold.
     max_thresholds : int, optional
         Cap on threshold features per numeric column.
@@ -217,10 +218,15 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         Only when ``X`` had string column names.
     binarizer_ : Binarizer
     status_ : str
-        ``optimal``, ``time_limit``, ``node_limit``, ``cache_limit``, ``memory_limit``,
-        ``interrupted`` (Ctrl-C) or ``memory`` (a ``MemoryError``; see Notes).
+        ``optimal``, ``optimal_over_guessed_thresholds`` (certified among the trees on the
+        guessed thresholds only: ``thresholds="guess"``, or ``"auto"`` when it guessed),
+        ``guessed`` (lower-bound guesses, see ``reference``), ``time_limit``, ``node_limit``,
+        ``cache_limit``, ``memory_limit``, ``interrupted`` (Ctrl-C) or ``memory`` (a
+        ``MemoryError``; see Notes).
     optimal_ : bool
-        Whether optimality was certified.
+        Whether optimality was certified over every tree the options allow: False when
+        thresholds or lower bounds were guessed, whose certificate covers less
+        (``status_`` and ``guarantee_`` say what it covers).
     lower_bound_, upper_bound_, gap_ : float
         Certificate: ``lower_bound_ <= optimum <= upper_bound_`` (= the tree's objective).
     objective_ : float
@@ -417,24 +423,32 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         return self
 
     def _store(self, solver, result) -> None:
+        """Set every fitted attribute from the search's ``result``, in this one place.
+
+        The guesses (McTavish et al. 2022, Theorems 4.1 and 4.3) change what the certificate
+        covers: :func:`~treeopt.guessing.fitting.guarantee_report` computes the honest status,
+        ``optimal_`` and lower bound, and ``guarantee_`` beside them.
+        """
+        table, self._fit_table = getattr(self, "_fit_table", None), None
+        y, self._fit_y = getattr(self, "_fit_y", None), None
+        status, optimal, lower_bound, report = result.status, bool(result.optimal), float(result.lower_bound), {}
+        if table is not None:
+            honest = guarantee_report(self, solver, result, table, None if y is None else np.asarray(y).ravel(),
+                                      getattr(self, "_y_ref", None), getattr(self, "_fit_weight", None))
+            status, optimal, lower_bound, report = honest.status, honest.optimal, honest.lower_bound, honest.report
         self.solver_ = solver
         self.tree_ = result.tree
-        self.status_ = result.status
-        self.optimal_ = bool(result.optimal)
-        self.lower_bound_ = float(result.lower_bound)
-        self.upper_bound_ = float(result.upper_bound)
-        self.gap_ = float(result.gap)
+        self.status_ = status
+        self.optimal_ = optimal
         self.objective_ = float(result.objective)
+        self.lower_bound_ = lower_bound
+        self.upper_bound_ = float(result.upper_bound)
+        self.gap_ = float(result.gap) if lower_bound == float(result.lower_bound) else self.objective_ - lower_bound
+        self.guarantee_ = report
         self._trace_points, self._trace_frame = list(result.trace), None      # trace_ is made when read
         self.n_steps_ = int(result.expansions)
         self.prune_counts_ = dict(result.prune_counts)
         self.top_trees_ = list(getattr(result, "top_trees", None) or [(self.objective_, self.tree_)])
-        # The guesses' guarantees (McTavish et al. Theorems 4.1, 4.3); honest certificate when guessed.
-        table, self._fit_table = getattr(self, "_fit_table", None), None
-        y, self._fit_y = getattr(self, "_fit_y", None), None
-        if table is not None:
-            guarantee_report(self, solver, table, None if y is None else np.asarray(y).ravel(),
-                             getattr(self, "_y_ref", None), getattr(self, "_fit_weight", None))
         if not result.optimal and result.status != "guessed":   # stopped early (a completed guessed
             # search is reported by guarantee_, not warned about)
             warnings.warn(self._stopped_message(result), ConvergenceWarning, stacklevel=3)
