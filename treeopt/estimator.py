@@ -23,6 +23,7 @@ from .input_validation import validate_fit_input, validate_predict_input
 from .objectives import OBJECTIVES, get_objective
 from .progress import progress_display
 from .regularization import DEFAULT_REGULARIZATION
+from .slow_certificate import SlowCertificateHint
 from .solvers.base import trace_frame
 from .tree import Tree
 
@@ -189,7 +190,8 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         0: quiet. 1 or more: progress about once a second (expansions, time, lower and upper
         bounds, gap, queue): a ``tqdm`` bar when the optional ``tqdm`` package is installed (a
         widget in Jupyter, text in a terminal), else one line on ``sys.stderr`` rewritten in
-        place (:func:`~treeopt.progress.progress_display`).
+        place (:func:`~treeopt.progress.progress_display`). The line also shows the hint of a
+        slow search (see Notes).
     proba_smoothing : float, default=0.0
         Additive (Laplace) smoothing α of :meth:`predict_proba`: a leaf's
         probability of class ``c`` is ``(n_c + α) / (n + α K)``, with
@@ -266,6 +268,15 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
     (``cross_val_score``, ``GridSearchCV``). ``solver_.run()`` resumes the same
     search. Pressing Ctrl-C twice aborts a long unit of work at once (that
     search cannot resume).
+
+    A slow search. When no certificate has come within
+    :attr:`~treeopt.slow_certificate.SlowCertificateHint.after` (a few seconds,
+    or a share of ``time_limit``) of the start of ``fit``, ``fit`` warns once with
+    :class:`~treeopt.slow_certificate.SlowCertificateWarning` (the search goes
+    on), naming the rows, binary features and depth budget and the settings
+    that shrink the search: ``depth_budget=3``, ``max_thresholds``,
+    ``thresholds="guess"``, a larger ``regularization``. Not with a depth
+    budget of 3 or less.
 
     A ``MemoryError`` inside the search ends it with ``status_ == "memory"``:
     the best tree and its gap are kept, the search's memory is released, and
@@ -401,16 +412,19 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
             search (there is no tree yet); its message names the fix.
         """
         started = time.perf_counter()
+        hint = SlowCertificateHint(time_limit=self.time_limit, depth_budget=self.depth_budget,
+                                   regularization=self.regularization)
         with binarization_deadline(self.time_limit):    # a long binarization stops at time_limit
             solver = self._build_solver(X, y, sample_weight, y_ref)
         time_limit = self.time_limit
         if time_limit is not None:          # the limit covers the setup (binarization) too
             time_limit = max(time_limit - (time.perf_counter() - started), 1e-9)
-        progress = progress_display() if self.verbose else None
+        progress = hint.display = progress_display() if self.verbose else None
         try:
             result = solver.run(time_limit=time_limit, node_limit=self.node_limit,
                                 cache_limit=self.cache_limit, memory_limit=self.memory_limit,
-                                progress=progress)
+                                progress=hint)      # the verbose display, and the hint of a slow search
+            hint.check(solver, result)              # a search that ended uncertified after the hint's time
         finally:
             if progress is not None:
                 progress.close()
