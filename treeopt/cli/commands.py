@@ -34,6 +34,7 @@ from ..guessing.fitting import OPTIMAL_OVER_GUESSED_THRESHOLDS
 from ..model_json import fit_document
 from ..objectives import OBJECTIVES
 from ..registry import SOLVERS
+from ..slow_certificate import SlowCertificateWarning
 from ..regularization import DEFAULT_REGULARIZATION
 from . import ablation as ablation_cli
 from . import frontier as frontier_cli
@@ -82,21 +83,27 @@ def _report(tree, certificate, X, y, clf=None, out=None) -> None:
         print(f"bound counts   {counts}", file=out)
 
 
-def _fit(clf, X, y):
+def _fit(clf, X, y, args):
     """Fit with a progress line on stderr (``verbose=1``) for runs longer than a second; return seconds.
 
     Ctrl-C during the search is not an error here: ``fit`` stored the best tree so far
     (``status_ == "interrupted"``) before re-raising, and the report below prints it with its gap.
+    The hint of a slow search (:class:`~treeopt.SlowCertificateWarning`) is printed on stderr in
+    the command's flags; other warnings are left to the report, which states the status and gap.
     """
     clf.set_params(verbose=1)
     start = time.perf_counter()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")      # the report below states the status and gap
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         try:
             clf.fit(X, y)
         except KeyboardInterrupt:
             if getattr(clf, "status_", None) != "interrupted":
                 raise                         # Ctrl-C before the search started: nothing to report
+        finally:
+            for warning in caught:
+                if issubclass(warning.category, SlowCertificateWarning):
+                    print(f"treeopt: {in_flags(str(warning.message), args)}", file=sys.stderr)
     return time.perf_counter() - start
 
 
@@ -117,7 +124,7 @@ def _demo(args) -> int:
     print("")
     clf = OptimalTreeClassifier(regularization=args.regularization)
     try:
-        elapsed = _fit(clf, X, y)
+        elapsed = _fit(clf, X, y, args)
     except (ValueError, TypeError) as error:
         raise SystemExit(f"treeopt: {in_flags(str(error), args)}")
     _report(clf.tree_, certificate_of(clf, elapsed), X, y, clf)
@@ -219,7 +226,7 @@ def _fit_command(args) -> int:
                                 random_state=args.random_state, missing=args.missing, penalty=args.penalty,
                                 top_k=args.top_k)
     try:
-        _fit(clf, X, y)
+        _fit(clf, X, y, args)
         tree, certificate = clf.tree_, certificate_of(clf, time.perf_counter() - start)
     except (ValueError, TypeError) as error:
         raise SystemExit(f"treeopt: {in_flags(str(error), args)}")
