@@ -22,6 +22,7 @@ from .memory import format_bytes, memory_room, parse_memory_limit, resident_memo
 from .objectives import OBJECTIVES, get_objective
 from .solvers.base import Solver
 from .input_validation import check_labels
+from .regularization import DEFAULT_REGULARIZATION
 from .registry import SOLVERS, solvers_that
 
 __all__ = ["make_solver", "no_feature_binarizer", "solver_options_of_all", "check_labels", "check_setup_memory",
@@ -29,7 +30,7 @@ __all__ = ["make_solver", "no_feature_binarizer", "solver_options_of_all", "chec
 
 #: The settings make_solver takes, with their defaults (the estimator's parameters of the same names).
 SETTINGS = {
-    "regularization": 0.05, "objective": "accuracy", "omega": None, "theta": None, "depth_budget": None,
+    "regularization": DEFAULT_REGULARIZATION, "objective": "accuracy", "omega": None, "theta": None, "depth_budget": None,
     "bounds": None, "strategies": None, "thresholds": "auto", "max_thresholds": None, "schedule": None, "warm_start": None,
     "top_k": 1, "reference": None, "random_state": None, "penalty": "leaf", "missing": "error",
     "memory_limit": None,
