@@ -340,6 +340,10 @@ class BinaryFeature:
 
     def _evaluate_present(self, values: np.ndarray) -> np.ndarray:
         if self.kind == "threshold":
+            if isinstance(self.value, int) and values.dtype.kind in "iuO":
+                # An integer threshold (the continuous solver's, on an integer column) is compared
+                # exactly: a float cast would merge integers past 2**53.
+                return np.asarray(values <= self.value, dtype=bool)
             return values.astype(float) <= self.value
         return np.asarray(values == self.value, dtype=bool)
 

@@ -20,6 +20,7 @@ from .data import Dataset
 from .guessing.fitting import make_binarizer, reference_kwargs
 from .memory import available_memory, format_bytes, parse_memory_limit, resident_memory
 from .objectives import OBJECTIVES, get_objective
+from .sorted_columns import SortedDataset
 from .solvers.base import Solver
 from .solvers.registry import SOLVERS, solvers_that
 
@@ -168,6 +169,14 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
         dataset = CategoricalDataset.from_arrays(X, y, sample_weight=sample_weight, classes=classes,
                                                  thresholds=s["thresholds"], max_thresholds=s["max_thresholds"],
                                                  missing=s["missing"])
+    elif capabilities.dataset == "sorted":
+        if s["thresholds"] not in ("auto", "all") or s["max_thresholds"] is not None:
+            raise ValueError(f"solver={solver!r} keeps numeric columns as sorted values and tries every threshold; "
+                             "leave thresholds='auto' and max_thresholds=None.")
+        if s["missing"] != "error":
+            raise ValueError(f"solver={solver!r} needs every numeric value (missing='error'); impute X first, or "
+                             "use solver='gosdt' with missing='indicator'.")
+        dataset = SortedDataset.from_arrays(X, y, sample_weight=sample_weight, classes=classes)
     else:
         binarizer = make_binarizer(s["thresholds"], s["max_thresholds"], s["random_state"], X, y, sample_weight,
                                    missing=s["missing"])

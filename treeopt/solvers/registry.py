@@ -8,7 +8,7 @@ writing its class (a :class:`~treeopt.solvers.base.Solver` with ``BOUNDS`` and
 Examples
 --------
 >>> sorted(SOLVERS)
-['branches', 'deepening', 'frontier', 'gosdt', 'greedy', 'osdt', 'portfolio', 'rashomon']
+['branches', 'continuous', 'deepening', 'frontier', 'gosdt', 'greedy', 'osdt', 'portfolio', 'rashomon']
 >>> solvers_that(lambda cls: cls.CAPABILITIES.objectives == "any")
 ['osdt']
 """
@@ -20,6 +20,7 @@ from typing import Callable
 from ..frontier.search import ParetoSearch
 from ..greedy.solver import GreedyInduction
 from .branches import Branches
+from .continuous import ContinuousSearch
 from .deepening import DepthDeepening
 from .gosdt import GOSDT
 from .osdt.search import OSDT
@@ -37,6 +38,7 @@ SOLVERS = {
     "portfolio": Portfolio,
     "rashomon": RashomonSearch,
     "frontier": ParetoSearch,
+    "continuous": ContinuousSearch,
 }
 
 
