@@ -68,7 +68,9 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
     solver : str, default="auto"
         A name of ``treeopt.SOLVERS``, or ``"auto"``: ``"osdt"`` for objectives that are not a sum
         over leaves (F-score, AUC) and for OSDT's options (``schedule``, ``warm_start``,
-        ``top_k``); else ``"portfolio"`` on data with at least 24 binary features
+        ``top_k``); ``"continuous"`` with a ``depth_budget`` on an all-numeric table without
+        missing values (numeric columns kept as sorted values, every threshold), and for
+        ``regularization=0``; else ``"portfolio"`` on data with at least 24 binary features
         (:data:`AUTO_WIDE_FEATURES`) and ``"gosdt"`` below, with lower-bound guessing, or with a
         depth budget of at most 4 (:data:`AUTO_SHALLOW_DEPTH`).
     sample_weight : array_like, optional
@@ -119,6 +121,8 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
     if auto:
         osdt_only = s["schedule"] is not None or s["warm_start"] not in (None, False) or s["top_k"] != 1
         solver = "osdt" if osdt_only or not objective.additive else "gosdt"
+        if solver == "gosdt" and _continuous_fits(X, s, y_ref):
+            solver = "continuous"
     solver_cls = SOLVERS[solver]
     capabilities = solver_cls.CAPABILITIES
     if not objective.additive and capabilities.objectives != "any":
@@ -197,6 +201,32 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
                        depth_budget=s["depth_budget"], **options, **guess)
     built.reference_predictions = predictions
     return built
+
+
+def _continuous_fits(X, s: dict, y_ref) -> bool:
+    """Whether ``solver="auto"`` runs the continuous solver: a depth budget on an all-numeric table
+    (or ``regularization=0``, which only it takes), every threshold, no missing values, no reference.
+
+    Examples
+    --------
+    >>> settings = {**SETTINGS, "depth_budget": 3}
+    >>> _continuous_fits(np.array([[0.5, 1.0]]), settings, None), _continuous_fits([["a", 1.0]], settings, None)
+    (True, False)
+    """
+    if s["depth_budget"] is None or y_ref is not None or s["reference"] is not None \
+            or s["thresholds"] not in ("auto", "all") or s["max_thresholds"] is not None or s["missing"] != "error":
+        return False
+    if s["regularization"] == 0:
+        return True
+    if isinstance(X, pd.DataFrame):
+        dtypes = X.dtypes.tolist()
+        numeric = all(pd.api.types.is_numeric_dtype(d) and not isinstance(d, pd.CategoricalDtype) for d in dtypes)
+        return numeric and not X.isna().to_numpy().any()
+    try:
+        array = np.asarray(X)
+    except (TypeError, ValueError):
+        return False
+    return array.dtype.kind in "biuf" and not (array.dtype.kind == "f" and np.isnan(array).any())
 
 
 #: Above this many binary features an exact search is hopeless in practice (each subproblem tries

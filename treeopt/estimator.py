@@ -323,7 +323,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        "regularization": [Interval(Real, 0, 1, closed="right")],
+        "regularization": [Interval(Real, 0, 1, closed="both")],   # 0: with depth_budget (the solver checks)
         "solver": [str],
         "objective": [str],
         "omega": [Interval(Real, 0, None, closed="neither"), None],
@@ -531,7 +531,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     def _tree_input(self, X) -> tuple:
         """(data, binarized) for the tree: the original table for multiway trees, else the binary features."""
         check_is_fitted(self, "tree_")
-        if self.tree_.has_multiway:
+        if self.tree_.has_multiway or self.binarizer_ is None:   # None: the continuous solver's sorted columns
             frame = X if isinstance(X, pd.DataFrame) else None
             X_checked = validate_data(self, X, dtype=None, ensure_all_finite=False, reset=False)
             table = frame if frame is not None else X_checked

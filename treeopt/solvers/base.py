@@ -979,13 +979,13 @@ def check_zero_regularization(cls: type, depth_budget) -> None:
     ...
     ValueError: regularization=0 (the most accurate tree of at most depth_budget levels) needs solver='continuous' ...
     """
-    if not cls.CAPABILITIES.zero_regularization:
-        raise ValueError(f"regularization=0 (the most accurate tree of at most depth_budget levels) needs "
-                         f"solver='continuous' (or solver='auto'); {cls.name!r} needs regularization in (0, 1].")
     if depth_budget is None:
         raise ValueError("regularization=0 needs a depth_budget (e.g. depth_budget=3): without a penalty per "
                          "leaf the most accurate tree is as deep as the data allow. Give depth_budget, or a "
                          "positive regularization such as 0.01.")
+    if not cls.CAPABILITIES.zero_regularization:
+        raise ValueError(f"regularization=0 (the most accurate tree of at most depth_budget levels) needs "
+                         f"solver='continuous' (or solver='auto'); {cls.name!r} needs regularization in (0, 1].")
 
 
 def check_cache_limit(cache_limit) -> int | None:

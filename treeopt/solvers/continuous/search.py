@@ -41,7 +41,7 @@ from ...tree import Tree
 from ..base import EPS, QueueEntry, Solver
 from ..capabilities import Capabilities
 from .intervals import IntervalSearch
-from .terminal import batch_size, best_depth_one, depth_two_children, leaf_loss
+from .terminal import SupportColumns, batch_size, best_depth_one, depth_two_children, leaf_loss
 
 __all__ = ["ContinuousSearch"]
 
@@ -266,8 +266,8 @@ class ContinuousSearch(Solver):
     def _depth_two(self, frame, cols, thresholds, budget):
         """The terminal solver's loop: batches of root thresholds, least interval bound first."""
         search = frame.search
-        positions = [np.flatnonzero(np.diff(self._rank[j, cols[j]]) != 0) for j in range(cols.shape[0])]
-        size = batch_size(cols.shape[1], self._cw.shape[1], BATCH_LIMIT)
+        support = SupportColumns(cols, self._rank, self._cw)
+        size = batch_size(cols.shape[1], self._cw.shape[1], cols.shape[0], BATCH_LIMIT)
         best_split = None
         while True:
             target = min(frame.best, budget)
@@ -276,8 +276,7 @@ class ContinuousSearch(Solver):
                 break
             columns = np.array([f for f, _ in chosen])
             ranks = np.array([thresholds[f][m] for f, m in chosen])
-            left, right = depth_two_children(cols, self._rank, self._cw, columns, ranks, penalty=self._lambda,
-                                             positions=positions)
+            left, right = depth_two_children(support, columns, ranks, penalty=self._lambda)
             for (f, m), lo, hi, r in zip(chosen, left.tolist(), right.tolist(), ranks.tolist()):
                 search.record(f, m, lo, hi)
                 frame.least_evaluated = min(frame.least_evaluated, lo + hi)

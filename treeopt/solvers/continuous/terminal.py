@@ -26,26 +26,29 @@ Examples
 >>> cost, split = best_depth_one(cols, rank, cw, penalty=0.1)
 >>> round(cost, 6), split                                    # x0 <= rank 1: two pure leaves
 (0.2, (0, 1))
->>> left, right = depth_two_children(cols, rank, cw, np.array([1]), np.array([0]), penalty=0.1)
->>> left.round(6).tolist(), right.round(6).tolist()
-[0.1, 0.1]
+>>> support = SupportColumns(cols, rank, cw)
+>>> left, right = depth_two_children(support, np.array([1]), np.array([0]), penalty=0.1)
+>>> left.round(6).tolist(), right.round(6).tolist()       # x1 <= rank 0: each child needs x0
+([0.2], [0.2])
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["leaf_loss", "best_depth_one", "depth_two_children", "batch_size"]
+__all__ = ["leaf_loss", "best_depth_one", "SupportColumns", "depth_two_children", "batch_size"]
 
-#: A depth-two batch handles about this many (root threshold × row × class) entries at once.
-BATCH_ENTRIES = 1 << 20
+#: A depth-two batch handles about this many (root threshold × class × row × column) entries, so that
+#: one unit of work stays short.
+BATCH_ENTRIES = 1 << 19
 
 
-def _side(a: np.ndarray) -> np.ndarray:
-    """Loss of a leaf for each vector of cost-weighted class totals (last axis): total minus the largest."""
-    if a.shape[-1] == 2:
-        return np.minimum(a[..., 0], a[..., 1])
-    return a.sum(axis=-1) - a.max(axis=-1)
+def _side(a: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Loss of a leaf for each vector of cost-weighted class totals (along ``axis``): total minus the largest."""
+    if a.shape[axis] == 2:
+        first, second = np.moveaxis(a, axis, 0)
+        return np.minimum(first, second)
+    return a.sum(axis=axis) - a.max(axis=axis)
 
 
 def leaf_loss(totals: np.ndarray) -> float:
@@ -108,55 +111,79 @@ def best_depth_one(cols: np.ndarray, rank: np.ndarray, cw: np.ndarray, *, penalt
     return best, split
 
 
-def batch_size(n_support: int, n_classes: int, limit: int) -> int:
+def batch_size(n_support: int, n_classes: int, n_columns: int, limit: int) -> int:
     """How many root thresholds one depth-two batch evaluates (at least one, at most ``limit``).
 
     Examples
     --------
-    >>> batch_size(1000, 2, 64), batch_size(10**6, 2, 64)
-    (64, 1)
+    >>> batch_size(1000, 2, 4, 64), batch_size(10_000, 2, 8, 64), batch_size(10**6, 2, 4, 64)
+    (64, 3, 1)
     """
-    return max(1, min(limit, BATCH_ENTRIES // max(1, n_support * n_classes)))
+    return max(1, min(limit, BATCH_ENTRIES // max(1, n_support * n_classes * n_columns)))
 
 
-def depth_two_children(cols: np.ndarray, rank: np.ndarray, cw: np.ndarray, columns: np.ndarray,
-                       ranks: np.ndarray, *, penalty: float, positions: list | None = None) -> tuple:
+class SupportColumns:
+    """What the depth-two solver reads of one support, computed once: per column ``j``, the
+    cost-weighted class weights of its rows in ``j``'s order (classes × rows), their cumulative
+    sums, the threshold positions, and every column's ranks of those rows.
+
+    Parameters
+    ----------
+    cols, rank, cw
+        As for :func:`best_depth_one`.
+    """
+
+    def __init__(self, cols: np.ndarray, rank: np.ndarray, cw: np.ndarray):
+        self.cols = cols
+        self.rank = rank
+        self.weighted = [np.ascontiguousarray(cw[order].T) for order in cols]          # classes × support
+        self.cumulative = [np.cumsum(w, axis=1) for w in self.weighted]
+        self.positions = _valid_positions(cols, rank)
+        self._ranks: dict = {}
+
+    def ranks_in_order(self, j: int) -> np.ndarray:
+        """``rank[:, cols[j]]``: every column's rank of the support's rows in column ``j``'s order."""
+        made = self._ranks.get(j)
+        if made is None:
+            made = self._ranks[j] = self.rank[:, self.cols[j]]
+        return made
+
+
+def depth_two_children(support: SupportColumns, columns: np.ndarray, ranks: np.ndarray, *,
+                       penalty: float) -> tuple:
     """The optimal depth-one costs of both children of a batch of root thresholds.
 
     Parameters
     ----------
-    cols, rank, cw, penalty
-        As for :func:`best_depth_one`.
+    support : SupportColumns
+        The support (its rows in each column's order, with their weights).
     columns, ranks : ndarray of int, shape (batch,)
         Root threshold ``b`` sends the rows with ``rank[columns[b]] <= ranks[b]`` to the left child.
-    positions : list of ndarray, optional
-        The support's threshold positions per column (computed when not given).
+    penalty : float
+        The cost of one leaf (weight units).
 
     Returns
     -------
     left, right : ndarray of float, shape (batch,)
         The cost of the best tree of depth at most one of each child.
     """
-    positions = _valid_positions(cols, rank) if positions is None else positions
     n_batch = len(columns)
     best_left = np.full(n_batch, np.inf)
     best_right = np.full(n_batch, np.inf)
     total_left = total_right = None
-    for j in range(cols.shape[0]):
-        order = cols[j]
-        weighted = cw[order]                                   # support × classes
-        member = rank[columns[:, None], order[None, :]] <= ranks[:, None]     # batch × support
-        left_cum = np.cumsum(member[:, :, None] * weighted[None], axis=1)     # batch × support × classes
+    for j in range(len(support.weighted)):
+        weighted, cumulative, valid = support.weighted[j], support.cumulative[j], support.positions[j]
+        member = support.ranks_in_order(j)[columns] <= ranks[:, None]               # batch × support
+        left_cum = np.cumsum(member[:, None, :] * weighted[None], axis=2)           # batch × classes × support
         if total_left is None:
-            total_left = left_cum[:, -1]
-            total_right = weighted.sum(axis=0)[None] - total_left
-        valid = positions[j]
+            total_left = left_cum[:, :, -1]
+            total_right = cumulative[:, -1][None] - total_left
         if not len(valid):
             continue
-        a = left_cum[:, valid]                                 # left child, left of the split
-        best_left = np.minimum(best_left, (_side(a) + _side(total_left[:, None] - a)).min(axis=1))
-        b = np.cumsum(weighted, axis=0)[valid][None] - a       # right child, left of the split
-        best_right = np.minimum(best_right, (_side(b) + _side(total_right[:, None] - b)).min(axis=1))
-    leaf_left = _side(total_left) + penalty
-    leaf_right = _side(total_right) + penalty
+        a = left_cum[:, :, valid]                              # left child, left of the split
+        best_left = np.minimum(best_left, (_side(a, 1) + _side(total_left[:, :, None] - a, 1)).min(axis=1))
+        b = cumulative[:, valid][None] - a                     # right child, left of the split
+        best_right = np.minimum(best_right, (_side(b, 1) + _side(total_right[:, :, None] - b, 1)).min(axis=1))
+    leaf_left = _side(total_left, 1) + penalty
+    leaf_right = _side(total_right, 1) + penalty
     return np.minimum(leaf_left, best_left + 2 * penalty), np.minimum(leaf_right, best_right + 2 * penalty)
