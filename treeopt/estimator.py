@@ -81,7 +81,7 @@ def _validate_params_once(estimator) -> None:
     >>> _validate_params_once(OptimalTreeClassifier(regularization=-1.0))
     Traceback (most recent call last):
     ...
-    sklearn.utils._param_validation.InvalidParameterError: The 'regularization' parameter of OptimalTreeClassifier must be a float in the range (0.0, 1.0]. Got -1.0 instead.
+    sklearn.utils._param_validation.InvalidParameterError: The 'regularization' parameter of OptimalTreeClassifier must be a float in the range [0.0, 1.0]. Got -1.0 instead.
     """
     kind = type(estimator)
     settings = estimator.get_params(deep=False)
@@ -121,10 +121,12 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     regularization : float, default=0.05
         λ, the cost of one leaf in objective units: a leaf must save a
         fraction λ of the (weighted) rows to be worth adding. Never changed
-        by ``fit``, however small.
+        by ``fit``, however small. 0 (with ``depth_budget``): the most accurate
+        tree of at most that depth, ties broken by fewer leaves.
     solver : str, default="auto"
         ``"auto"``: ``"gosdt"``, or ``"portfolio"`` on 24 or more binary features, or ``"osdt"``
-        for objectives that are not sums over leaves and OSDT's options (see
+        for objectives that are not sums over leaves and OSDT's options, or ``"continuous"``
+        with a depth budget on all-numeric data and for ``regularization=0`` (see
         :func:`treeopt.make_solver`); ``solver_.name`` tells which ran.
         Or a name of ``treeopt.SOLVERS``: ``"gosdt"`` (dynamic programming, additive objectives),
         ``"portfolio"`` (GOSDT and iterative deepening on depth interleaved, for wide data),
