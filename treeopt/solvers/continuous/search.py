@@ -13,7 +13,10 @@ Dynamic Programming with Branch-and-Bound*, AAAI 2025, section 3). This module r
 * a memo of subproblems by (depth, support), results and lower bounds alike;
 * with λ > 0, GOSDT's one-step lookahead (Lin et al., *Generalized and Scalable Optimal Sparse
   Decision Trees*, ICML 2020, Theorem B.5): a split must pay for its extra leaf, so a leaf whose
-  loss is at most λ is not split.
+  loss is at most λ is not split; and the leaf-support bound (Hu, Rudin, Seltzer, *Optimal Sparse
+  Decision Trees*, NeurIPS 2019, Theorem 3): a side of cost-weighted weight ``w <= λ`` can be
+  routed into its sibling's subtree, which costs at most ``w`` and saves at least one leaf, so such
+  a split is never needed.
 
 ``regularization=0`` with a depth budget asks for the most accurate tree of at most that depth,
 ties broken by fewer leaves. The search charges every leaf an infinitesimal penalty (a
@@ -51,7 +54,7 @@ BATCH_LIMIT = 64
 _LEAF = ("leaf",)
 
 #: The switches that prune (each emits ``Pruned``); ``depth_two`` chooses a subsolver.
-_PRUNING = ("interval_pruning", "upper_bound_pass_down", "leaf_lookahead")
+_PRUNING = ("interval_pruning", "upper_bound_pass_down", "leaf_lookahead", "leaf_support")
 
 
 class ContinuousSearch(Solver):
@@ -85,7 +88,7 @@ class ContinuousSearch(Solver):
     >>> result.optimal, result.objective, result.tree.n_leaves
     (True, 0.0, 4)
     >>> sorted(solver.prune_counts)
-    ['depth_two', 'interval_pruning', 'leaf_lookahead', 'upper_bound_pass_down']
+    ['depth_two', 'interval_pruning', 'leaf_lookahead', 'leaf_support', 'upper_bound_pass_down']
     """
 
     name = "continuous"
@@ -95,6 +98,8 @@ class ContinuousSearch(Solver):
         "upper_bound_pass_down": "Brița et al. (AAAI 2025) section 4.1: a child is solved only below the best "
                                  "split so far minus its sibling's lower bound",
         "leaf_lookahead": "GOSDT Theorem B.5 (one-step lookahead): a leaf whose loss is at most λ is not split",
+        "leaf_support": "OSDT Theorem 3 (lower bound on leaf support), in its one-sided form: a split with a side of "
+                        "cost-weighted weight at most λ is no better than its other side's subtree over both",
         "depth_two": "Brița et al. (AAAI 2025) section 4.3: the terminal depth-two solver, one pass per root "
                      "threshold (a subsolver: counts its uses, prunes nothing)",
     }
@@ -237,10 +242,16 @@ class ContinuousSearch(Solver):
         if terminal:
             self._count("depth_two")
         thresholds, cumulative, totals = [], [], []
+        least_side = self.penalty if self.bounds["leaf_support"] else -np.inf
         for f in range(cols.shape[0]):
             ranks = self._rank[f, cols[f]]
             positions = np.flatnonzero(ranks[1:] != ranks[:-1])
             cum = np.cumsum(self._cw_row[cols[f]])
+            if least_side > 0:                      # both sides must weigh more than λ
+                at = cum[positions]
+                kept = (at > least_side) & (cum[-1] - at > least_side)
+                self._count("leaf_support", len(positions) - int(kept.sum()))
+                positions = positions[kept]
             thresholds.append(ranks[positions])
             cumulative.append(cum[positions])
             totals.append(float(cum[-1]))

@@ -38,17 +38,31 @@ import numpy as np
 
 __all__ = ["leaf_loss", "best_depth_one", "SupportColumns", "depth_two_children", "batch_size"]
 
+#: A column with thresholds at this share of its positions or more is read whole (see SupportColumns).
+DENSE_SHARE = 0.75
+
 #: A depth-two batch handles about this many (root threshold × class × row × column) entries, so that
 #: one unit of work stays short.
 BATCH_ENTRIES = 1 << 19
 
 
-def _side(a: np.ndarray, axis: int = -1) -> np.ndarray:
-    """Loss of a leaf for each vector of cost-weighted class totals (along ``axis``): total minus the largest."""
-    if a.shape[axis] == 2:
-        first, second = np.moveaxis(a, axis, 0)
-        return np.minimum(first, second)
-    return a.sum(axis=axis) - a.max(axis=axis)
+def _side(a: np.ndarray) -> np.ndarray:
+    """Loss of a leaf for each vector of cost-weighted class totals (last axis): total minus the largest."""
+    if a.shape[-1] == 2:
+        return np.minimum(a[..., 0], a[..., 1])
+    return a.sum(axis=-1) - a.max(axis=-1)
+
+
+def _pair_loss(a: np.ndarray, total: np.ndarray) -> np.ndarray:
+    """Loss of the two leaves of each split: ``a`` (batch × classes × positions) the class totals left of
+    the split, ``total`` (batch × classes) the child's; summed over both sides."""
+    if a.shape[1] == 2:
+        first, second = a[:, 0], a[:, 1]
+        out = np.minimum(first, second)
+        out += np.minimum(total[:, 0, None] - first, total[:, 1, None] - second)
+        return out
+    rest = total[:, :, None] - a
+    return a.sum(axis=1) - a.max(axis=1) + rest.sum(axis=1) - rest.max(axis=1)
 
 
 def leaf_loss(totals: np.ndarray) -> float:
@@ -137,8 +151,23 @@ class SupportColumns:
         self.cols = cols
         self.rank = rank
         self.weighted = [np.ascontiguousarray(cw[order].T) for order in cols]          # classes × support
-        self.cumulative = [np.cumsum(w, axis=1) for w in self.weighted]
         self.positions = _valid_positions(cols, rank)
+        # Each column's cumulative class weights at its thresholds (classes × thresholds), and its total.
+        cumulative = [np.cumsum(w, axis=1) for w in self.weighted]
+        # A column whose values are nearly all distinct is read at every position (a view, no copy),
+        # the few positions between equal values made unusable by an infinite loss.
+        self.blocked = []
+        for j, (c, p) in enumerate(zip(cumulative, self.positions)):
+            n_positions = c.shape[1] - 1
+            if n_positions > 0 and len(p) >= DENSE_SHARE * n_positions:
+                blocked = np.full(n_positions, np.inf)
+                blocked[p] = 0.0
+                self.blocked.append(blocked)
+                self.positions[j] = slice(0, n_positions)
+            else:
+                self.blocked.append(None)
+        self.at_thresholds = [c[:, p] for c, p in zip(cumulative, self.positions)]
+        self.total = cumulative[0][:, -1] if cumulative else np.zeros(cw.shape[1])
         self._ranks: dict = {}
 
     def ranks_in_order(self, j: int) -> np.ndarray:
@@ -172,18 +201,24 @@ def depth_two_children(support: SupportColumns, columns: np.ndarray, ranks: np.n
     best_right = np.full(n_batch, np.inf)
     total_left = total_right = None
     for j in range(len(support.weighted)):
-        weighted, cumulative, valid = support.weighted[j], support.cumulative[j], support.positions[j]
+        weighted, valid = support.weighted[j], support.positions[j]
         member = support.ranks_in_order(j)[columns] <= ranks[:, None]               # batch × support
-        left_cum = np.cumsum(member[:, None, :] * weighted[None], axis=2)           # batch × classes × support
+        left_cum = member[:, None, :] * weighted[None]                              # batch × classes × support
+        np.cumsum(left_cum, axis=2, out=left_cum)
         if total_left is None:
-            total_left = left_cum[:, :, -1]
-            total_right = cumulative[:, -1][None] - total_left
-        if not len(valid):
+            total_left = left_cum[:, :, -1].copy()
+            total_right = support.total[None] - total_left
+        blocked = support.blocked[j]
+        if blocked is None and not len(valid):
             continue
         a = left_cum[:, :, valid]                              # left child, left of the split
-        best_left = np.minimum(best_left, (_side(a, 1) + _side(total_left[:, :, None] - a, 1)).min(axis=1))
-        b = cumulative[:, valid][None] - a                     # right child, left of the split
-        best_right = np.minimum(best_right, (_side(b, 1) + _side(total_right[:, :, None] - b, 1)).min(axis=1))
-    leaf_left = _side(total_left, 1) + penalty
-    leaf_right = _side(total_right, 1) + penalty
+        b = support.at_thresholds[j][None] - a                 # right child, left of the split
+        left_loss, right_loss = _pair_loss(a, total_left), _pair_loss(b, total_right)
+        if blocked is not None:
+            left_loss += blocked
+            right_loss += blocked
+        best_left = np.minimum(best_left, left_loss.min(axis=1))
+        best_right = np.minimum(best_right, right_loss.min(axis=1))
+    leaf_left = _side(total_left) + penalty
+    leaf_right = _side(total_right) + penalty
     return np.minimum(leaf_left, best_left + 2 * penalty), np.minimum(leaf_right, best_right + 2 * penalty)
