@@ -87,8 +87,9 @@ class ContinuousSearch(Solver):
     >>> result = solver.run()
     >>> result.optimal, result.objective, result.tree.n_leaves
     (True, 0.0, 4)
-    >>> sorted(solver.prune_counts)
-    ['depth_two', 'interval_pruning', 'leaf_lookahead', 'leaf_support', 'upper_bound_pass_down']
+    >>> sorted(solver.prune_counts)  # doctest: +NORMALIZE_WHITESPACE
+    ['depth_two', 'interval_pruning', 'leaf_lookahead', 'leaf_support', 'shallower_start',
+     'upper_bound_pass_down']
     """
 
     name = "continuous"
@@ -102,6 +103,8 @@ class ContinuousSearch(Solver):
                         "cost-weighted weight at most λ is no better than its other side's subtree over both",
         "depth_two": "Brița et al. (AAAI 2025) section 4.3: the terminal depth-two solver, one pass per root "
                      "threshold (a subsolver: counts its uses, prunes nothing)",
+        "shallower_start": "a first incumbent, not a bound: a support's best tree one level shallower (solved under "
+                           "the same budget) starts its search, so its children get tight budgets at once",
     }
     CAPABILITIES = Capabilities(dataset="sorted", zero_regularization=True)
 
@@ -238,6 +241,12 @@ class ContinuousSearch(Solver):
         known = self._memo.get(key)
         if known is not None and (known[1] is not None or known[0] >= budget):
             return known
+        start = (leaf, _LEAF)
+        if depth >= 3 and self.bounds["shallower_start"]:
+            self._count("shallower_start")
+            cost, tree = yield from self._solve(cols, depth - 1, budget, path)
+            if tree is not None and cost < leaf:
+                start = (cost, tree)
         terminal = depth == 2 and self.bounds["depth_two"]
         if terminal:
             self._count("depth_two")
@@ -255,7 +264,7 @@ class ContinuousSearch(Solver):
             thresholds.append(ranks[positions])
             cumulative.append(cum[positions])
             totals.append(float(cum[-1]))
-        frame = _Frame(path, depth, "depth_two" if terminal else "recursion", leaf, float(totals[0]),
+        frame = _Frame(path, depth, "depth_two" if terminal else "recursion", start, float(totals[0]),
                        IntervalSearch(cumulative, totals, floor=lam, pruning=self.bounds["interval_pruning"]))
         self._frames.append(frame)
         try:
@@ -452,12 +461,11 @@ def _leaves(tree) -> int:
 class _Frame:
     """One subproblem being searched: its path from the root, its best split so far, its intervals."""
 
-    def __init__(self, path, depth, subsolver, leaf, weight, search):
+    def __init__(self, path, depth, subsolver, start, weight, search):
         self.path = path
         self.depth = depth
         self.subsolver = subsolver
-        self.best = leaf
-        self.tree = _LEAF
+        self.best, self.tree = start
         self.weight = weight
         self.search = search
         self.least_evaluated = float("inf")
