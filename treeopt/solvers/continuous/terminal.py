@@ -169,6 +169,15 @@ class SupportColumns:
         self.at_thresholds = [c[:, p] for c, p in zip(cumulative, self.positions)]
         self.total = cumulative[0][:, -1] if cumulative else np.zeros(cw.shape[1])
         self._ranks: dict = {}
+        if cw.shape[1] == 2:
+            # Two classes: a leaf's loss is (weight - |class 0 - class 1|) / 2, so one cumulative sum
+            # of the class difference per column does (see _two_class_children).
+            self.difference = [w[0] - w[1] for w in self.weighted]
+            self.difference_at = [a[0] - a[1] for a in self.at_thresholds]
+            self.sorted_ranks = [rank[j, order] for j, order in enumerate(cols)]
+            self.weight_cumulative = [c[0] + c[1] for c in cumulative]
+            self.difference_cumulative = [c[0] - c[1] for c in cumulative]
+            self.unusable = [None if b is None else np.where(b == 0.0, 0.0, -np.inf) for b in self.blocked]
 
     def ranks_in_order(self, j: int) -> np.ndarray:
         """``rank[:, cols[j]]``: every column's rank of the support's rows in column ``j``'s order."""
@@ -196,6 +205,8 @@ def depth_two_children(support: SupportColumns, columns: np.ndarray, ranks: np.n
     left, right : ndarray of float, shape (batch,)
         The cost of the best tree of depth at most one of each child.
     """
+    if len(support.total) == 2:
+        return _two_class_children(support, columns, ranks, penalty)
     n_batch = len(columns)
     best_left = np.full(n_batch, np.inf)
     best_right = np.full(n_batch, np.inf)
@@ -222,3 +233,42 @@ def depth_two_children(support: SupportColumns, columns: np.ndarray, ranks: np.n
     leaf_left = _side(total_left) + penalty
     leaf_right = _side(total_right) + penalty
     return np.minimum(leaf_left, best_left + 2 * penalty), np.minimum(leaf_right, best_right + 2 * penalty)
+
+
+def _two_class_children(support: SupportColumns, columns: np.ndarray, ranks: np.ndarray, penalty: float) -> tuple:
+    """:func:`depth_two_children` for two classes, from the cumulative class difference alone.
+
+    With ``W`` a set's cost-weighted weight and ``D`` its class-0 minus class-1 weight, a leaf loses
+    ``(W - |D|) / 2``, and the split of a child ``(W, D)`` whose left side has difference ``d`` loses
+    ``(W - |d| - |D - d|) / 2``: the best split maximises ``|d| + |D - d|`` over the thresholds.
+    """
+    # Each child's weight and difference, read off the root column's cumulative sums.
+    at = np.array([np.searchsorted(support.sorted_ranks[f], r, side="right") - 1 for f, r in zip(columns, ranks)])
+    weight_left = np.array([support.weight_cumulative[f][p] for f, p in zip(columns, at)])
+    difference_left = np.array([support.difference_cumulative[f][p] for f, p in zip(columns, at)])
+    weight_right = support.total.sum() - weight_left
+    difference_right = (support.total[0] - support.total[1]) - difference_left
+    best_left = np.full(len(columns), -np.inf)
+    best_right = np.full(len(columns), -np.inf)
+    for j in range(len(support.difference)):
+        valid, unusable = support.positions[j], support.unusable[j]
+        if unusable is None and not len(valid):
+            continue
+        member = support.ranks_in_order(j)[columns] <= ranks[:, None]               # batch × support
+        cumulative = member * support.difference[j]
+        np.cumsum(cumulative, axis=1, out=cumulative)
+        for side, totals, best in ((cumulative[:, valid], difference_left, best_left),
+                                   (None, difference_right, best_right)):
+            if side is None:                                   # the right child: the column's sums minus the left's
+                side = support.difference_at[j][None] - cumulative[:, valid]
+            score = np.abs(side)
+            rest = totals[:, None] - side
+            np.abs(rest, out=rest)
+            score += rest
+            if unusable is not None:
+                score += unusable
+            np.maximum(best, score.max(axis=1), out=best)
+    leaf_left = (weight_left - np.abs(difference_left)) / 2 + penalty
+    leaf_right = (weight_right - np.abs(difference_right)) / 2 + penalty
+    return (np.minimum(leaf_left, (weight_left - best_left) / 2 + 2 * penalty),
+            np.minimum(leaf_right, (weight_right - best_right) / 2 + 2 * penalty))
