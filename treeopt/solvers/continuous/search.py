@@ -54,7 +54,7 @@ BATCH_LIMIT = 64
 _LEAF = ("leaf",)
 
 #: The switches that prune (each emits ``Pruned``); ``depth_two`` chooses a subsolver.
-_PRUNING = ("interval_pruning", "upper_bound_pass_down", "leaf_lookahead", "leaf_support")
+_PRUNING = ("interval_pruning", "upper_bound_pass_down", "leaf_lookahead", "leaf_support", "leaf_bound")
 
 
 class ContinuousSearch(Solver):
@@ -88,7 +88,7 @@ class ContinuousSearch(Solver):
     >>> result.optimal, result.objective, result.tree.n_leaves
     (True, 0.0, 4)
     >>> sorted(solver.prune_counts)  # doctest: +NORMALIZE_WHITESPACE
-    ['depth_two', 'interval_pruning', 'leaf_lookahead', 'leaf_support', 'shallower_start',
+    ['depth_two', 'interval_pruning', 'leaf_bound', 'leaf_lookahead', 'leaf_support', 'shallower_start',
      'upper_bound_pass_down']
     """
 
@@ -99,6 +99,8 @@ class ContinuousSearch(Solver):
         "upper_bound_pass_down": "Brița et al. (AAAI 2025) section 4.1: a child is solved only below the best "
                                  "split so far minus its sibling's lower bound",
         "leaf_lookahead": "GOSDT Theorem B.5 (one-step lookahead): a leaf whose loss is at most λ is not split",
+        "leaf_bound": "GOSDT Theorem B.4 (upper bound on the number of leaves): below a budget b a tree has fewer "
+                      "than b / λ leaves, so a subproblem is solved at depth at most ceil(b / λ) - 2",
         "leaf_support": "OSDT Theorem 3 (lower bound on leaf support), in its one-sided form: a split with a side of "
                         "cost-weighted weight at most λ is no better than its other side's subtree over both",
         "depth_two": "Brița et al. (AAAI 2025) section 4.3: the terminal depth-two solver, one pass per root "
@@ -234,6 +236,15 @@ class ContinuousSearch(Solver):
         floor = min(leaf, 2 * lam)
         if floor >= budget:
             return floor, None
+        if self.penalty > 0 and budget < np.inf and self.bounds["leaf_bound"]:
+            # A tree that costs less than the budget has fewer than budget / λ leaves, so depth <= leaves - 1.
+            deepest = max(int(np.ceil(budget / lam)) - 2, 1)
+            if deepest < depth:
+                self._count("leaf_bound")
+                cost, tree = yield from self._solve(cols, deepest, budget, path)
+                # Below the budget both depths have the same optimum; at or above it the shallower
+                # optimum only proves that the deeper one is at least the budget.
+                return (cost, tree) if cost < budget else (budget, None)
         if depth == 1:
             cost, split = best_depth_one(cols, self._rank, self._cw, penalty=lam)
             return cost, _LEAF if split is None else ("split", *split, _LEAF, _LEAF)
