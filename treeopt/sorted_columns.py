@@ -200,6 +200,38 @@ class SortedDataset(Dataset):
     weights: np.ndarray | None = None
 
     @classmethod
+    def from_dataset(cls, dataset: Dataset) -> "SortedDataset":
+        """The sorted view of a binary :class:`~treeopt.data.Dataset`: each binary feature a 0/1 column
+        split on the feature itself, each (point, class) with weight one row of that weight.
+
+        Examples
+        --------
+        >>> binary = Dataset.from_binary([[0, 1], [1, 1], [1, 0], [1, 0]], [0, 1, 1, 0])
+        >>> view = SortedDataset.from_dataset(binary)
+        >>> view.n_rows, view.columns.n_thresholds, view.columns.one_hot[0].name
+        (4, 2, 'x0')
+        """
+        point, label = np.nonzero(dataset.counts)
+        weights = dataset.counts[point, label]
+        table = dataset.points[point].astype(np.int64)
+        names, ranks, orders, values, sources = [], [], [], [], []
+        for j, feature in enumerate(dataset.features):
+            distinct, rank = np.unique(table[:, j], return_inverse=True)
+            rank = rank.ravel().astype(np.int32)
+            names.append(feature.name)
+            ranks.append(rank)
+            orders.append(np.argsort(rank, kind="stable").astype(np.int32))
+            values.append(distinct)
+            sources.append(j)
+        n = len(point)
+        columns = SortedColumns(names, np.vstack(ranks) if ranks else np.zeros((0, n), dtype=np.int32),
+                                np.vstack(orders) if orders else np.zeros((0, n), dtype=np.int32), values, sources,
+                                list(dataset.features))
+        return cls(points=dataset.points, counts=dataset.counts, row_point=dataset.row_point,
+                   features=list(dataset.features), classes=dataset.classes, binarizer=dataset.binarizer,
+                   columns=columns, y_index=label.astype(np.int64), weights=weights)
+
+    @classmethod
     def from_arrays(cls, X, y, sample_weight=None, binarizer=None, classes=None) -> "SortedDataset":
         """Sort the columns of ``X`` and read labels and weights as :meth:`Dataset.from_arrays` does."""
         if binarizer is not None:

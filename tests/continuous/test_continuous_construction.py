@@ -124,3 +124,17 @@ def test_sorted_dataset_refuses_a_binarizer():
     from treeopt.binarize import Binarizer
     with pytest.raises(ValueError, match="takes no binarizer"):
         SortedDataset.from_arrays([[1.0], [2.0]], [0, 1], binarizer=Binarizer())
+
+
+def test_a_binary_dataset_is_searched_as_zero_one_columns_with_its_own_features():
+    from treeopt.data import Dataset
+    from treeopt.solvers import GOSDT
+    rng = np.random.default_rng(8)
+    Z = rng.integers(0, 2, size=(60, 5))
+    y = (Z[:, 0] ^ Z[:, 3]) | (rng.random(60) < 0.1)
+    dataset = Dataset.from_binary(Z, y)
+    ours = ContinuousSearch(dataset, regularization=0.02, depth_budget=3).run()
+    reference = GOSDT(dataset, regularization=0.02, depth_budget=3).run()
+    assert ours.objective == pytest.approx(reference.objective, abs=1e-9)
+    assert ours.tree.features == dataset.features
+    assert ours.tree.objective(Z, y, 0.02, binarized=True) == pytest.approx(ours.objective)

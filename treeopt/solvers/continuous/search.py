@@ -62,8 +62,9 @@ class ContinuousSearch(Solver):
 
     Parameters
     ----------
-    dataset : SortedDataset
-        Built by ``make_solver(..., solver="continuous")`` or ``SortedDataset.from_arrays``.
+    dataset : SortedDataset or Dataset
+        Built by ``make_solver(..., solver="continuous")`` or ``SortedDataset.from_arrays``; a binary
+        :class:`~treeopt.data.Dataset` is read as 0/1 columns split on its own features.
     regularization : float
         λ, the cost of one leaf in objective units; 0 (with a ``depth_budget``) for the most
         accurate tree, ties broken by fewer leaves.
@@ -114,23 +115,23 @@ class ContinuousSearch(Solver):
                  bounds: dict | None = None, depth_budget: int | None = None):
         super().__init__(dataset, regularization=regularization, objective=objective, bounds=bounds,
                          depth_budget=depth_budget)
-        if not isinstance(dataset, SortedDataset):
-            raise TypeError("the continuous solver needs a SortedDataset (numeric columns kept as values); build "
-                            "it with make_solver(X, y, solver='continuous') or SortedDataset.from_arrays(X, y).")
+        # A binary Dataset is read as 0/1 columns, each split on its own feature (the tree keeps them all).
+        self._binary_features = not isinstance(dataset, SortedDataset)
+        sorted_view = SortedDataset.from_dataset(dataset) if self._binary_features else dataset
         if not self.objective.additive:
             raise ValueError(f"solver='continuous' needs an additive objective; {self.objective.name!r} is not. "
                              "Use solver='osdt' for F-score and AUC objectives.")
         self.model = self.objective.loss_model(dataset)
-        columns = dataset.columns
+        columns = sorted_view.columns
         self._columns = columns
         self._rank = columns.rank
         n_classes = dataset.n_classes
         onehot = np.zeros((columns.n_rows, n_classes))
-        onehot[np.arange(columns.n_rows), dataset.y_index] = dataset.weights
+        onehot[np.arange(columns.n_rows), sorted_view.y_index] = sorted_view.weights
         self._weights = onehot                                    # raw class weight of each row
         self._cw = onehot * self.model.costs[None, :]             # cost-weighted (weight units)
         self._cw_row = self._cw.sum(axis=1)
-        self._integer_counts = bool(np.all(dataset.weights == np.round(dataset.weights)))
+        self._integer_counts = bool(np.all(sorted_view.weights == np.round(sorted_view.weights)))
         total = dataset.total_weight
         self.eps = EPS * total
         self.penalty = self.regularization * total
@@ -415,7 +416,9 @@ class ContinuousSearch(Solver):
                 counts = tuple(int(c) for c in counts) if self._integer_counts else tuple(float(c) for c in counts)
                 return Leaf(prediction, counts, self.model.to_objective(loss))
             _, j, r, low, high = node
-            if (j, r) not in index:
+            if self._binary_features:
+                index[(j, r)] = j                       # column j is the dataset's feature j
+            elif (j, r) not in index:
                 index[(j, r)] = len(features)
                 features.append(columns.threshold_feature(j, r))
             below = self._rank[j, rows] <= r
@@ -425,6 +428,8 @@ class ContinuousSearch(Solver):
             return Split(index[(j, r)], left=high_node, right=low_node)
 
         root = build(tree, np.arange(columns.n_rows))
+        if self._binary_features:
+            return Tree(root, self.dataset.features, self.dataset.classes, binarizer=self.dataset.binarizer)
         return Tree(root, features, self.dataset.classes, columns_in=list(columns.columns_in))
 
     def _queue_entries(self, k: int) -> list:
