@@ -21,7 +21,7 @@ from .guessing.fitting import make_binarizer, reference_kwargs
 from .memory import available_memory, format_bytes, parse_memory_limit, resident_memory
 from .objectives import OBJECTIVES, get_objective
 from .sorted_columns import SortedDataset
-from .solvers.base import Solver
+from .solvers.base import Solver, check_zero_regularization
 from .solvers.registry import SOLVERS, solvers_that
 
 __all__ = ["make_solver", "solver_options", "check_labels", "check_setup_memory", "SETTINGS"]
@@ -118,6 +118,8 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
     if s["objective"] not in OBJECTIVES:
         raise ValueError(f"unknown objective {s['objective']!r}; choose one of {sorted(OBJECTIVES)}.")
     objective = get_objective(s["objective"], omega=s["omega"], theta=s["theta"])
+    if s["regularization"] == 0 and s["depth_budget"] is None:      # refused before the data are read
+        check_zero_regularization(SOLVERS["continuous"], None)
     if auto:
         osdt_only = s["schedule"] is not None or s["warm_start"] not in (None, False) or s["top_k"] != 1
         solver = "osdt" if osdt_only or not objective.additive else "gosdt"

@@ -21,7 +21,8 @@ from .guessing.fitting import guarantee_report
 from .guessing.thresholds import ThresholdGuessBinarizer
 from .objectives import OBJECTIVES, get_objective
 from .progress import progress_display
-from .solvers.base import trace_frame
+from .solvers.base import check_zero_regularization, trace_frame
+from .solvers.registry import SOLVERS
 from .tree import Tree
 
 __all__ = ["OptimalTreeClassifier"]
@@ -33,6 +34,8 @@ def check_fit_input(estimator, X, y):
     validated array. Shared by :class:`OptimalTreeClassifier` and ``OptimalTreeClassifierCV``.
     """
     _validate_params_once(estimator)
+    if getattr(estimator, "regularization", None) == 0 and getattr(estimator, "depth_budget", None) is None:
+        check_zero_regularization(SOLVERS["continuous"], None)     # a setting error, before the data's
     frame = X if isinstance(X, pd.DataFrame) else None
     if frame is not None and frame.columns.duplicated().any():
         repeated = sorted({str(c) for c in frame.columns[frame.columns.duplicated()]})
