@@ -4,7 +4,7 @@ The estimator, the command line, the widgets' ``explore`` and the benchmarks all
 solvers here. What differs between solvers is read from their declared
 :class:`~treeopt.solvers.capabilities.Capabilities` (which dataset, which objectives, penalties
 and options), never from their names, so a newly registered solver
-(:mod:`treeopt.solvers.registry`) is built like the others.
+(:mod:`treeopt.registry`) is built like the others.
 """
 
 from __future__ import annotations
@@ -22,14 +22,15 @@ from .memory import available_memory, format_bytes, parse_memory_limit, resident
 from .objectives import OBJECTIVES, get_objective
 from .sorted_columns import SortedDataset
 from .solvers.base import Solver, check_zero_regularization
-from .solvers.registry import SOLVERS, solvers_that
+from .input_validation import check_labels
+from .registry import SOLVERS, solvers_that
 
-__all__ = ["make_solver", "solver_options", "check_labels", "check_setup_memory", "SETTINGS"]
+__all__ = ["make_solver", "solver_options_of_all", "check_labels", "check_setup_memory", "SETTINGS"]
 
 #: The settings make_solver takes, with their defaults (the estimator's parameters of the same names).
 SETTINGS = {
     "regularization": 0.05, "objective": "accuracy", "omega": None, "theta": None, "depth_budget": None,
-    "bounds": None, "thresholds": "auto", "max_thresholds": None, "schedule": None, "warm_start": None,
+    "bounds": None, "strategies": None, "thresholds": "auto", "max_thresholds": None, "schedule": None, "warm_start": None,
     "top_k": 1, "reference": None, "random_state": None, "penalty": "leaf", "missing": "error",
     "memory_limit": None,
 }
@@ -44,20 +45,20 @@ AUTO_WIDE_FEATURES = 24
 AUTO_SHALLOW_DEPTH = 4
 
 
-def solver_options() -> set:
+def solver_options_of_all() -> set:
     """The registered solvers' own options that are not :data:`SETTINGS` (e.g. the Rashomon set's
     ``epsilon`` and ``bound``, the frontier's ``max_leaves``): :func:`make_solver` and ``explore`` pass them to a solver that declares them.
 
     Examples
     --------
-    >>> sorted(solver_options())
+    >>> sorted(solver_options_of_all())
     ['bound', 'epsilon', 'max_leaves', 'min_regularization']
     """
     return {name for cls in SOLVERS.values() for name in cls.CAPABILITIES.options} - set(SETTINGS)
 
 
 def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, classes=None,
-                **settings) -> Solver:
+                solver_options: dict | None = None, **settings) -> Solver:
     """Build a (not yet started) solver on ``(X, y)``.
 
     Parameters
@@ -79,6 +80,11 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
         decision tree optimization via reference ensembles*, section 4.3).
     classes : array_like, optional
         The label values in order (default: the sorted distinct values of ``y``).
+    solver_options : dict, optional
+        The chosen solver's own options, beyond the shared settings: the names in its
+        ``CAPABILITIES.options`` (the Rashomon set's ``epsilon``, the frontier's ``max_leaves``, OSDT's
+        ``schedule``). The same as passing them as keywords; an option the solver does not take is
+        refused with the list of those it does.
     **settings
         Any of ``SETTINGS`` (the parameters of :class:`~treeopt.OptimalTreeClassifier` of the
         same names: ``regularization``, ``objective``, ``bounds``, ``schedule``, ...).
@@ -103,13 +109,30 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
     Traceback (most recent call last):
     ...
     ValueError: solver='gosdt' does not take schedule='dfs'; schedule needs solver='osdt' (or leave schedule=None).
+    >>> make_solver(X, y, solver="rashomon", regularization=0.1, solver_options={"epsilon": 0.05}).epsilon
+    0.05
     """
-    own_options = solver_options()
+    own_options = solver_options_of_all()
     extra = {name: settings.pop(name) for name in list(settings) if name in own_options}
+    if solver_options is not None:
+        if not isinstance(solver_options, dict) or not all(isinstance(k, str) for k in solver_options):
+            raise TypeError(f"solver_options must be a dict of option names to values, got {solver_options!r}.")
+        every_option = {name for cls in SOLVERS.values() for name in cls.CAPABILITIES.options}
+        shared = sorted(set(solver_options) & set(SETTINGS) - every_option)
+        if shared:
+            raise ValueError(f"{shared} are shared settings, not solver options: pass them as keywords.")
+        if solver != "auto" and solver in SOLVERS:
+            accepted = SOLVERS[solver].CAPABILITIES.options
+            wrong = sorted(set(solver_options) - set(accepted))
+            if wrong:
+                raise ValueError(f"solver={solver!r} takes no option(s) {wrong}; its options are "
+                                 f"{sorted(accepted) or 'none'}.")
+        for name, value in solver_options.items():
+            (settings if name in SETTINGS else extra)[name] = value
     unknown = sorted(set(settings) - set(SETTINGS))
     if unknown:
         raise TypeError(f"make_solver() got unknown setting(s) {unknown}; the settings are {sorted(SETTINGS)} "
-                        f"and the solvers' own options {sorted(solver_options())}.")
+                        f"and the solvers' own options {sorted(solver_options_of_all())}.")
     s = {**SETTINGS, **settings}
     auto = solver == "auto"
     memory_limit = parse_memory_limit(s["memory_limit"])
@@ -199,6 +222,11 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
                                           dataset.binarizer, s["random_state"])
     if len(capabilities.penalties) > 1:
         options["penalty"] = s["penalty"]
+    if s["strategies"]:
+        if "strategies" not in solver_cls.setting_names():
+            raise ValueError(f"solver {solver!r} has no strategies to switch (got strategies={s['strategies']!r}); "
+                             f"its switches are bounds: {sorted(solver_cls.SWITCHES)}.")
+        options["strategies"] = s["strategies"]
     built = solver_cls(dataset, regularization=s["regularization"], objective=objective, bounds=s["bounds"],
                        depth_budget=s["depth_budget"], **options, **guess)
     built.reference_predictions = predictions
@@ -236,8 +264,8 @@ def _continuous_fits(X, s: dict, y_ref) -> bool:
 HOPELESS_FEATURES = 1000
 
 #: Up to this depth budget an exact search is not hopeless however many features there are: the
-#: depth-two and depth-three solves of ``treeopt/solvers/sorted_depth_two.py`` and
-#: ``treeopt/solvers/depth_three.py`` certify breast cancer with every threshold (15,310 features)
+#: depth-two and depth-three solves of ``treeopt/solvers/gosdt/sorted_depth_two.py`` and
+#: ``treeopt/solvers/gosdt/depth_three.py`` certify breast cancer with every threshold (15,310 features)
 #: in a tenth of a second at depth two and in seconds at depth three (``benchmarks/results_contree.md``),
 #: so make_solver does not warn there.
 EASY_DEPTH_BUDGET = 3
@@ -295,7 +323,7 @@ def check_setup_memory(n_rows: int, n_features: int, memory_limit: int | None) -
     needed = n_rows * n_features
     if memory_limit is None:
         if 2 * needed <= SMALL_TABLE_BYTES:
-            return                  # no machine lacks that much (reading the free memory: 0.05 ms a fit)
+            return                  # no machine lacks that much (so small fits skip reading the free memory)
         # The table is built about twice over (the binarizer's matrix, then its distinct rows).
         free = available_memory()
         if free is not None and 2 * needed > free:
@@ -310,27 +338,3 @@ def check_setup_memory(n_rows: int, n_features: int, memory_limit: int | None) -
                          f"{format_bytes(needed)} on top of the {format_bytes(held)} the process holds, more than "
                          f"memory_limit={format_bytes(memory_limit)}. Keep fewer thresholds (max_thresholds=..., "
                          f"or thresholds='guess') or raise memory_limit.")
-
-
-def check_labels(y) -> None:
-    """Refuse labels a classifier cannot learn from: missing values, or a single class.
-
-    Examples
-    --------
-    >>> check_labels(np.array([0, 0]))
-    Traceback (most recent call last):
-    ...
-    ValueError: y has only one class ([0]); a classifier needs at least two classes to learn anything.
-    """
-    y = np.asarray(y)
-    if pd.isna(y).any():
-        raise ValueError("y has missing values (NaN); drop those rows or fill them in.")
-    try:
-        classes = np.unique(y)
-    except TypeError:                     # labels that cannot be ordered, e.g. 1 and "1" together
-        kinds = sorted({type(value).__name__ for value in y.ravel().tolist()})
-        raise ValueError(f"y mixes label types {kinds}, which cannot be ordered into classes; convert the "
-                         "labels to one type first (for example y.astype(str)).") from None
-    if len(classes) < 2:
-        raise ValueError(f"y has only one class ({classes.tolist()}); a classifier needs at least "
-                         "two classes to learn anything.")

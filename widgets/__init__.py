@@ -12,6 +12,9 @@ itself never fails; using them needs the ``widgets`` extra
 * Views observing a player: :class:`QueueView`, :class:`TraceView`,
   :class:`TreeView`, :class:`RocView`, :class:`BoundsView`.
 * :func:`explore`: ``explore(X, y, **estimator_params)`` in one line.
+* :func:`record_replay`: drive a solver from plain Python and save its search
+  as one self-contained HTML page that replays offline (:func:`save_replay`
+  saves a player's recording the same way).
 * :class:`FrontierExplorer`: accuracy against leaves for every frontier tree,
   a λ slider along the convex hull, and the selected tree.
 """
@@ -33,6 +36,8 @@ _EXPORTS = {
     "explore": "explore",
     "Frame": "recording",
     "Recording": "recording",
+    "record_replay": "replay",
+    "save_replay": "replay",
     "render_tree_svg": "tree_view",
     "hull_points": "roc_view",
 }
@@ -40,10 +45,14 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
+
 def __getattr__(name: str):
     if name not in _EXPORTS:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     try:
+        # The player's default arrangement of views is registered by default_views (the views sit
+        # above the player, which imports none of them); wire it before handing out any name.
+        importlib.import_module(".default_views", __name__)
         module = importlib.import_module(f".{_EXPORTS[name]}", __name__)
     except ImportError as error:
         raise ImportError(f"treeopt.widgets.{name} needs the widgets extra ({error}); install it with "

@@ -1,4 +1,4 @@
-"""The cross-validated frontier (issue #15): each row against folds searched and scored by hand."""
+"""The cross-validated frontier: each row against folds searched and scored by hand."""
 
 from __future__ import annotations
 
@@ -147,7 +147,7 @@ def test_parallel_folds_give_the_same_results_and_send_back_only_trees_and_numbe
     for fold in parallel.folds + [parallel.full]:
         assert isinstance(fold, FoldResult)
         assert len(pickle.dumps(fold)) < 100_000          # a table and a few trees, no search graph
-    assert "ParetoSearch" not in repr(vars(parallel.folds[0]))
+    assert "FrontierSearch" not in repr(vars(parallel.folds[0]))
 
 
 def test_scoring_and_sample_weight(monk):
@@ -219,7 +219,7 @@ def test_probability_scorers_see_the_smoothed_leaf_frequencies(monk):
 
 
 def test_frontier_with_cv_is_the_cross_validated_frontier(monk, cvf):
-    """issue 15: ``treeopt.frontier(X, y, cv=...)`` as the issue names it."""
+    """``treeopt.frontier(X, y, cv=...)`` as the issue names it."""
     X, y = monk
     through_frontier = frontier(X, y, max_leaves=8, cv=splits(X, y))
     assert isinstance(through_frontier, CVFrontier)

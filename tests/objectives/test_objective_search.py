@@ -22,7 +22,7 @@ from treeopt.cli import main
 from treeopt.data import Dataset
 from treeopt.objectives import get_objective
 from treeopt.roc import estimator_hull
-from treeopt.solvers import SOLVERS
+from treeopt.registry import SOLVERS
 
 DEPTH = 2
 OBJECTIVES = [("accuracy", {}), ("balanced_accuracy", {}), ("weighted_accuracy", {"omega": 3.0}),
@@ -203,7 +203,7 @@ def test_cli_fit_with_objective_parameters(tmp_path, capsys):
     assert code == 0
     assert "partial_auc" in out and "TPR / FPR" in out and "certified optimal" in out
     assert "leaves         1 " not in out
-    with pytest.raises(SystemExit, match="solver='osdt'"):
+    with pytest.raises(SystemExit, match="--solver osdt"):
         main(["fit", str(path), "--target", "label", "--objective", "auc", "--solver", "gosdt"])
     with pytest.raises(SystemExit, match="takes no omega"):              # ignored options are refused
         main(["fit", str(path), "--target", "label", "--objective", "auc", "--omega", "2"])

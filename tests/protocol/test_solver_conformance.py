@@ -1,4 +1,4 @@
-"""Every registered solver keeps the stepwise protocol's promises (issue 13).
+"""Every registered solver keeps the stepwise protocol's promises.
 
 Parametrised over ``treeopt.solvers.SOLVERS``: a newly registered solver is checked here
 without new tests. Tiny data (MONK-2 with a large λ) keeps each case to a fraction of a second.
@@ -11,7 +11,7 @@ import pytest
 from treeopt import make_solver
 from treeopt.datasets import load_monk
 from treeopt.events import Finished, Started
-from treeopt.solvers import SOLVERS
+from treeopt.registry import SOLVERS
 
 LAMBDA = 0.05
 

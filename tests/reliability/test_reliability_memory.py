@@ -1,4 +1,4 @@
-"""Running out of memory loses nothing (issue 17, item 8), and ``memory_limit`` stops honestly.
+"""Running out of memory loses nothing, and ``memory_limit`` stops honestly.
 
 A ``MemoryError`` inside a unit of work used to end ``fit`` in a chained traceback with no tree.
 The driver now catches it at the unit-of-work boundary: status ``memory``, the best tree and its
@@ -19,7 +19,7 @@ from treeopt.datasets import load_monk
 from treeopt.events import Finished
 from treeopt.memory import parse_memory_limit
 from treeopt.solvers import GOSDT, OSDT, Branches
-from treeopt.solvers.registry import SOLVERS
+from treeopt.registry import SOLVERS
 
 #: (solver, λ, the method a unit of work calls): MONK-2 searches of a fraction of a second.
 CASES = {"gosdt": (0.01, "_expand"), "osdt": (0.06, "_expand"), "branches": (0.01, "_expand")}

@@ -1,17 +1,14 @@
 """Stepwise solvers. Each speaks the protocol of :mod:`treeopt.solvers.base`.
 
-``SOLVERS`` (from :mod:`treeopt.solvers.registry`) maps the names the estimator accepts
-(``solver="gosdt"``) to classes; :func:`treeopt.make_solver` builds any of them from a table.
+``SOLVERS`` (:mod:`treeopt.registry`, above the solvers it lists) maps the names the estimator
+accepts (``solver="gosdt"``) to classes; :func:`treeopt.make_solver` builds any of them from a table.
 """
 
 from .base import QueueEntry, SearchResult, Snapshot, Solver, TracePoint
 from .branches import Branches
 from .capabilities import Capabilities
-from .deepening import DepthDeepening
-from .gosdt import GOSDT
+from .gosdt import GOSDT, DepthDeepening, Portfolio
 from .osdt.search import OSDT
-from .portfolio import Portfolio
-from .registry import SOLVERS, solvers_that
 
 __all__ = ["Solver", "Snapshot", "QueueEntry", "SearchResult", "TracePoint", "Capabilities", "GOSDT", "DepthDeepening", "Portfolio", "OSDT",
-           "Branches", "SOLVERS", "solvers_that"]
+           "Branches"]

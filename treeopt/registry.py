@@ -17,15 +17,13 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..frontier.search import ParetoSearch
-from ..greedy.solver import GreedyInduction
-from .branches import Branches
-from .continuous import ContinuousSearch
-from .deepening import DepthDeepening
-from .gosdt import GOSDT
-from .osdt.search import OSDT
-from .portfolio import Portfolio
-from ..rashomon.stepwise import RashomonSearch
+from .frontier.search import FrontierSearch
+from .greedy.solver import GreedyInduction
+from .solvers.branches import Branches
+from .solvers.continuous import ContinuousSearch
+from .solvers.gosdt import GOSDT, DepthDeepening, Portfolio
+from .solvers.osdt.search import OSDT
+from .rashomon.stepwise import RashomonSearch
 
 __all__ = ["SOLVERS", "solvers_that"]
 
@@ -37,7 +35,7 @@ SOLVERS = {
     "deepening": DepthDeepening,
     "portfolio": Portfolio,
     "rashomon": RashomonSearch,
-    "frontier": ParetoSearch,
+    "frontier": FrontierSearch,
     "continuous": ContinuousSearch,
 }
 
