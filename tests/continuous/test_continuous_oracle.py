@@ -15,7 +15,14 @@ from treeopt import make_solver
 from treeopt.binarize import Binarizer
 from treeopt.solvers.continuous import ContinuousSearch
 
-SWITCHES = [None] + [{name: False} for name in ContinuousSearch.BOUNDS]
+#: Everything on, then each switch off in turn (bounds as ``bounds=``, subsolvers and first incumbents as
+#: ``strategies=``).
+SWITCHES = [None] + [{("bounds" if switch.is_bound else "strategies"): {name: False}}
+                     for name, switch in ContinuousSearch.SWITCHES.items()]
+
+
+def _switch_id(switches):
+    return "all" if switches is None else next(iter(next(iter(switches.values())))) + "_off"
 #: λ for the oracle's stand-in of λ = 0: below one error divided by the most leaves (16 at depth four).
 TIE_LAMBDA = 1e-3
 
@@ -40,11 +47,11 @@ def _errors(tree, X, y, weights):
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3, 4])
-@pytest.mark.parametrize("switches", SWITCHES, ids=lambda s: "all" if s is None else next(iter(s)) + "_off")
+@pytest.mark.parametrize("switches", SWITCHES, ids=_switch_id)
 @pytest.mark.parametrize("seed", [0, 1])
 def test_positive_lambda_matches_the_oracle(depth, switches, seed):
     X, y, _ = _table(seed)
-    result = make_solver(X, y, solver="continuous", regularization=0.02, depth_budget=depth, bounds=switches).run()
+    result = make_solver(X, y, solver="continuous", regularization=0.02, depth_budget=depth, **(switches or {})).run()
     expected = brute_force(_binary(X), y, 0.02, depth=depth)
     assert result.optimal
     assert result.objective == pytest.approx(expected.objective, abs=1e-9)
@@ -54,10 +61,10 @@ def test_positive_lambda_matches_the_oracle(depth, switches, seed):
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3, 4])
-@pytest.mark.parametrize("switches", SWITCHES, ids=lambda s: "all" if s is None else next(iter(s)) + "_off")
+@pytest.mark.parametrize("switches", SWITCHES, ids=_switch_id)
 def test_zero_lambda_is_the_most_accurate_tree_with_fewest_leaves(depth, switches):
     X, y, weights = _table(3, weighted=True)
-    result = make_solver(X, y, solver="continuous", regularization=0, depth_budget=depth, bounds=switches,
+    result = make_solver(X, y, solver="continuous", regularization=0, depth_budget=depth, **(switches or {}),
                          sample_weight=weights).run()
     # With integer weights, λ below one error over the most leaves orders trees by (errors, leaves).
     expected = brute_force(_binary(X), y, TIE_LAMBDA, depth=depth, sample_weight=weights)
@@ -70,11 +77,11 @@ def test_zero_lambda_is_the_most_accurate_tree_with_fewest_leaves(depth, switche
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3])
-@pytest.mark.parametrize("switches", SWITCHES, ids=lambda s: "all" if s is None else next(iter(s)) + "_off")
+@pytest.mark.parametrize("switches", SWITCHES, ids=_switch_id)
 def test_weighted_three_classes_match_the_oracle(depth, switches):
     X, y, weights = _table(5, n_rows=30, n_classes=3, weighted=True)
     weights = weights * 0.37                              # weights that are not whole numbers
-    result = make_solver(X, y, solver="continuous", regularization=0.01, depth_budget=depth, bounds=switches,
+    result = make_solver(X, y, solver="continuous", regularization=0.01, depth_budget=depth, **(switches or {}),
                          sample_weight=weights).run()
     expected = brute_force(_binary(X), y, 0.01, depth=depth, sample_weight=weights)
     assert result.objective == pytest.approx(expected.objective, abs=1e-9)
@@ -92,7 +99,7 @@ def test_class_cost_objectives_match_the_oracle(objective):
 
 
 @pytest.mark.parametrize("depth", [2, pytest.param(3, marks=pytest.mark.slow)])
-@pytest.mark.parametrize("switches", SWITCHES, ids=lambda s: "all" if s is None else next(iter(s)) + "_off")
+@pytest.mark.parametrize("switches", SWITCHES, ids=_switch_id)
 @pytest.mark.parametrize("seed", range(4))
 def test_many_distinct_values_match_gosdt_with_every_threshold(depth, switches, seed):
     """Continuous columns (every value distinct, weighted rows, three classes for odd seeds): the same
@@ -103,7 +110,7 @@ def test_many_distinct_values_match_gosdt_with_every_threshold(depth, switches, 
     noise = rng.random(60) < 0.2
     y[noise] = rng.integers(0, y.max() + 1, noise.sum())
     weights = rng.integers(1, 4, 60).astype(float)
-    ours = make_solver(X, y, solver="continuous", regularization=0.005, depth_budget=depth, bounds=switches,
+    ours = make_solver(X, y, solver="continuous", regularization=0.005, depth_budget=depth, **(switches or {}),
                        sample_weight=weights).run()
     gosdt = make_solver(X, y, solver="gosdt", thresholds="all", regularization=0.005, depth_budget=depth,
                         sample_weight=weights).run()

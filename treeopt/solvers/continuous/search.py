@@ -43,6 +43,7 @@ from ...sorted_columns import SortedDataset
 from ...tree import Tree
 from ..base import EPS, QueueEntry, Solver
 from ..capabilities import Capabilities
+from ..switches import Switches, bound, first_incumbent, subsolver
 from .intervals import IntervalSearch
 from .terminal import SupportColumns, batch_size, best_depth_one, depth_two_children, leaf_loss
 
@@ -71,11 +72,14 @@ class ContinuousSearch(Solver):
     objective : str or Objective, default="accuracy"
         Any additive objective.
     bounds : dict of str to bool, optional
-        Switch off ``interval_pruning``, ``upper_bound_pass_down``, ``leaf_lookahead`` or the
-        ``depth_two`` subsolver (the depth-two levels are then searched like deeper ones).
+        Switch off ``interval_pruning``, ``upper_bound_pass_down``, ``leaf_lookahead``,
+        ``leaf_bound`` or ``leaf_support``.
     depth_budget : int, optional
         Maximum depth. Without one (λ > 0), depths 1, 2, … are solved until the leaf-count bound
         certifies the best tree.
+    strategies : dict of str to bool, optional
+        Switch off the ``depth_two`` subsolver (the depth-two levels are then searched like deeper
+        ones) or the ``shallower_start`` first incumbent.
 
     Examples
     --------
@@ -94,27 +98,27 @@ class ContinuousSearch(Solver):
     """
 
     name = "continuous"
-    BOUNDS = {
-        "interval_pruning": "Brița, van der Linden, Demirović (AAAI 2025) section 4.2: one evaluated threshold "
-                            "bounds the thresholds between it and its evaluated neighbours",
-        "upper_bound_pass_down": "Brița et al. (AAAI 2025) section 4.1: a child is solved only below the best "
-                                 "split so far minus its sibling's lower bound",
-        "leaf_lookahead": "GOSDT Theorem B.5 (one-step lookahead): a leaf whose loss is at most λ is not split",
-        "leaf_bound": "GOSDT Theorem B.4 (upper bound on the number of leaves): below a budget b a tree has fewer "
-                      "than b / λ leaves, so a subproblem is solved at depth at most ceil(b / λ) - 2",
-        "leaf_support": "OSDT Theorem 3 (lower bound on leaf support), in its one-sided form: a split with a side of "
-                        "cost-weighted weight at most λ is no better than its other side's subtree over both",
-        "depth_two": "Brița et al. (AAAI 2025) section 4.3: the terminal depth-two solver, one pass per root "
-                     "threshold (a subsolver: counts its uses, prunes nothing)",
-        "shallower_start": "a first incumbent, not a bound: a support's best tree one level shallower (solved under "
-                           "the same budget) starts its search, so its children get tight budgets at once",
-    }
+    SWITCHES = Switches([
+        bound("interval_pruning", "Brița, van der Linden, Demirović (AAAI 2025) section 4.2: one evaluated threshold "
+                                  "bounds the thresholds between it and its evaluated neighbours"),
+        bound("upper_bound_pass_down", "Brița et al. (AAAI 2025) section 4.1: a child is solved only below the best "
+                                       "split so far minus its sibling's lower bound"),
+        bound("leaf_lookahead", "GOSDT Theorem B.5 (one-step lookahead): a leaf whose loss is at most λ is not split"),
+        bound("leaf_bound", "GOSDT Theorem B.4 (upper bound on the number of leaves): below a budget b a tree has "
+                            "fewer than b / λ leaves, so a subproblem is solved at depth at most ceil(b / λ) - 2"),
+        bound("leaf_support", "OSDT Theorem 3 (lower bound on leaf support), in its one-sided form: a split with a "
+                              "side of cost-weighted weight at most λ is no better than its other side's subtree"),
+        subsolver("depth_two", "Brița et al. (AAAI 2025) section 4.3: the terminal depth-two solver, one pass per "
+                               "root threshold"),
+        first_incumbent("shallower_start", "a support's best tree one level shallower (solved under the same "
+                                           "budget) starts its search, so its children get tight budgets at once"),
+    ])
     CAPABILITIES = Capabilities(dataset="sorted", zero_regularization=True)
 
     def __init__(self, dataset: SortedDataset, *, regularization: float, objective="accuracy",
-                 bounds: dict | None = None, depth_budget: int | None = None):
+                 bounds: dict | None = None, depth_budget: int | None = None, strategies: dict | None = None):
         super().__init__(dataset, regularization=regularization, objective=objective, bounds=bounds,
-                         depth_budget=depth_budget)
+                         depth_budget=depth_budget, strategies=strategies)
         # A binary Dataset is read as 0/1 columns, each split on its own feature (the tree keeps them all).
         self._binary_features = not isinstance(dataset, SortedDataset)
         sorted_view = SortedDataset.from_dataset(dataset) if self._binary_features else dataset
