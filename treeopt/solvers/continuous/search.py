@@ -223,8 +223,11 @@ class ContinuousSearch(Solver):
                 self._lb = lb
                 self._record(raised=True)
 
-    def _solve(self, cols: np.ndarray, depth: int, budget: float, path: tuple):
+    def _solve(self, cols: np.ndarray, depth: int, budget: float, path: tuple, known_lower: float = 0.0):
         """Generator: the optimum of the support ``cols`` at depth ``depth`` if it is below ``budget``.
+
+        ``known_lower`` is a lower bound on that optimum found by the caller (the interval bounds of
+        its neighbours): a tree that reaches it is optimal, and the search stops there.
 
         Returns ``(cost, tree)``, the optimal cost and tree, or ``(bound, None)`` with
         ``bound >= budget`` a lower bound when the optimum is not below the budget.
@@ -246,7 +249,7 @@ class ContinuousSearch(Solver):
             deepest = max(int(np.ceil(budget / lam)) - 2, 1)
             if deepest < depth:
                 self._count("leaf_bound")
-                cost, tree = yield from self._solve(cols, deepest, budget, path)
+                cost, tree = yield from self._solve(cols, deepest, budget, path, known_lower)
                 # Below the budget both depths have the same optimum; at or above it the shallower
                 # optimum only proves that the deeper one is at least the budget.
                 return (cost, tree) if cost < budget else (budget, None)
@@ -260,7 +263,7 @@ class ContinuousSearch(Solver):
         start = (leaf, _LEAF)
         if depth >= 3 and self.bounds["shallower_start"]:
             self._count("shallower_start")
-            cost, tree = yield from self._solve(cols, depth - 1, budget, path)
+            cost, tree = yield from self._solve(cols, depth - 1, budget, path, known_lower)
             if tree is not None and cost < leaf:
                 start = (cost, tree)
         terminal = depth == 2 and self.bounds["depth_two"]
@@ -285,9 +288,9 @@ class ContinuousSearch(Solver):
         self._frames.append(frame)
         try:
             if terminal:
-                yield from self._depth_two(frame, cols, thresholds, budget)
+                yield from self._depth_two(frame, cols, thresholds, budget, known_lower)
             else:
-                yield from self._recursion(frame, cols, thresholds, depth, budget)
+                yield from self._recursion(frame, cols, thresholds, depth, budget, known_lower)
         finally:
             self._frames.pop()
         search = frame.search
@@ -299,13 +302,13 @@ class ContinuousSearch(Solver):
         self._memo[key] = result
         return result
 
-    def _depth_two(self, frame, cols, thresholds, budget):
+    def _depth_two(self, frame, cols, thresholds, budget, known_lower):
         """The terminal solver's loop: batches of root thresholds, least interval bound first."""
         search = frame.search
         support = SupportColumns(cols, self._rank, self._cw)
         size = batch_size(cols.shape[1], self._cw.shape[1], cols.shape[0], BATCH_LIMIT)
         best_split = None
-        while True:
+        while frame.best > known_lower or not self.bounds["interval_pruning"]:
             target = min(frame.best, budget)
             chosen = search.candidates(target, size)
             if not chosen:
@@ -337,12 +340,12 @@ class ContinuousSearch(Solver):
             children.append(_LEAF if split is None else ("split", *split, _LEAF, _LEAF))
         return ("split", f, r, *children)
 
-    def _recursion(self, frame, cols, thresholds, depth, budget):
+    def _recursion(self, frame, cols, thresholds, depth, budget, known_lower):
         """One threshold at a time, least interval bound first, children solved under budgets."""
         search = frame.search
         pass_down = self.bounds["upper_bound_pass_down"]
         n = cols.shape[0]
-        while True:
+        while frame.best > known_lower or not self.bounds["interval_pruning"]:
             target = min(frame.best, budget)
             chosen = search.candidates(target, 1)
             if not chosen:
@@ -354,7 +357,8 @@ class ContinuousSearch(Solver):
             goes_left = self._rank[f][cols] <= r
             left_cols, right_cols = cols[goes_left].reshape(n, -1), cols[~goes_left].reshape(n, -1)
             left_budget = target - low_right if pass_down else np.inf
-            left_cost, left_tree = yield from self._solve(left_cols, depth - 1, left_budget, frame.path + ((f, r, True),))
+            left_cost, left_tree = yield from self._solve(left_cols, depth - 1, left_budget, frame.path + ((f, r, True),),
+                                                          low_left)
             if pass_down and (left_tree is None or left_cost + low_right >= target):
                 self._count("upper_bound_pass_down")       # the right child cannot make this split the best
                 search.record(f, m, left_cost, low_right)
@@ -362,7 +366,7 @@ class ContinuousSearch(Solver):
             else:
                 right_budget = target - left_cost if pass_down else np.inf
                 right_cost, right_tree = yield from self._solve(right_cols, depth - 1, right_budget,
-                                                                frame.path + ((f, r, False),))
+                                                                frame.path + ((f, r, False),), low_right)
                 if pass_down and right_tree is None:
                     self._count("upper_bound_pass_down")
                 search.record(f, m, left_cost, right_cost)
