@@ -69,9 +69,9 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
     solver : str, default="auto"
         A name of ``treeopt.SOLVERS``, or ``"auto"``: ``"osdt"`` for objectives that are not a sum
         over leaves (F-score, AUC) and for OSDT's options (``schedule``, ``warm_start``,
-        ``top_k``); ``"continuous"`` with a ``depth_budget`` on an all-numeric table without
-        missing values (numeric columns kept as sorted values, every threshold), and for
-        ``regularization=0``; else ``"portfolio"`` on data with at least 24 binary features
+        ``top_k``); ``"continuous"`` for ``regularization=0`` and, with a ``depth_budget``, on an
+        all-numeric table whose binary table would have 50 million cells or more
+        (:data:`AUTO_SORTED_CELLS`: numeric columns then stay sorted values); else ``"portfolio"`` on data with at least 24 binary features
         (:data:`AUTO_WIDE_FEATURES`) and ``"gosdt"`` below, with lower-bound guessing, or with a
         depth budget of at most 4 (:data:`AUTO_SHALLOW_DEPTH`).
     sample_weight : array_like, optional
@@ -233,15 +233,25 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
     return built
 
 
+#: From this many cells of the binary table (rows × thresholds of all numeric columns) on, ``solver="auto"``
+#: with a depth budget keeps numeric columns as sorted values (the continuous solver): the table itself
+#: then costs more than the search over sorted values. Below it GOSDT on the binary table is faster on
+#: the project's continuous benchmarks (compas, spiral, breast cancer at depth three).
+AUTO_SORTED_CELLS = 50_000_000
+
+
 def _continuous_fits(X, s: dict, y_ref) -> bool:
-    """Whether ``solver="auto"`` runs the continuous solver: a depth budget on an all-numeric table
-    (or ``regularization=0``, which only it takes), every threshold, no missing values, no reference.
+    """Whether ``solver="auto"`` runs the continuous solver: ``regularization=0`` (only it takes it), or a
+    depth budget on an all-numeric table whose binary table would have at least
+    :data:`AUTO_SORTED_CELLS` cells; always with every threshold, no missing values and no reference.
 
     Examples
     --------
     >>> settings = {**SETTINGS, "depth_budget": 3}
-    >>> _continuous_fits(np.array([[0.5, 1.0]]), settings, None), _continuous_fits([["a", 1.0]], settings, None)
-    (True, False)
+    >>> _continuous_fits(np.array([[0.5, 1.0]]), settings, None)
+    False
+    >>> _continuous_fits(np.array([[0.5, 1.0]]), {**settings, "regularization": 0}, None)
+    True
     """
     if s["depth_budget"] is None or y_ref is not None or s["reference"] is not None \
             or s["thresholds"] not in ("auto", "all") or s["max_thresholds"] is not None or s["missing"] != "error":
@@ -249,14 +259,23 @@ def _continuous_fits(X, s: dict, y_ref) -> bool:
     if s["regularization"] == 0:
         return True
     if isinstance(X, pd.DataFrame):
-        dtypes = X.dtypes.tolist()
-        numeric = all(pd.api.types.is_numeric_dtype(d) and not isinstance(d, pd.CategoricalDtype) for d in dtypes)
-        return numeric and not X.isna().to_numpy().any()
-    try:
-        array = np.asarray(X)
-    except (TypeError, ValueError):
+        numeric = all(pd.api.types.is_numeric_dtype(d) and not isinstance(d, pd.CategoricalDtype) for d in X.dtypes)
+        if not numeric or X.isna().to_numpy().any():
+            return False
+        columns = [X.iloc[:, j].to_numpy() for j in range(X.shape[1])]
+    else:
+        try:
+            array = np.asarray(X)
+        except (TypeError, ValueError):
+            return False
+        if array.ndim != 2 or array.dtype.kind not in "biuf" or (array.dtype.kind == "f" and np.isnan(array).any()):
+            return False
+        columns = list(array.T)
+    n_rows = len(columns[0]) if columns else 0
+    if n_rows * n_rows * len(columns) < AUTO_SORTED_CELLS:        # at most n - 1 thresholds per column
         return False
-    return array.dtype.kind in "biuf" and not (array.dtype.kind == "f" and np.isnan(array).any())
+    thresholds = sum(len(np.unique(column)) - 1 for column in columns)
+    return n_rows * thresholds >= AUTO_SORTED_CELLS
 
 
 #: Above this many binary features an exact search is hopeless in practice (each subproblem tries

@@ -33,14 +33,18 @@ def test_zero_regularization_on_a_solver_without_it_names_the_one_with_it():
         make_solver(X, y, solver="gosdt", regularization=0, depth_budget=2)
 
 
-def test_auto_picks_the_continuous_solver_for_a_depth_budget_on_numeric_data():
+def test_auto_picks_the_continuous_solver_for_zero_lambda_and_for_a_large_binary_table():
     X, y = _noisy()
-    assert isinstance(make_solver(X, y, depth_budget=2), ContinuousSearch)
-    assert not isinstance(make_solver(X, y), ContinuousSearch)                      # no depth budget
+    assert isinstance(make_solver(X, y, depth_budget=2, regularization=0), ContinuousSearch)
+    assert not isinstance(make_solver(X, y, depth_budget=2), ContinuousSearch)       # a small binary table
     frame = pd.DataFrame(X, columns=["a", "b", "c"]).assign(c=np.where(X[:, 2] > 0, "u", "v"))
-    assert not isinstance(make_solver(frame, y, depth_budget=2), ContinuousSearch)   # a categorical column
     assert isinstance(make_solver(frame, y, depth_budget=2, regularization=0), ContinuousSearch)
-    assert not isinstance(make_solver(X, y, depth_budget=2, max_thresholds=5), ContinuousSearch)
+    rng = np.random.default_rng(1)
+    wide = rng.normal(size=(2000, 13))                    # 2000 rows x 13 x 1999 thresholds: 52 million cells
+    labels = (wide[:, 0] > 0).astype(int)
+    assert isinstance(make_solver(wide, labels, depth_budget=2), ContinuousSearch)
+    assert not isinstance(make_solver(wide, labels), ContinuousSearch)                  # no depth budget
+    assert not isinstance(make_solver(wide, labels, depth_budget=2, max_thresholds=5), ContinuousSearch)
 
 
 def test_estimator_fits_the_most_accurate_depth_two_tree_and_predicts_on_the_original_table():

@@ -65,8 +65,7 @@ def test_spiral_subset_at_depth_four_is_certified():
     X, y = frame.iloc[:, :-1], frame.iloc[:, -1]
     objectives = {}
     for bounds in (None, {"scope": False}, {"hierarchical": False}):
-        clf = OptimalTreeClassifier(solver="gosdt", regularization=0.02, depth_budget=4, thresholds="all",
-                                    bounds=bounds).fit(X, y)
+        clf = OptimalTreeClassifier(regularization=0.02, depth_budget=4, thresholds="all", bounds=bounds).fit(X, y)
         assert clf.status_ == "optimal" and clf.tree_.depth <= 4
         objectives[str(bounds)] = clf.objective_
     assert max(objectives.values()) - min(objectives.values()) < 1e-12, objectives
