@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import re
 
 import numpy as np
@@ -94,3 +95,27 @@ def test_a_table_with_only_the_target_is_a_one_line_error(tmp_path):
     path.write_text("y\n1\n0\n1\n")
     with pytest.raises(SystemExit, match=r"has only the target column 'y'; a tree needs at least one feature"):
         main(["fit", str(path), "--target", "y"])
+
+
+def test_an_option_of_the_chosen_solver_reaches_it(tmp_path, capsys):
+    path = tmp_path / "xor.csv"
+    path.write_text("a,b,y\n" + "0,0,0\n0,1,1\n1,0,1\n1,1,0\n" * 5)
+    code = main(["fit", str(path), "--target", "y", "--solver", "frontier", "--regularization", "0.01",
+                 "--option", "max_leaves=3", "--json", "-"])
+    assert code == 0
+    assert json.loads(capsys.readouterr().out)["certificate"]["solver"] == "frontier"
+
+
+def test_an_option_the_solver_does_not_take_is_named(tmp_path, capsys):
+    path = tmp_path / "xor.csv"
+    path.write_text("a,b,y\n" + "0,0,0\n0,1,1\n1,0,1\n1,1,0\n" * 5)
+    with pytest.raises(SystemExit) as stopped:
+        main(["fit", str(path), "--target", "y", "--solver", "gosdt", "--option", "epsilon=0.05"])
+    assert stopped.value.code not in (0, None)
+    assert "takes no option" in str(stopped.value) + capsys.readouterr().err
+
+
+def test_an_option_without_a_value_is_a_usage_error(tmp_path, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["fit", "d.csv", "--target", "y", "--option", "max_leaves"])
+    assert stopped.value.code == 2 and "NAME=VALUE" in capsys.readouterr().err

@@ -176,6 +176,10 @@ def _fit_args(parser):
     parser.add_argument("--top-k", type=int, default=1,
                         help="print the k best distinct trees with their objectives, not only the best "
                              "(needs --solver osdt; default 1)")
+    parser.add_argument("--option", action="append", default=[], type=_option, metavar="NAME=VALUE",
+                        help="an option of the chosen solver beyond these flags (repeatable), e.g. "
+                             "--solver frontier --option max_leaves=8 or --solver rashomon --option epsilon=0.05; "
+                             "VALUE is read as a number, true/false or none when it looks like one")
     parser.add_argument("--sep", default=None, help="column separator (default: sniffed)")
     parser.add_argument("--json", default=None, metavar="FILE",
                         help="write the tree and its certificate (status, objective, lower and upper bound, gap, "
@@ -192,6 +196,22 @@ def _depth(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}")
     return value
+
+
+def _option(text: str) -> tuple:
+    """argparse type of ``--option``: ``name=value``, the value read as a number, boolean or None if it is one."""
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip().isidentifier():
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE (e.g. max_leaves=8), got {text!r}")
+    words = {"true": True, "false": False, "none": None}
+    if value.strip().lower() in words:
+        return name.strip(), words[value.strip().lower()]
+    for kind in (int, float):
+        try:
+            return name.strip(), kind(value)
+        except ValueError:
+            pass
+    return name.strip(), value
 
 
 def _report_top_trees(clf, out=None) -> None:
@@ -224,7 +244,7 @@ def _fit_command(args) -> int:
                                 memory_limit=args.memory_limit, max_thresholds=args.max_thresholds,
                                 thresholds=args.thresholds, reference=args.reference,
                                 random_state=args.random_state, missing=args.missing, penalty=args.penalty,
-                                top_k=args.top_k)
+                                top_k=args.top_k, solver_options=dict(args.option) or None)
     try:
         _fit(clf, X, y, args)
         tree, certificate = clf.tree_, certificate_of(clf, time.perf_counter() - start)
