@@ -19,8 +19,8 @@ True
 Subclasses implement :meth:`Solver._search`, a generator that does one
 bounded unit of work per ``yield`` (one expansion), calls :meth:`_emit` for
 events (a no-op on the fast path), :meth:`_count` for prunes, and
-:meth:`_record` whenever a global bound changes; plus :attr:`lower_bound`,
-:attr:`upper_bound`, :meth:`_incumbent` and :meth:`_queue_entries`.
+:meth:`_record` whenever a global bound changes; plus :attr:`Solver.lower_bound`,
+:attr:`Solver.upper_bound`, :meth:`_incumbent` and :meth:`_queue_entries`.
 
 Memory: :attr:`Solver.cache_size` counts the entries a
 search holds (its memo, caches, and the queue entries it owns; each solver
@@ -823,7 +823,7 @@ class Solver:
         """Drop the search's state (memo, caches, queue) once it can never resume.
 
         Called by :meth:`release` (by the user, the estimator, or after a ``MemoryError``), when
-        :attr:`_released` holds the result. The default
+        ``_released`` holds the result. The default
         drops every attribute a subclass set (everything but the solver's settings and the
         driver's own bookkeeping) and turns the solver into its released variant, whose
         :attr:`lower_bound`, :attr:`upper_bound`, :attr:`best_tree`, :meth:`result` and
