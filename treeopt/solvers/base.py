@@ -490,6 +490,7 @@ class Solver:
 
     # -- helpers for subclasses -----------------------------------------------
     def _emit(self, event: Event) -> None:
+        """Pass ``event`` to the caller of :meth:`steps` (dropped on the fast path of :meth:`run`)."""
         if self._events is not None:
             self._events.append(event)
 
@@ -510,6 +511,7 @@ class Solver:
                     self._emit(event)
 
     def _count(self, bound: str, n: int = 1) -> None:
+        """Add ``n`` prunes to the counter of ``bound`` (a name in ``BOUNDS``)."""
         self.prune_counts[bound] += n
 
     def _record(self, improved: bool = False, raised: bool = False) -> None:
