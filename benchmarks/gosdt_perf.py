@@ -51,7 +51,7 @@ result = solver.run(time_limit=600)
 seconds = cpu() - start
 print(json.dumps({{"cpu": seconds, "optimal": result.optimal, "objective": result.objective,
                   "expansions": result.expansions, "problems": len(solver.problems),
-                  "module": treeopt.solvers.gosdt.__file__}}))
+                  "module": treeopt.solvers.gosdt.search.__file__}}))
 """
 
 

@@ -14,7 +14,7 @@ Solvers:
 * ``deepening``: treeopt's ``DepthDeepening`` (depth budgets 1, 2, ... with the leaf-count certificate);
 * ``portfolio``: treeopt's ``Portfolio`` (the two above interleaved, sharing bounds);
 * ``pystreed-id``: STreeD with ``max_depth`` = 1, 2, ... each with what is left of the limit, certified
-  once ``d >= floor(U_d / λ) - 1`` (OSDT's leaf-count bound, as in ``treeopt/solvers/deepening.py``);
+  once ``d >= floor(U_d / λ) - 1`` (OSDT's leaf-count bound, as in ``treeopt/solvers/gosdt/deepening.py``);
 * ``gosdt``: the C++ gosdt package.
 
 Usage::

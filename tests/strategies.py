@@ -54,7 +54,7 @@ def threshold_problems(draw, n_classes=2, max_rows=40, max_features=7):
     One to three numeric columns with small integer values, each as its features
     ``x <= t`` for rising ``t`` (or ``x > t``, a falling chain), sometimes with a plain
     binary column after them; labels by a planted threshold rule (with noise) or at random.
-    This is the data of ``treeopt/solvers/sorted_depth_two.py`` (chains), kept within
+    This is the data of ``treeopt/solvers/gosdt/sorted_depth_two.py`` (chains), kept within
     ``max_features`` so that the brute-force oracle stays fast. The values come from a
     drawn seed, so that the smallest example stays small.
     """

@@ -28,7 +28,7 @@ __all__ = ["make_solver", "solver_options", "check_labels", "check_setup_memory"
 #: The settings make_solver takes, with their defaults (the estimator's parameters of the same names).
 SETTINGS = {
     "regularization": 0.05, "objective": "accuracy", "omega": None, "theta": None, "depth_budget": None,
-    "bounds": None, "thresholds": "auto", "max_thresholds": None, "schedule": None, "warm_start": None,
+    "bounds": None, "strategies": None, "thresholds": "auto", "max_thresholds": None, "schedule": None, "warm_start": None,
     "top_k": 1, "reference": None, "random_state": None, "penalty": "leaf", "missing": "error",
     "memory_limit": None,
 }
@@ -184,6 +184,11 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
                                           dataset.binarizer, s["random_state"])
     if len(capabilities.penalties) > 1:
         options["penalty"] = s["penalty"]
+    if s["strategies"]:
+        if "strategies" not in solver_cls.setting_names():
+            raise ValueError(f"solver {solver!r} has no strategies to switch (got strategies={s['strategies']!r}); "
+                             f"its switches are bounds: {sorted(solver_cls.SWITCHES)}.")
+        options["strategies"] = s["strategies"]
     built = solver_cls(dataset, regularization=s["regularization"], objective=objective, bounds=s["bounds"],
                        depth_budget=s["depth_budget"], **options, **guess)
     built.reference_predictions = predictions
@@ -195,8 +200,8 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
 HOPELESS_FEATURES = 1000
 
 #: Up to this depth budget an exact search is not hopeless however many features there are: the
-#: depth-two and depth-three solves of ``treeopt/solvers/sorted_depth_two.py`` and
-#: ``treeopt/solvers/depth_three.py`` certify breast cancer with every threshold (15,310 features)
+#: depth-two and depth-three solves of ``treeopt/solvers/gosdt/sorted_depth_two.py`` and
+#: ``treeopt/solvers/gosdt/depth_three.py`` certify breast cancer with every threshold (15,310 features)
 #: in a tenth of a second at depth two and in seconds at depth three (``benchmarks/results_contree.md``),
 #: so make_solver does not warn there.
 EASY_DEPTH_BUDGET = 3
@@ -254,7 +259,7 @@ def check_setup_memory(n_rows: int, n_features: int, memory_limit: int | None) -
     needed = n_rows * n_features
     if memory_limit is None:
         if 2 * needed <= SMALL_TABLE_BYTES:
-            return                  # no machine lacks that much (reading the free memory: 0.05 ms a fit)
+            return                  # no machine lacks that much (so small fits skip reading the free memory)
         # The table is built about twice over (the binarizer's matrix, then its distinct rows).
         free = available_memory()
         if free is not None and 2 * needed > free:

@@ -274,7 +274,7 @@ class Dataset:
         n_points = self.points.shape[0]
         self.all_points = (1 << n_points) - 1
         #: Each feature's column of points as words (features × words, uint64; bit ``u % 64`` of word
-        #: ``u // 64`` is point ``u``): the solvers' popcounts (``treeopt/solvers/bit_columns.py``) and,
+        #: ``u // 64`` is point ``u``): the solvers' popcounts (``treeopt/solvers/gosdt/bit_columns.py``) and,
         #: as Python ints, each feature's bitset of points, all packed at once (thousands of thresholds).
         self.column_words = pack_columns(self.points)
         self._class_sums = [SubsetSum(self.counts[:, k]) for k in range(self.counts.shape[1])]

@@ -168,7 +168,11 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         exceeds it stops with status ``memory_limit``, its best tree and gap,
         and a ``ConvergenceWarning``. Checked about every 10 ms.
     bounds : dict, optional
-        Switch bounds off by name, e.g. ``{"lookahead": False}``.
+        Switch bounds off by name, e.g. ``{"lookahead": False}`` (the solver's ``SWITCHES`` of kind
+        ``"bound"``).
+    strategies : dict, optional
+        Switch the search's other parts off by name: search orders, first incumbents and
+        subsolvers, e.g. ``{"cart_start": False}`` (the solver's other ``SWITCHES``).
     thresholds : {"auto", "all", "quantile", "guess"}, default="auto"
         How numeric columns are binarized (see :class:`~treeopt.Binarizer`);
         ``"guess"``: the thresholds a boosted reference model needs, by column
@@ -334,6 +338,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         "cache_limit": [Interval(Integral, 1, None, closed="left"), None],
         "memory_limit": [Interval(Integral, 1, None, closed="left"), str, None],
         "bounds": [dict, None],
+        "strategies": [dict, None],
         "thresholds": [StrOptions({"auto", "all", "quantile", "guess"})],
         "reference": [StrOptions({"gbdt"}), None],
         "random_state": ["random_state"],
@@ -352,7 +357,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                  omega: float | None = None, theta: float | None = None, depth_budget: int | None = None,
                  time_limit: float | None = None, cache_limit: int | None = None,
                  memory_limit: int | str | None = None, node_limit: int | None = None, bounds: dict | None = None,
-                 thresholds: str = "auto",
+                 strategies: dict | None = None, thresholds: str = "auto",
                  max_thresholds: int | None = None, schedule: str | None = None, warm_start=None,
                  reference: str | None = None, random_state=None, penalty: str = "leaf", missing: str = "error",
                  proba_smoothing: float = 0.0, top_k: int = 1, verbose: int = 0, keep_search: bool = False):
@@ -367,6 +372,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.cache_limit = cache_limit
         self.memory_limit = memory_limit
         self.bounds = bounds
+        self.strategies = strategies
         self.thresholds = thresholds
         self.max_thresholds = max_thresholds
         self.reference = reference

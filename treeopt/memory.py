@@ -72,7 +72,7 @@ def parse_memory_limit(value) -> int | None:
 def resident_memory() -> int:
     """Bytes of memory the process holds in RAM now (its resident set size).
 
-    ``/proc/self/statm`` on Linux (about 15 µs); elsewhere the peak resident size from
+    ``/proc/self/statm`` on Linux (cheap enough to read often); elsewhere the peak resident size from
     :func:`resource.getrusage`.
 
     Returns

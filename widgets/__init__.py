@@ -12,6 +12,9 @@ itself never fails; using them needs the ``widgets`` extra
 * Views observing a player: :class:`QueueView`, :class:`TraceView`,
   :class:`TreeView`, :class:`RocView`, :class:`BoundsView`.
 * :func:`explore`: ``explore(X, y, **estimator_params)`` in one line.
+* :func:`record_replay`: drive a solver from plain Python and save its search
+  as one self-contained HTML page that replays offline (:func:`save_replay`
+  saves a player's recording the same way).
 * :class:`FrontierExplorer`: accuracy against leaves for every frontier tree,
   a λ slider along the convex hull, and the selected tree.
 """
@@ -33,6 +36,8 @@ _EXPORTS = {
     "explore": "explore",
     "Frame": "recording",
     "Recording": "recording",
+    "record_replay": "replay",
+    "save_replay": "replay",
     "render_tree_svg": "tree_view",
     "hull_points": "roc_view",
 }

@@ -103,7 +103,10 @@ class BoundsView(PlayerView):
         # OSDT(top_k=k > 1): the bounds that only prove a tree is not *the* optimum stay off (greyed out).
         locked = set(getattr(solver, "NOT_FOR_TOP_K", ())) if getattr(solver, "top_k", 1) > 1 else set()
         for name in self._references or bounds:
+            switch = getattr(solver, "switches", {}).get(name)
             tooltip = self._references.get(name, "")
+            if switch is not None and switch.kind != "bound":
+                tooltip = f"{switch.kind.replace('_', ' ')}: {tooltip}"
             if name in locked:
                 tooltip += " (off: unsound for the k best trees)"
             box = widgets.Checkbox(value=bool(bounds.get(name, True)), description=name, indent=False,

@@ -4,12 +4,14 @@ With lower-bound guessing (McTavish et al. 2022, section 4.3) the solver's
 lower bound is a guess, not a proof (``Snapshot.lower_bound_guessed``), so
 every view that shows it says so: "lower bound (guessed)", "gap vs guessed
 bound", and a search that closed the guessed gap is not called optimal.
+:func:`leaf_legend` says in words what a leaf box of a drawn tree shows
+(shared by the tree view and the offline replay page).
 """
 
 from __future__ import annotations
 
 __all__ = ["is_guessed", "lower_bound_label", "gap_label", "status_text", "queue_text", "waiting_annotation",
-           "WAITING"]
+           "WAITING", "leaf_legend"]
 
 #: What a plot shows before the search has done any work.
 WAITING = "press Play (or Step) to start the search"
@@ -100,3 +102,20 @@ def waiting_annotation(text: str = WAITING) -> dict:
     """
     return dict(text=text, xref="paper", yref="paper", x=0.5, y=0.5, showarrow=False,
                 font=dict(size=14, color="#666666"), bgcolor="rgba(255,255,255,0.8)")
+
+
+def leaf_legend(tree, ranking: bool = False) -> str:
+    """What a leaf box shows, in words (the legend under the tree).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> leaf_legend(SimpleNamespace(classes=["no", "yes"]))
+    'leaves: predicted class; [no / yes] = training rows of each class reaching the leaf'
+    >>> leaf_legend(SimpleNamespace(classes=[0, 1]), ranking=True)
+    'leaves: P(1) = share of class 1 in the leaf (the score that ranks rows); [0 / 1] = training rows of each class reaching the leaf'
+    """
+    counts = " / ".join(str(c) for c in tree.classes)
+    first = (f"P({tree.classes[-1]}) = share of class {tree.classes[-1]} in the leaf (the score that ranks rows)"
+             if ranking else "predicted class")
+    return f"leaves: {first}; [{counts}] = training rows of each class reaching the leaf"

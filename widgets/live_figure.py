@@ -3,7 +3,7 @@
 A ``FigureWidget`` carries plotly's whole JavaScript bundle (about 5 MB, its
 anywidget ``_esm`` trait) when it is created, so a view that built a new
 figure per redraw sent megabytes per redraw and kept the browser busy parsing
-them (issue 14). Here a view creates its figure once; every redraw changes
+them. Here a view creates its figure once; every redraw changes
 that figure's traces and layout under ``fig.batch_update()``, which plotly
 sends as one small ``update`` message holding only the properties whose
 values changed (a few KB: the new ``x``/``y`` arrays, a new title).

@@ -15,6 +15,8 @@ drawing.
 
 Every refresh records a :class:`~widgets.recording.Frame`; the replay slider
 scrubs back through them and every view shows the search as it was then.
+:meth:`SolverPlayer.save` writes the recorded frames as one self-contained
+HTML page that replays them in any browser, offline (:mod:`widgets.replay`).
 
 Views (queue, trace, tree, bounds, ROC) are independent classes that observe
 the player's ``frame`` trait; the player builds a default arrangement.
@@ -222,7 +224,7 @@ class SolverPlayer(widgets.VBox):
         self.rate = rate
         self.top_k = top_k
         self.solver = solver
-        self.solver_factory = solver_factory or (lambda bounds: self.solver.rebuild(bounds=bounds))
+        self.solver_factory = solver_factory or self._rebuild_with
         self.recording = Recording(max_frames)
         self.error: BaseException | None = None
         self._finished = False
@@ -246,6 +248,16 @@ class SolverPlayer(widgets.VBox):
         self.observe(self._on_position, names="position")
 
     # -- public control ----------------------------------------------------------
+    def _rebuild_with(self, states: dict):
+        """The same search with its switches set to ``states`` (bounds and strategies alike)."""
+        switches = getattr(type(self.solver), "SWITCHES", None)
+        if switches is None:
+            return self.solver.rebuild(bounds=states)
+        split = switches.split(states)
+        if "strategies" not in self.solver.setting_names():
+            split.pop("strategies")
+        return self.solver.rebuild(**split)
+
     def step(self, n: int = 1) -> bool:
         """Do ``n`` units of work now, then refresh every view.
 
@@ -418,10 +430,7 @@ class SolverPlayer(widgets.VBox):
             self.status = "not_started" if self.n_steps == 0 else "paused"
 
     def _record(self) -> Frame:
-        solver = self.solver
-        frame = Frame(snapshot=solver.snapshot(self.top_k), trace=solver.trace, trace_length=len(solver.trace),
-                      improved=self._improved, bounds=dict(getattr(solver, "bounds", {}) or {}),
-                      objective=getattr(solver, "objective", None), dataset=getattr(solver, "dataset", None))
+        frame = Frame.of(self.solver, self.top_k, improved=self._improved)
         self._improved = False
         shown = self.frame
         self.recording.append(frame)
@@ -496,8 +505,27 @@ class SolverPlayer(widgets.VBox):
         self.controls.show_status()
 
     # -- static output -----------------------------------------------------------
-    def to_html(self) -> str:
-        """A static HTML summary: the status line and every view's static picture."""
+    def to_html(self, replay: bool = False, *, title: str | None = None) -> str:
+        """HTML of the search: a static summary, or with ``replay=True`` a page that replays it offline.
+
+        Parameters
+        ----------
+        replay : bool, default=False
+            False: an HTML fragment, the status line and every view's static
+            picture of the frame shown (what a saved notebook displays).
+            True: a complete, self-contained page that replays the recorded
+            frames with a slider and Play/Pause, without a kernel or a
+            network (:func:`~widgets.replay.replay_html`).
+        title : str, optional
+            The replay page's heading (default: "<solver> search").
+
+        Returns
+        -------
+        str
+        """
+        if replay:
+            from .replay import replay_html
+            return replay_html(self.recording, title=title)
         guessed = self.lower_bound_guessed
         parts = [f"<div><b>{escape(type(self.solver).__name__)}</b>: {escape(status_text(self.status, guessed))}, "
                  f"{self.n_steps} steps, {lower_bound_label(guessed)} {self.lower_bound:.6g}, objective "
@@ -505,14 +533,37 @@ class SolverPlayer(widgets.VBox):
         parts.extend(view.to_html() for view in self.views if hasattr(view, "to_html"))
         return "\n".join(parts)
 
-    def save(self, path) -> None:
-        """Write :meth:`to_html` to ``path`` (an ``.html`` file)."""
+    def save(self, path, replay: bool = True, *, title: str | None = None):
+        """Write the search to ``path`` (an ``.html`` file): a replay page, or the static summary.
+
+        Parameters
+        ----------
+        path : str or Path
+        replay : bool, default=True
+            True: the recorded frames (every redraw while playing, every
+            :meth:`step`; at most ``max_frames``) as a self-contained page that
+            plays offline in any browser (``to_html(replay=True)``). False: the
+            static summary of the frame shown (``to_html()``).
+        title : str, optional
+            The replay page's heading.
+
+        Returns
+        -------
+        Path
+
+        See Also
+        --------
+        widgets.replay.record_replay : record a search from plain Python, one frame per
+            evenly spread moment, and save its replay.
+        """
         from pathlib import Path
         path = Path(path)
         if path.suffix.lower() not in (".html", ".htm"):
             raise ValueError(f"SolverPlayer.save writes HTML; use a .html path, got {path.name!r}.")
-        path.write_text(f"<!DOCTYPE html><html><meta charset='utf-8'><body>{self.to_html()}</body></html>",
-                        encoding="utf-8")
+        text = self.to_html(replay=True, title=title) if replay else \
+            f"<!DOCTYPE html><html><meta charset='utf-8'><body>{self.to_html()}</body></html>"
+        path.write_text(text, encoding="utf-8")
+        return path
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = dict(super()._repr_mimebundle_(**kwargs) or {})

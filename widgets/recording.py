@@ -46,6 +46,39 @@ class Frame:
     objective: object = None
     dataset: object = None
 
+    @classmethod
+    def of(cls, solver, top_k: int = 10, improved: bool = False) -> "Frame":
+        """The frame of ``solver`` now: its snapshot with ``top_k`` queue entries.
+
+        Parameters
+        ----------
+        solver : Solver
+            Any stepwise solver (``snapshot``, ``trace``; ``bounds``, ``objective``
+            and ``dataset`` when it has them).
+        top_k : int, default=10
+            Queue entries kept in the snapshot.
+        improved : bool, default=False
+            Whether the incumbent improved since the previous frame.
+
+        Returns
+        -------
+        Frame
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from treeopt.data import Dataset
+        >>> from treeopt.solvers import GOSDT
+        >>> solver = GOSDT(Dataset.from_binary(np.array([[0], [1]] * 3), [0, 1] * 3), regularization=0.1)
+        >>> _ = solver.step(1)
+        >>> frame = Frame.of(solver, top_k=3)
+        >>> frame.snapshot.expansions == solver.expansions, frame.trace_length == len(solver.trace)
+        (True, True)
+        """
+        return cls(snapshot=solver.snapshot(top_k), trace=solver.trace, trace_length=len(solver.trace),
+                   improved=improved, bounds=dict(getattr(solver, "bounds", {}) or {}),
+                   objective=getattr(solver, "objective", None), dataset=getattr(solver, "dataset", None))
+
     @property
     def points(self) -> list:
         """The trace up to this moment, ending with the moment itself.

@@ -28,6 +28,7 @@ import numpy as np
 from treeopt.nodes import Leaf, children_in_display_order
 from treeopt.render import tree_svg
 
+from .labels import leaf_legend
 from .view import PlayerView
 
 __all__ = ["TreeView", "render_tree_svg", "leaf_legend"]
@@ -36,23 +37,6 @@ __all__ = ["TreeView", "render_tree_svg", "leaf_legend"]
 _STYLE = """<style>
 .treeopt-tree-svg.treeopt-fit svg { max-width: 100%; height: auto; }
 </style>"""
-
-
-def leaf_legend(tree, ranking: bool = False) -> str:
-    """What a leaf box shows, in words (the legend under the tree).
-
-    Examples
-    --------
-    >>> from types import SimpleNamespace
-    >>> leaf_legend(SimpleNamespace(classes=["no", "yes"]))
-    'leaves: predicted class; [no / yes] = training rows of each class reaching the leaf'
-    >>> leaf_legend(SimpleNamespace(classes=[0, 1]), ranking=True)
-    'leaves: P(1) = share of class 1 in the leaf (the score that ranks rows); [0 / 1] = training rows of each class reaching the leaf'
-    """
-    counts = " / ".join(str(c) for c in tree.classes)
-    first = (f"P({tree.classes[-1]}) = share of class {tree.classes[-1]} in the leaf (the score that ranks rows)"
-             if ranking else "predicted class")
-    return f"leaves: {first}; [{counts}] = training rows of each class reaching the leaf"
 
 
 def render_tree_svg(tree, *, highlight_path=None, max_depth=None, backend: str = "auto",

@@ -1,4 +1,4 @@
-"""OptimalTreeClassifierCV (issue #15): scikit-learn's checks, the choice of λ, the refit, Dask."""
+"""OptimalTreeClassifierCV: scikit-learn's checks, the choice of λ, the refit, Dask."""
 
 from __future__ import annotations
 
@@ -152,7 +152,7 @@ def test_a_dask_cluster_gives_the_same_cv_results_as_one_process():
 
 
 def test_missing_values_with_the_indicator_in_folds_and_refit():
-    """issue 15: ``missing=`` like OptimalTreeClassifier; NaN is refused by default."""
+    """``missing=`` like OptimalTreeClassifier; NaN is refused by default."""
     import pandas as pd
     from treeopt import OptimalTreeClassifierCV, frontier
     rng = np.random.default_rng(0)

@@ -1,4 +1,4 @@
-"""The accuracy–sparsity frontier (issue #10): against GOSDT, a brute-force oracle, and itself paused."""
+"""The accuracy–sparsity frontier: against GOSDT, a brute-force oracle, and itself paused."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The cross-validated frontier (issue #15): each row against folds searched and scored by hand."""
+"""The cross-validated frontier: each row against folds searched and scored by hand."""
 
 from __future__ import annotations
 
@@ -219,7 +219,7 @@ def test_probability_scorers_see_the_smoothed_leaf_frequencies(monk):
 
 
 def test_frontier_with_cv_is_the_cross_validated_frontier(monk, cvf):
-    """issue 15: ``treeopt.frontier(X, y, cv=...)`` as the issue names it."""
+    """``treeopt.frontier(X, y, cv=...)`` as the issue names it."""
     X, y = monk
     through_frontier = frontier(X, y, max_leaves=8, cv=splits(X, y))
     assert isinstance(through_frontier, CVFrontier)

@@ -1,4 +1,4 @@
-"""``treeopt frontier data.csv --target y --cv K --jobs N`` (issue #15): the table and the chosen λ."""
+"""``treeopt frontier data.csv --target y --cv K --jobs N``: the table and the chosen λ."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""FrontierExplorer with a cross-validated frontier (issue #15), headless: figure data, in-place updates, the button."""
+"""FrontierExplorer with a cross-validated frontier, headless: figure data, in-place updates, the button."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The frontier search as a registered solver (issue 13): optimal at λ, with the front for every λ' >= λ."""
+"""The frontier search as a registered solver: optimal at λ, with the front for every λ' >= λ."""
 
 from __future__ import annotations
 

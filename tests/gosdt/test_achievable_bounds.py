@@ -1,6 +1,6 @@
 """Lower bounds raised to achievable objectives when losses are whole numbers.
 
-``treeopt/solvers/depth_two.py`` (``achievable_at_least``): with whole weights a subtree of
+``treeopt/solvers/gosdt/depth_two.py`` (``achievable_at_least``): with whole weights a subtree of
 ``k`` leaves costs a whole loss plus ``k·λ``, so a bound between two achievable values can rise
 to the next one. The depth-three solver uses it; its oracle tests (``test_sorted_depth_two.py``,
 ``test_wide_search.py``) check the optima. Here: the rounding never passes an achievable value
@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from oracle import brute_force
 from strategies import threshold_problems
 from treeopt.data import Dataset
-from treeopt.solvers.depth_three import DepthThreeSolver
-from treeopt.solvers.depth_two import DepthTwoSolver, Leaves, achievable_at_least, search_root_splits
-from treeopt.solvers.sorted_depth_two import SortedDepthTwo
+from treeopt.solvers.gosdt.depth_three import DepthThreeSolver
+from treeopt.solvers.gosdt.depth_two import DepthTwoSolver, Leaves, achievable_at_least, search_root_splits
+from treeopt.solvers.gosdt.sorted_depth_two import SortedDepthTwo
 
 
 @settings(max_examples=200, deadline=None)
@@ -101,7 +101,7 @@ def test_depth_three_with_whole_weights_matches_the_oracle(data, lam):
        seed=st.integers(0, 2**16))
 def test_rounding_by_the_table_of_achievable_values_equals_rounding_by_formula(penalty, max_leaves, total, seed):
     """round_up_near with achievable_values (a binary search) gives the bounds achievable_at_least gives."""
-    from treeopt.solvers.depth_two import achievable_values, round_up_near
+    from treeopt.solvers.gosdt.depth_two import achievable_values, round_up_near
 
     rng = np.random.default_rng(seed)
     low_left = rng.uniform(0.0, total + penalty, size=30)

@@ -1,10 +1,10 @@
-"""Packed bit columns: exact grouping of equal columns and popcount weights (treeopt/solvers/bit_columns.py)."""
+"""Packed bit columns: exact grouping of equal columns and popcount weights (treeopt/solvers/gosdt/bit_columns.py)."""
 
 import numpy as np
 import pytest
 
-from treeopt.solvers import bit_columns
-from treeopt.solvers.bit_columns import WeightPlanes, pack_columns, pack_mask, unique_columns
+from treeopt.solvers.gosdt import bit_columns
+from treeopt.solvers.gosdt.bit_columns import WeightPlanes, pack_columns, pack_mask, unique_columns
 
 
 def brute_force_groups(X: np.ndarray):

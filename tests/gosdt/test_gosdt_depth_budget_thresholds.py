@@ -1,4 +1,4 @@
-"""GOSDT with a depth budget on all-threshold features (issue 17, item 0).
+"""GOSDT with a depth budget on all-threshold features.
 
 A depth budget keys the memo by (rows, depth left), so one support set is several problems,
 and all-threshold columns give many nested features: together they exposed a scheduling bug

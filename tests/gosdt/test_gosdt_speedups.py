@@ -161,7 +161,7 @@ def test_two_leaves_solves_a_stump_exactly(lam, leaves):
 def test_one_blas_thread_nests_and_restores_the_limit():
     """A context inside another keeps BLAS on one thread and sets nothing; the outer one restores it."""
     from threadpoolctl import threadpool_info
-    from treeopt.solvers.depth_two import one_blas_thread
+    from treeopt.solvers.gosdt.depth_two import one_blas_thread
 
     def blas_threads():
         return [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]

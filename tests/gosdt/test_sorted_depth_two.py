@@ -1,7 +1,7 @@
 """The depth-two solver over sorted chains of threshold features, against the brute-force oracle.
 
-``treeopt/solvers/sorted_depth_two.py`` must give the same optimum as
-``treeopt/solvers/depth_two.py`` on any binary data (chains of one feature included), with or
+``treeopt/solvers/gosdt/sorted_depth_two.py`` must give the same optimum as
+``treeopt/solvers/gosdt/depth_two.py`` on any binary data (chains of one feature included), with or
 without a target to beat, inside the depth-three solver and inside GOSDT with its switch on.
 """
 
@@ -15,9 +15,9 @@ from strategies import lambdas, problems, threshold_problems
 from test_wide_search import spec_objective
 from treeopt.data import Dataset, pack_columns
 from treeopt.objectives import get_objective
-from treeopt.solvers.depth_three import DepthThreeSolver
-from treeopt.solvers.depth_two import DepthTwoSolver
-from treeopt.solvers.sorted_depth_two import SortedDepthTwo, nested_chains
+from treeopt.solvers.gosdt.depth_three import DepthThreeSolver
+from treeopt.solvers.gosdt.depth_two import DepthTwoSolver
+from treeopt.solvers.gosdt.sorted_depth_two import SortedDepthTwo, nested_chains
 
 any_data = threshold_problems() | threshold_problems(n_classes=3) | problems(n_classes=2, weights="float") \
     | problems(n_classes=3)

@@ -19,9 +19,9 @@ from strategies import lambdas, problems, threshold_problems
 from treeopt import OptimalTreeClassifier
 from treeopt.data import Dataset
 from treeopt.solvers import GOSDT, DepthDeepening, Portfolio
-from treeopt.solvers.depth_four import DepthFourSolver
-from treeopt.solvers.depth_three import DepthThreeSolver
-from treeopt.solvers.depth_two import LEAF, DepthTwoSolver
+from treeopt.solvers.gosdt.depth_four import DepthFourSolver
+from treeopt.solvers.gosdt.depth_three import DepthThreeSolver
+from treeopt.solvers.gosdt.depth_two import LEAF, DepthTwoSolver
 
 from conftest import require_datasets
 
@@ -861,7 +861,7 @@ def _checkerboard(n=40, cells=3, seed=0):
 def test_a_loop_solver_answers_a_support_it_solved_before_from_its_results():
     """The second solve of a support (same target or a lower one) is a SolvedRun: no root split
     is tried again, and the answer is the first one's (a bound below a target it cannot beat)."""
-    from treeopt.solvers.depth_three import SolvedRun
+    from treeopt.solvers.gosdt.depth_three import SolvedRun
 
     dataset = _checkerboard()
     two = DepthTwoSolver(dataset.points, dataset.counts, 0.01 * dataset.total_weight, 1e-9 * dataset.total_weight)
@@ -928,7 +928,7 @@ def test_the_portfolio_members_share_their_solvers_and_count_their_own_solves():
 def test_the_results_by_support_keep_the_strongest_answer():
     """An exact result outlives any bound; a higher bound replaces a lower one; a bound from an
     infinite target (which proves nothing) is not kept."""
-    from treeopt.solvers.depth_three import SupportMemo
+    from treeopt.solvers.gosdt.depth_three import SupportMemo
 
     memo = SupportMemo(size=10, eps=1e-9)
     key = memo.key(np.array([True, False, True]))

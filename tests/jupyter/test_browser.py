@@ -3,8 +3,7 @@
 Play, Pause (the page then stays still), Step ×N (its steps show), the views
 drawn, no page errors, and the bytes the page receives over the websocket
 while playing stay far below one plotly bundle and at most 300 KB per redraw
-shown (issue 14's 300 KB/s at the notebook's one redraw per second: plots are
-updated in place, never rebuilt). Bounds are in bytes and steps, not seconds.
+shown (plots are updated in place, never rebuilt). Bounds are in bytes and steps, not seconds.
 
 Debian's ``chromium`` package is used (``/usr/bin/chromium``); a browser is
 never downloaded (``make test`` installs chromium through ``system-deps``).
@@ -83,7 +82,7 @@ def test_play_pause_and_see_the_views_in_a_real_browser(voila_url, tmp_path):
             # would be about 5 MB.
             played_bytes = received[0] - before_play
             assert 0 < played_bytes < 1_500_000, f"{played_bytes} bytes received while playing"
-            # Issue 14's bound, in bytes: at most 300 KB per second of play; the notebook redraws at most once a
+            # The bound, in bytes: at most 300 KB per second of play; the notebook redraws at most once a
             # second (refresh_interval=1.0), so at most 300 KB per redraw shown (plus the redraw at Pause).
             redraws = page.evaluate("() => window.__shownSteps.size")
             assert redraws >= 2, f"only {redraws} step counts shown while playing"

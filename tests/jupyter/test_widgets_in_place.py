@@ -1,4 +1,4 @@
-"""Plot views keep one FigureWidget and update it in place (issue 14).
+"""Plot views keep one FigureWidget and update it in place.
 
 A new ``FigureWidget`` per redraw re-sends plotly's JavaScript bundle (about
 5 MB) to the browser; these tests pin that every plot view creates its

@@ -1,4 +1,4 @@
-"""What the views say before Play, on AUC leaves, and about a finished search's queue (issue 14)."""
+"""What the views say before Play, on AUC leaves, and about a finished search's queue."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Playing: slices bounded by time, "running" at once, Play from a replayed frame goes live (issue 14).
+"""Playing: slices bounded by time, "running" at once, Play from a replayed frame goes live.
 
 Time is faked: the solver's ``step`` advances a fake clock by a fixed cost per
 unit of work and the player reads that clock, so the tests check where a

@@ -1,4 +1,4 @@
-"""Only the ratios of sample weights matter (issue 17, item 1).
+"""Only the ratios of sample weights matter.
 
 With an absolute tie tolerance of 1e-9 weight units, weights of 1e-10 made every leaf look as
 good as any split, and all three solvers certified a 2-leaf tree (0.2332) where the optimum is

@@ -1,4 +1,4 @@
-"""The package's layers hold (issue 13): no import circles, no private names across modules,
+"""The package's layers hold: no import circles, no private names across modules,
 and a core that imports no Jupyter, plotly or graphviz at module level.
 
 Read from the source with :mod:`ast` (module-level imports only: an import inside a function is

@@ -7,7 +7,7 @@ import pytest
 
 from treeopt.data import Dataset
 from treeopt.solvers import GOSDT
-from treeopt.solvers.gc_pause import HeapFreeze
+from treeopt.solvers.gosdt.gc_pause import HeapFreeze
 
 from conftest import read_binary, require_datasets
 

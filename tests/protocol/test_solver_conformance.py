@@ -1,4 +1,4 @@
-"""Every registered solver keeps the stepwise protocol's promises (issue 13).
+"""Every registered solver keeps the stepwise protocol's promises.
 
 Parametrised over ``treeopt.solvers.SOLVERS``: a newly registered solver is checked here
 without new tests. Tiny data (MONK-2 with a large λ) keeps each case to a fraction of a second.

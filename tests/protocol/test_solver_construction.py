@@ -1,4 +1,4 @@
-"""Construction is part of the protocol: settings as data, rebuild, one builder (issue 13)."""
+"""Construction is part of the protocol: settings as data, rebuild, one builder."""
 
 import json
 
@@ -50,7 +50,7 @@ def test_rebuild_refuses_unknown_settings(monk2):
 
 
 def test_branches_leaf_penalty_survives_a_rerun_from_the_player(monk2):
-    """The bug of issue 13: a rerun silently switched Branches to penalty='split' (0.3587 -> 0.3287)."""
+    """A rerun once silently switched Branches to penalty='split' (0.3587 -> 0.3287)."""
     widgets = pytest.importorskip("treeopt.widgets")
     X, y = monk2
     solver = make_solver(X, y, solver="branches", regularization=0.03, penalty="leaf")

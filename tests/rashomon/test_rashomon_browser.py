@@ -86,7 +86,7 @@ def _choose_a_group(voila_url, screenshot, choose) -> None:
 
 
 def test_choosing_a_group_in_the_page_draws_its_best_tree(voila_url, tmp_path):
-    """issue 16: choosing a group shows its best tree, in a real browser (the group control)."""
+    """Choosing a group shows its best tree, in a real browser (the group control)."""
     def choose(page):
         select = page.locator(".treeopt-rashomon-group select")
         select.select_option(label=select.locator("option").nth(1).inner_text())
@@ -95,7 +95,7 @@ def test_choosing_a_group_in_the_page_draws_its_best_tree(voila_url, tmp_path):
 
 
 def test_a_click_on_the_drawn_icicle_draws_the_group_s_best_tree(voila_url, tmp_path):
-    """issue 16: a real mouse click on a group of the icicle plotly draws in the page shows that group's
+    """A real mouse click on a group of the icicle plotly draws in the page shows that group's
     best tree (plotly's click event reaches the kernel through the FigureWidget), with no page error.
 
     The pointer first rests on the group, as a person's does. plotly's FigureWidget sends hover and

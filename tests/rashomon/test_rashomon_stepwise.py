@@ -80,7 +80,7 @@ def test_the_player_drives_the_search():
 
 
 def test_a_step_is_a_bounded_slice_of_work_not_a_whole_root_split():
-    """issue 16: one step used to be a whole root split (about 1 s on large data); now the graph pauses
+    """One step used to be a whole root split (about 1 s on large data); now the graph pauses
     every UNITS_PER_PAUSE subproblem visits, so the work per step is bounded whatever the data, and
     the lower bound stays honest while a split is half done."""
     from treeopt.datasets import load_monk

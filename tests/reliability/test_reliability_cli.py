@@ -1,4 +1,4 @@
-"""The command line never loses the user's work or data, and never shows a traceback (issue 17, items 7, 10-14).
+"""The command line never loses the user's work or data, and never shows a traceback.
 
 SIGTERM (``timeout``, ``kill``) stops a search like Ctrl-C: the best tree and its gap are printed
 and the JSON written. Exit codes say what happened (``treeopt/cli/exits.py``).

@@ -1,4 +1,4 @@
-"""Issue 17 item 15: bad tables get a message naming the problem and the fix."""
+"""Bad tables get a message naming the problem and the fix."""
 import pandas as pd
 import pytest
 

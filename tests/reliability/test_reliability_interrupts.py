@@ -1,4 +1,4 @@
-"""Ctrl-C loses nothing (issue 17, items 5 and 6).
+"""Ctrl-C loses nothing.
 
 A real SIGINT that lands inside a unit of work used to close the solver's generator for good:
 ``run()`` then returned the same uncertified tree forever. The driver now holds the signal until
@@ -219,7 +219,7 @@ def test_worker_thread_search_is_not_touched():
 
 
 def test_ctrl_c_stops_a_frontier_keeps_it_on_the_exception_and_resumes(monk2, monkeypatch):
-    """issue 17: ``treeopt.frontier`` used to swallow Ctrl-C and return as if nothing happened."""
+    """``treeopt.frontier`` used to swallow Ctrl-C and return as if nothing happened."""
     import treeopt
     from treeopt.frontier import search as frontier_search
 

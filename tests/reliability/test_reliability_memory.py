@@ -1,4 +1,4 @@
-"""Running out of memory loses nothing (issue 17, item 8), and ``memory_limit`` stops honestly.
+"""Running out of memory loses nothing, and ``memory_limit`` stops honestly.
 
 A ``MemoryError`` inside a unit of work used to end ``fit`` in a chained traceback with no tree.
 The driver now catches it at the unit-of-work boundary: status ``memory``, the best tree and its

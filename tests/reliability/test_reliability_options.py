@@ -1,4 +1,4 @@
-"""Issue 17 item 4: options that used to be silently ignored now raise."""
+"""Options that used to be silently ignored now raise."""
 import json
 
 import numpy as np
@@ -6,7 +6,7 @@ import pytest
 
 from treeopt.binarize import BinaryFeature
 from treeopt.data import Dataset
-from treeopt.solvers.gosdt import GOSDT
+from treeopt.solvers.gosdt.search import GOSDT
 from treeopt.tree import Leaf, Split, Tree
 
 

@@ -1,4 +1,4 @@
-"""Progress on long runs (issue 17, Also): ``verbose=1`` shows a tqdm bar, or a plain line without tqdm."""
+"""Progress on long runs: ``verbose=1`` shows a tqdm bar, or a plain line without tqdm."""
 
 import builtins
 import io

@@ -1,6 +1,5 @@
 """Setup is covered: many thresholds warn with numbers, a table that cannot fit is refused before
-it is built, ``time_limit`` counts the setup and is checked after every unit of work
-(issue 17, item 9 and "Also").
+it is built, ``time_limit`` counts the setup and is checked after every unit of work.
 """
 
 import re

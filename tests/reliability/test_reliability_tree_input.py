@@ -1,4 +1,4 @@
-"""A tree read back from JSON never predicts on the wrong reading of X (issue 17, item 2).
+"""A tree read back from JSON never predicts on the wrong reading of X.
 
 ``Tree.from_dict(json.loads(clf.tree_.to_json())).predict(X)`` used to read a raw numeric table as
 the binarized matrix whenever the column counts matched: accuracy fell from 0.945 to 0.485 with no

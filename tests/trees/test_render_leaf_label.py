@@ -1,4 +1,4 @@
-"""The core's ``leaf_label`` option of ``Tree.to_dot`` and ``treeopt.render.tree_svg`` (issue 14: AUC leaves)."""
+"""The core's ``leaf_label`` option of ``Tree.to_dot`` and ``treeopt.render.tree_svg``."""
 
 from __future__ import annotations
 

@@ -7,10 +7,8 @@
 from .base import QueueEntry, SearchResult, Snapshot, Solver, TracePoint
 from .branches import Branches
 from .capabilities import Capabilities
-from .deepening import DepthDeepening
-from .gosdt import GOSDT
+from .gosdt import GOSDT, DepthDeepening, Portfolio
 from .osdt.search import OSDT
-from .portfolio import Portfolio
 from .registry import SOLVERS, solvers_that
 
 __all__ = ["Solver", "Snapshot", "QueueEntry", "SearchResult", "TracePoint", "Capabilities", "GOSDT", "DepthDeepening", "Portfolio", "OSDT",

@@ -44,9 +44,9 @@ import gc
 import inspect
 import math
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from collections.abc import Mapping
-from typing import Any, Iterator
+from typing import Iterator
 
 import numpy as np
 import pandas as pd
@@ -58,15 +58,16 @@ from ..objectives import Objective, get_objective
 from ..tree import Tree
 from .capabilities import Capabilities
 from .interrupts import DeferredSignals
+from .records import TRACE_COLUMNS, QueueEntry, SearchResult, Snapshot, TracePoint, trace_frame
+from .switches import Switch, Switches, switches_from_citations
 
-__all__ = ["Solver", "Snapshot", "QueueEntry", "SearchResult", "TracePoint", "trace_frame", "check_cache_limit", "plain_value"]
+__all__ = ["Solver", "Snapshot", "QueueEntry", "SearchResult", "TracePoint", "trace_frame", "TRACE_COLUMNS", "check_cache_limit",
+           "plain_value"]
 
 #: Objective values closer than this fraction of the total weight are equal (each solver's ``eps`` is
 #: ``EPS * total_weight``: relative, so that weights of 1e-10 or 1e6 decide ties alike).
 EPS = 1e-9
 
-#: Columns of a trace as a DataFrame (the fields of :class:`TracePoint`).
-TRACE_COLUMNS = ["elapsed", "expansions", "lower_bound", "upper_bound", "queue_size", "cache_size"]
 
 #: ``run`` compares ``cache_size`` with ``cache_limit`` once every this many units of work (with the
 #: time limit), so a search may overshoot the limit by what those units create.
@@ -77,199 +78,10 @@ CACHE_CHECK_EVERY = 16
 MEMORY_CHECK_SECONDS = 0.01
 
 
-@dataclass(order=True)
-class QueueEntry:
-    """One entry of a solver's queue as shown to people.
-
-    Attributes
-    ----------
-    priority : tuple
-        The key the queue orders by (smaller first).
-    rule : str
-        The conjunction of tests that leads to the subproblem (or a partial tree's leaves).
-    support : float
-        Weight of training rows in the subproblem.
-    lower_bound, upper_bound : float
-        Bounds on the subproblem's optimal objective (objective units).
-    payload : object
-        Solver-specific detail (not compared).
-    """
-
-    priority: tuple
-    rule: str = field(compare=False)
-    support: float = field(compare=False)
-    lower_bound: float = field(compare=False)
-    upper_bound: float = field(compare=False)
-    payload: Any = field(default=None, compare=False, repr=False)
-
-    def details(self) -> list[tuple[str, str]]:
-        """The payload's plain values as ``(name, text)`` pairs, the same way for every solver.
-
-        A payload is a solver's own object (GOSDT's problem, Branches' branch, greedy's
-        candidate) or a mapping (OSDT's partial tree); either way its public plain values
-        (numbers, booleans, short strings and tuples of numbers; bitsets as point counts) are
-        listed, so a view shows any solver's queue without knowing the solver.
-
-        Examples
-        --------
-        >>> QueueEntry((1,), "x", 3.0, 0.1, 0.2, payload={"n_leaves": 2, "schedule": "bfs"}).details()
-        [('n_leaves', '2'), ('schedule', 'bfs')]
-        """
-        payload = self.payload
-        if payload is None:
-            return []
-        if isinstance(payload, Mapping):
-            names, read = list(payload), payload.get
-        else:
-            names = [name for cls in type(payload).__mro__ for name in getattr(cls, "__slots__", ())]
-            names += list(getattr(payload, "__dict__", {}))
-            read = lambda name: getattr(payload, name, None)   # noqa: E731
-        out = []
-        for name in dict.fromkeys(str(n) for n in names):
-            if name.startswith("_"):
-                continue
-            text = _plain_text(read(name))
-            if text is not None:
-                out.append((name, text))
-        return out
-
-
-def _plain_text(value) -> str | None:
-    """``value`` as short text if it is a plain value worth showing, else None."""
-    if isinstance(value, bool) or value is None:
-        return str(value)
-    if isinstance(value, (int, np.integer)):
-        value = int(value)
-        return f"bitset of {value.bit_count()} points" if value.bit_length() > 64 else str(value)
-    if isinstance(value, (float, np.floating)):
-        return f"{float(value):.6g}"
-    if isinstance(value, str):
-        return value if len(value) < 200 else None
-    if isinstance(value, tuple) and len(value) <= 20 and all(isinstance(v, (int, float)) for v in value):
-        return "(" + ", ".join(f"{v:.6g}" if isinstance(v, float) else str(v) for v in value) + ")"
-    return None
-
-
-@dataclass(frozen=True)
-class TracePoint:
-    """One row of the search trace."""
-
-    elapsed: float
-    expansions: int
-    lower_bound: float
-    upper_bound: float
-    queue_size: int
-    cache_size: int = 0
-
-
-@dataclass
-class Snapshot:
-    """The state of a search at one moment (what the widgets display).
-
-    Attributes
-    ----------
-    solver : str
-    status : str
-        ``not_started``, ``paused``, ``optimal``, ``time_limit``, ``node_limit``,
-        ``cache_limit``, ``memory_limit``, ``interrupted`` (Ctrl-C; resumable), ``memory`` (a
-        ``MemoryError``: the search state was released, it cannot resume), ``gap_reached``,
-        ``finished`` (a heuristic that ran to its end), or ``guessed`` (ran to its end against a
-        guessed lower bound: not certified).
-    lower_bound, upper_bound, gap : float
-        Global bounds (objective units) and ``upper - lower``; the lower bound
-        is certified unless ``lower_bound_guessed``.
-    best_tree : Tree or None
-        The incumbent.
-    queue_size : int
-    queue : list of QueueEntry
-        The first ``top_k`` queue entries in priority order.
-    prune_counts : dict
-        How often each bound acted.
-    expansions : int
-    elapsed : float
-        Seconds spent searching (paused time excluded).
-    extra : dict
-        Solver-specific state (e.g. the current selection path of Branches).
-    cache_size : int
-        Entries the search holds in memory (:attr:`Solver.cache_size`).
-    lower_bound_guessed : bool
-        True when the lower bound is a guess from a reference model (McTavish
-        et al. 2022, section 4.3), not a proof: the gap is then measured
-        against the guess, and closing it does not certify optimality.
-    top_trees : list of (float, Tree)
-        The best distinct trees found so far with their objectives, best
-        first, for solvers that keep several (``OSDT(top_k=k)``, k > 1);
-        empty otherwise.
-    """
-
-    solver: str
-    status: str
-    lower_bound: float
-    upper_bound: float
-    gap: float
-    best_tree: Tree | None
-    queue_size: int
-    queue: list
-    prune_counts: dict
-    expansions: int
-    elapsed: float
-    extra: dict = field(default_factory=dict)
-    cache_size: int = 0
-    lower_bound_guessed: bool = False
-    top_trees: list = field(default_factory=list)
-
-
-@dataclass
-class SearchResult:
-    """What :meth:`Solver.run` returns: the tree and its certificate.
-
-    ``lower_bound_guessed`` is True when ``lower_bound`` (and so ``gap``) rest
-    on a guessed lower bound (McTavish et al. 2022, section 4.3) rather than a
-    proof: ``optimal`` is then False and a search that ran to its end has
-    status ``guessed``; see :func:`treeopt.guessing.lower_bound_guarantee` for
-    what is proved then.
-
-    ``top_trees`` lists ``(objective, Tree)`` of the best distinct trees,
-    best first, for solvers that keep several (``OSDT(top_k=k)``, k > 1;
-    certified when ``optimal``); it is empty otherwise.
-    """
-
-    tree: Tree
-    objective: float
-    lower_bound: float
-    upper_bound: float
-    gap: float
-    optimal: bool
-    status: str
-    expansions: int
-    elapsed: float
-    prune_counts: dict
-    trace: list
-    cache_size: int = 0
-    lower_bound_guessed: bool = False
-    top_trees: list = field(default_factory=list)
-
-    def trace_frame(self) -> pd.DataFrame:
-        """The trace as a DataFrame (elapsed, expansions, lower_bound, upper_bound, queue_size, cache_size)."""
-        return trace_frame(self.trace)
-
-
-def trace_frame(points: list) -> pd.DataFrame:
-    """Trace points (:class:`TracePoint`) as a DataFrame with the columns :data:`TRACE_COLUMNS`.
-
-    Examples
-    --------
-    >>> trace_frame([TracePoint(0.5, 10, 0.1, 0.3, 4, 20)]).upper_bound.tolist()
-    [0.3]
-    """
-    return pd.DataFrame({column: [getattr(p, column) for p in points] for column in TRACE_COLUMNS},
-                        columns=TRACE_COLUMNS)
-
-
 @functools.cache
 def _init_parameters(cls: type) -> Mapping:
-    """The parameters of a solver class's ``__init__``, read from its signature once per class (inspecting
-    a signature costs 0.05 ms, and every solver built reads it)."""
+    """The parameters of a solver class's ``__init__``, read from its signature once per class (every
+    solver built reads it)."""
     return inspect.signature(cls.__init__).parameters
 
 
@@ -283,14 +95,23 @@ class Solver:
         λ, the penalty per leaf, in (0, 1].
     objective : str or Objective, default="accuracy"
     bounds : dict of str to bool, optional
-        Switch named bounds off (``{"lookahead": False}``); see ``BOUNDS``.
+        Switch named bounds off (``{"lookahead": False}``); see ``SWITCHES`` (kinds ``"bound"`` and
+        ``"constraint"``).
+    strategies : dict of str to bool, optional
+        Switch the other parts of a search off: search orders, first incumbents and subsolvers
+        (``{"cart_start": False}``); see ``SWITCHES``. Passing these in ``bounds`` still works and
+        warns (``DeprecationWarning``).
     depth_budget : int, optional
         Maximum depth (a single leaf has depth 0).
 
     Attributes
     ----------
+    SWITCHES : Switches
+        Every part of the search that can be switched off, each a
+        :class:`~treeopt.solvers.switches.Switch` with its kind (bound, constraint, subsolver,
+        search order, first incumbent) and citation.
     BOUNDS : dict
-        Name → paper reference of every switchable bound of the solver.
+        Name → citation of every switch (derived from ``SWITCHES``; kept for code that reads it).
     trace : list of TracePoint
     prune_counts : dict
     status : str
@@ -298,6 +119,7 @@ class Solver:
     """
 
     name = "solver"
+    SWITCHES: Switches = Switches()
     BOUNDS: dict = {}
     #: What the solver accepts (dataset kind, objectives, penalties, options); read by
     #: :func:`treeopt.make_solver` instead of branching on solver names.
@@ -323,6 +145,17 @@ class Solver:
         """Whether a search that ran to its end proves its tree optimal."""
         return self.exact and not self.lower_bound_guessed
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # A class declares SWITCHES (objects with kinds); BOUNDS, name -> citation, follows from them.
+        # A class that declares only the old BOUNDS mapping gets switches of kind "bound".
+        if "SWITCHES" in cls.__dict__:
+            if not isinstance(cls.SWITCHES, Switches):
+                cls.SWITCHES = Switches(cls.SWITCHES)
+            cls.BOUNDS = cls.SWITCHES.citations()
+        elif "BOUNDS" in cls.__dict__:
+            cls.SWITCHES = switches_from_citations(cls.BOUNDS)
+
     def __new__(cls, *args, **settings):
         # Construction is data (like scikit-learn's get_params/clone): the keyword arguments a
         # solver is built with are kept as given, so rebuild() can make the same search again.
@@ -331,7 +164,7 @@ class Solver:
         return solver
 
     def __init__(self, dataset: Dataset, *, regularization: float, objective: str | Objective = "accuracy",
-                 bounds: dict | None = None, depth_budget: int | None = None):
+                 bounds: dict | None = None, depth_budget: int | None = None, strategies: dict | None = None):
         if not isinstance(dataset, Dataset):
             raise TypeError(f"dataset must be a treeopt Dataset, got {type(dataset).__name__}; "
                             "build one with Dataset.from_arrays(X, y).")
@@ -341,21 +174,15 @@ class Solver:
                              "It is the objective cost of one leaf (e.g. 0.01: a leaf must save 1% of errors).")
         if depth_budget is not None and (not isinstance(depth_budget, (int, np.integer)) or depth_budget < 0):
             raise ValueError(f"depth_budget must be a non-negative integer or None, got {depth_budget!r}.")
-        unknown = set(bounds or {}) - set(self.BOUNDS)
-        if unknown:
-            raise ValueError(f"unknown bound(s) {sorted(unknown)} for {self.name}; "
-                             f"known: {sorted(self.BOUNDS)}.")
-        not_switches = {k: v for k, v in (bounds or {}).items() if not isinstance(v, (bool, np.bool_))}
-        if not_switches:
-            raise ValueError(f"bounds switches must be True or False, got {not_switches!r} "
-                             "(a string such as 'false' would be read as on).")
+        self.switches = type(self).SWITCHES
+        states = self._switch_states(bounds, strategies)
         self.dataset = dataset
         self.regularization = float(regularization)
         self.objective = get_objective(objective)
         self.depth_budget = depth_budget
-        self.bounds = {name: True for name in self.BOUNDS}
-        self.bounds.update({k: bool(v) for k, v in (bounds or {}).items()})
-        self.prune_counts = {name: 0 for name in self.BOUNDS}
+        self.bounds = {name: switch.default for name, switch in self.switches.items()}
+        self.bounds.update(states)
+        self.prune_counts = {name: 0 for name in self.switches}
         self.trace: list[TracePoint] = []
         self.status = "not_started"
         self.expansions = 0
@@ -433,6 +260,67 @@ class Solver:
                             f"{self.setting_names()}.")
         cls = getattr(type(self), "_unreleased_class", type(self))
         return cls(self.dataset, **{**getattr(self, "_settings", {}), **changes})
+
+    def _switch_states(self, bounds: dict | None, strategies: dict | None) -> dict:
+        """Check ``bounds`` and ``strategies`` against :attr:`switches` and merge them into one state."""
+        import warnings
+
+        states = {}
+        for argument, given in (("bounds", bounds), ("strategies", strategies)):
+            given = dict(given or {})
+            unknown = sorted(set(given) - set(self.switches))
+            if unknown:
+                bound_names = [n for n, s in self.switches.items() if s.is_bound]
+                others = [n for n, s in self.switches.items() if not s.is_bound]
+                raise ValueError(f"unknown {argument[:-1] if argument == 'bounds' else 'strategy'} name(s) {unknown} "
+                                 f"for {self.name}; its bounds are {bound_names} and its strategies {others}.")
+            not_switches = {k: v for k, v in given.items() if not isinstance(v, (bool, np.bool_))}
+            if not_switches:
+                raise ValueError(f"{argument} switches must be True or False, got {not_switches!r} "
+                                 "(a string such as 'false' would be read as on).")
+            for name, on in given.items():
+                switch = self.switches[name]
+                if argument == "bounds" and not switch.is_bound:
+                    warnings.warn(f"{name!r} is a {switch.kind.replace('_', ' ')}, not a bound: pass it as "
+                                  f"strategies={{{name!r}: {bool(on)}}} (bounds= for it is deprecated).",
+                                  DeprecationWarning, stacklevel=4)
+                elif argument == "strategies" and switch.is_bound:
+                    raise ValueError(f"{name!r} is a {switch.kind}: pass it as bounds={{{name!r}: {bool(on)}}}.")
+                states[name] = bool(on)
+        return states
+
+    def declare_switch(self, switch: Switch, on: bool | None = None) -> None:
+        """Add a switch to this instance's (a plug-in bound or order); it gets a state and a counter.
+
+        Parameters
+        ----------
+        switch : Switch
+        on : bool, optional
+            Its state; ``switch.default`` when not given.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from treeopt.data import Dataset
+        >>> from treeopt.solvers import OSDT
+        >>> from treeopt.solvers.switches import bound
+        >>> solver = OSDT(Dataset.from_binary(np.eye(3, dtype=int), [0, 1, 1]), regularization=0.1)
+        >>> solver.declare_switch(bound("my_bound", "my own lemma"))
+        >>> solver.bounds["my_bound"], solver.prune_counts["my_bound"], "my_bound" in type(solver).SWITCHES
+        (True, 0, False)
+        """
+        if self.status != "not_started":
+            raise RuntimeError("switches can be declared only before the search starts.")
+        self.switches = self.switches + [switch]
+        self.bounds[switch.name] = switch.default if on is None else bool(on)
+        self.prune_counts[switch.name] = 0
+
+    def switch_settings(self) -> dict:
+        """This solver's switch states split as constructor arguments: ``{"bounds": ..., "strategies": ...}``.
+
+        For a solver that builds others with the same switches (deepening, the portfolio).
+        """
+        return type(self).SWITCHES.split(self.bounds)
 
     # -- what subclasses provide ----------------------------------------------
     def _search(self) -> Iterator[None]:
@@ -919,7 +807,7 @@ class Solver:
 
     def trace_frame(self) -> pd.DataFrame:
         """The trace as a DataFrame."""
-        return pd.DataFrame([vars(p) for p in self.trace], columns=TRACE_COLUMNS)
+        return trace_frame(self.trace)
 
     def __repr__(self) -> str:
         return (f"{type(self).__name__}(regularization={self.regularization}, status={self.status!r}, "

@@ -20,10 +20,8 @@ from typing import Callable
 from ..frontier.search import ParetoSearch
 from ..greedy.solver import GreedyInduction
 from .branches import Branches
-from .deepening import DepthDeepening
-from .gosdt import GOSDT
+from .gosdt import GOSDT, DepthDeepening, Portfolio
 from .osdt.search import OSDT
-from .portfolio import Portfolio
 from ..rashomon.stepwise import RashomonSearch
 
 __all__ = ["SOLVERS", "solvers_that"]

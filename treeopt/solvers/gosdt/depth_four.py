@@ -1,8 +1,8 @@
 """The depth-four solver: root splits with exact depth-three children, least bound first.
 
-The loop of the depth-three solver (``treeopt/solvers/depth_three.py``) one level up: a tree of
+The loop of the depth-three solver (``treeopt/solvers/gosdt/depth_three.py``) one level up: a tree of
 depth at most four is a root split ``j`` and two subtrees of depth at most three, which
-:class:`~treeopt.solvers.depth_three.DepthThreeSolver` solves exactly. Root splits are tried in
+:class:`~treeopt.solvers.gosdt.depth_three.DepthThreeSolver` solves exactly. Root splits are tried in
 order of their lower bound, least first, and most are closed without solving their children by
 the same bounds:
 
@@ -17,7 +17,7 @@ the same bounds:
   Programming with Branch-and-Bound*, AAAI 2025): each child is solved against its target plus
   the depth-three solver's slack, so a failed solve closes the neighbouring thresholds too.
 * With whole weights a child's bound rises to the least objective a subtree of at most eight
-  leaves can have (``achievable_at_least`` in ``treeopt/solvers/depth_two.py``).
+  leaves can have (``achievable_at_least`` in ``treeopt/solvers/gosdt/depth_two.py``).
 
 This is ConTree's search at depth four; GOSDT's own search at a remaining depth of four creates
 every child problem and bounds them one by one, which on spiral with every threshold (100 points,
@@ -25,16 +25,14 @@ every child problem and bounds them one by one, which on spiral with every thres
 times faster there, 1.15-2 times on compas (``benchmarks/results_contree.md``).
 
 **Deeper.** The children may be solved by a depth-four solver in turn: ``DepthFourSolver(four)``
-solves depth five, and so on (ConTree's whole search is this recursion). On spiral with every
-threshold the depth-five loop certifies in 2.2-3.3 s what GOSDT's search with depth-four loops below
-certifies in 3.9-9.8 s, and the depth-six loop certifies λ = 0.005 (0.075, a perfect depth-six tree)
-in 24 s, where GOSDT's search had not certified after 60 s; on one-hot data (tic-tac-toe, car,
-balance-scale) at depth five both take the same time, and inside iterative deepening the loops
-met good trees later than GOSDT's dives (tic-tac-toe λ = 0.005 at 10 s: 0.1691 against 0.1543).
-GOSDT uses them up to :attr:`treeopt.solvers.gosdt.GOSDT.max_loop_depth` on threshold columns (the
+solves depth five, and so on (ConTree's whole search is this recursion). On threshold columns the
+deeper loops certify sooner than GOSDT's search with depth-four loops below; on one-hot data they
+take the same time and, inside iterative deepening, meet good trees later than GOSDT's dives
+(``benchmarks/results_contree.md``, ``benchmarks/results_wide.md``).
+GOSDT uses them up to :attr:`treeopt.solvers.gosdt.search.GOSDT.max_loop_depth` on threshold columns (the
 ``depth_five_six`` switch).
 
-A run advances one step at a time (:meth:`~treeopt.solvers.depth_three.RootSplitRun.advance`):
+A run advances one step at a time (:meth:`~treeopt.solvers.gosdt.depth_three.RootSplitRun.advance`):
 a step is one root split of a child's depth-three solve (or of the seed's), so a time limit or a
 Pause waits for about one depth-two solve, never for a whole depth-three child.
 
@@ -60,7 +58,7 @@ class DepthFourSolver(LoopSolver):
         children's targets is used here too): a depth-three solver, or a depth-four solver for a
         solver of depth five (and so on).
     results_size : int, default=20_000
-        Its own results kept by support (:attr:`~treeopt.solvers.depth_three.LoopSolver.results`:
+        Its own results kept by support (:attr:`~treeopt.solvers.gosdt.depth_three.LoopSolver.results`:
         the same support is reached through both orders of two splits); cleared when full. The
         children's results are kept by the children's solver.
 
@@ -76,7 +74,7 @@ class DepthFourSolver(LoopSolver):
     Examples
     --------
     >>> import numpy as np
-    >>> from treeopt.solvers.depth_two import DepthTwoSolver
+    >>> from treeopt.solvers.gosdt.depth_two import DepthTwoSolver
     >>> X = np.array([[a, b, c, d] for a in (0, 1) for b in (0, 1) for c in (0, 1) for d in (0, 1)], dtype=bool)
     >>> parity = X.sum(axis=1) % 2
     >>> counts = np.stack([5 * (parity == 0), 5 * (parity == 1)], axis=1).astype(float)

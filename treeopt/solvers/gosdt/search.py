@@ -25,7 +25,11 @@ bound (Algorithm 6).
 Costs are kept in *weight units* (loss × total weight, λ × total weight), so
 accuracy losses are exact integer counts.
 
-Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
+The bounds below are switches of kind ``bound`` in ``SWITCHES`` (``bounds=``), each with a counter in
+``prune_counts``. The subsolvers are described in :mod:`.subsolver_calls`, the search orders in
+:mod:`.dives` and the first incumbents in :mod:`.starts` (``strategies=``).
+
+Bounds:
 
 ``hierarchical``
     Theorems B.1/B.3: a split whose children's lower bounds add up to at
@@ -77,72 +81,13 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     STreeD use for depth two, here for a budget of two leaves). Counts problems
     solved this way.
 
-``depth_two``
-    MurTree (Demirović et al., JMLR 2022) section 4.3, the depth-two solver of
-    ``treeopt/solvers/depth_two.py``: all trees of depth at most two over a support
-    set, from pair counts. Exact, so it closes a problem at once when the optimum
-    is known to lie among them: at a remaining depth budget of two (or one), and
-    when the problem's upper bound is at most ``eq + 4λ`` (every tree with four or
-    more leaves costs at least that, Theorems B.4 and B.9, and a tree with at most
-    three leaves has depth at most two). Counts problems solved this way.
-``depth_three``
-    The depth-three solver of ``treeopt/solvers/depth_three.py``: every root split
-    with two depth-two subtrees, tried in order of their lower bounds, where the
-    similar-support bound (Theorem B.10: ``R*(B) >= R*(A) - w(A \\ B)``) lets each
-    solved child bound the children of every other split. It closes a problem at
-    a remaining depth budget of three, and on wide data when its upper bound is at
-    most ``eq + 5λ`` (at most four leaves can do better, and four leaves fit in
-    depth three). Needs ``depth_two``. With whole weights (plain accuracy, integer
-    counts) both solvers raise each child's lower bound to the least objective a
-    subtree can have (a whole loss plus λ per leaf, ``achievable_at_least`` in
-    ``treeopt/solvers/depth_two.py``), which closes root splits whose bounds fall
-    short of the best tree by less than one row. Counts problems solved this way.
-``depth_four``
-    The depth-four solver of ``treeopt/solvers/depth_four.py``: the ``depth_three`` solver's loop
-    one level up, every root split with two exact depth-three subtrees, least bound first, the
-    similar-support bound seeded with the support's own depth-three optimum (Theorem B.10).
-    It closes a problem at a remaining depth budget of four, on data of at most
-    :attr:`GOSDT.depth_four_max_cells` points × features, in slices like ``depth_three`` (a step
-    is one root split of a child's depth-three solve). Needs ``depth_three``. Counts problems
-    solved this way.
-``depth_five_six``
-    The same loop two levels deeper (``treeopt/solvers/depth_four.py``, "Deeper"): a problem with
-    five or six levels of depth budget left (up to :attr:`GOSDT.max_loop_depth`) is solved by root
-    splits with exact children one level less deep, on the same data as ``depth_four`` when its
-    columns are mostly thresholds (nested neighbours: on one-hot data these loops certify no faster
-    and meet good trees later). Needs ``depth_four``. Counts problems solved this way.
-``sorted_depth_two``
-    How the two solvers above solve a depth-two subtree on threshold features: the
-    features are grouped in *chains* (runs of nested features, such as the thresholds
-    ``x <= t`` of one numeric column) and every split of a chain is a prefix of the
-    support's points sorted once by that chain, so one cumulative sum gives the class
-    weights of all its thresholds (ConTree's specialised depth-two solver, Briţa, van der
-    Linden and Demirović, AAAI 2025; ``treeopt/solvers/sorted_depth_two.py``). Exact, like
-    the pair counts it replaces; used on data with more than :attr:`GOSDT.min_sorted_features`
-    features (where a support's pair matrix is too large to build) whose chains average at
-    least :attr:`GOSDT.min_chain_length` features. Counts depth-two subtrees solved this way.
-``child_slack``
-    How hard the ``depth_three`` solver works on each child of a root split: against the
-    child's target plus :attr:`GOSDT.child_slack_lambdas` λ instead of the target alone
-    (``treeopt/solvers/depth_three.py``). A failed child solve then proves a bound that
-    much above what its own split needs, and through
-    the similar-support bound it closes the neighbouring thresholds that differ by fewer
-    rows; a child whose optimum lies between the two targets is solved exactly. ConTree
-    raises the upper bound of a subtree by the width of the threshold interval it should
-    prune in the same way (Briţa, van der Linden and Demirović, AAAI 2025). Exact for any
-    slack. Measured on breast cancer with every threshold at depth three
-    (``benchmarks/results_contree.md``): λ = 0.02 in 3.8 s instead of 25.7 s (736 depth-two
-    solves instead of 9,640), λ = 0.01 in 16.8 s instead of 44.5 s, λ = 0.005 in 31.8 s
-    instead of 51.4 s, with a slack of λ; 2λ tries fewer root splits again (386 / 605 / 995
-    instead of 666 / 730 / 1,477 at λ = 0.02 / 0.01 / 0.005) in equal or less time. Counts the
-    depth-two solves run with the raised target.
 ``similar_support``
     Theorem B.10 (similar support bound) between the children of one problem's
     splits: adding rows to a support raises its optimum by at most their weight,
     and removing rows never raises it, so ``R*(B) >= R*(A) - w(A \\ B)``. When a
     child ``A`` is solved, every other child ``B`` of the same parent gets that
     lower bound; the weights of the four pairings of two splits' sides come from
-    the parent's pair counts (``treeopt/solvers/similar_support.py``). Kept for
+    the parent's pair counts (``treeopt/solvers/gosdt/similar_support.py``). Kept for
     budgeted problems with at least four levels left, whose children the
     ``depth_three`` solver closes in one step each. Counts lower bounds raised.
 ``completions``
@@ -152,68 +97,6 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
     incumbent is then a depth-two tree after the root's expansion and improves
     with every expansion below it, and the tighter upper bounds feed
     ``hierarchical`` and ``scope``. Counts children whose upper bound it lowered.
-``dives``
-    A search order, not a bound (the idea of LicketySPLIT/SPLIT, Babbar, McTavish,
-    Rudin, Seltzer, *Near-Optimal Decision Trees in a SPLIT Second*, ICML 2025:
-    optimise a little depth, then follow the best completion). Before each queue
-    pop, the unexpanded problems at the leaves of the incumbent tree are expanded
-    first, so with ``completions`` the incumbent grows as a depth-two-lookahead
-    greedy tree within the first expansions, and is refined again whenever the
-    exact search changes it. Counts dive expansions.
-``bound_dives``
-    A search order too. The queue is depth-first (subtrees close early and their
-    bounds propagate), which certifies small problems fastest but can leave the
-    root's lower bound flat for minutes on wide data: one unexplored split keeps it
-    low. So once the incumbent has no unexpanded leaf, and after
-    :attr:`GOSDT.bound_dives_after` expansions, dives also follow from the root, at
-    every problem, the open split of least lower bound, and expand the unexpanded
-    problems they reach: best-first on the lower bound along one path, alternating
-    with the depth-first pops. Measured at 10 s on one-hot data: the root's lower
-    bound 0.18-0.23 instead of 0.04 (tic-tac-toe, car and balance-scale one-hot at
-    λ = 0.01), and those three rows are certified within 40 s, which no peer does
-    within 120 s (``benchmarks/results_wide.md``). Counts its expansions.
-``completion_dives``
-    A search order too, for incumbents the dives cannot reach: a problem's *completion*
-    may be a whole tree that is not made of problems (CART's pruned tree from
-    ``cart_start``, a tree offered by another search through :meth:`GOSDT.offer_incumbent`,
-    such as iterative deepening's best tree of the previous depth budget). Where such a
-    tree is a problem's incumbent, its root split's two children get its two subtrees as
-    completions (each is a tree over exactly that child's rows, so an upper bound there), and
-    the dive goes on into them, so that tree too is refined from the top down: each of its
-    nodes is expanded with completions and, within a depth budget, its bottom subtrees are
-    solved again exactly by the depth-two and depth-three solvers. The dives then follow
-    both the splits of least upper bound and the completion's. Measured on the wide suite
-    (``benchmarks/results_wide.md``): iterative deepening's depth-6 search on tic-tac-toe
-    one-hot at λ = 0.005 improves the depth-5 tree to the best known 0.1543 in 0.3 s
-    instead of 5 s. Counts children whose upper bound it lowered.
-``cart_start``
-    A first incumbent, not a bound: CART pruned at λ (cost-complexity pruning,
-    ``treeopt/solvers/cart_start.py``) becomes the root's upper bound before the
-    first expansion, so the incumbent is never worse than CART's tree. Counts 1
-    when it was better than the single leaf.
-``depth_two_start``
-    A first incumbent too, on wide data (:attr:`GOSDT.wide_features` columns or more): one
-    exact depth-two solve over all rows, against CART's tree, before the first expansion.
-    On thousands of threshold columns a budgeted search can hold CART's tree for minutes
-    while its first depth-three subproblems are solved one after the other; the best tree of
-    depth two costs a fraction of a second there and is often better (breast cancer with
-    every threshold at depth budget 4, λ = 0.02: 0.1075, the optimum, within a second,
-    where the search had held CART's 0.1092 for 120 s). Skipped when another search offered
-    a tree before the start (iterative deepening offers a better one). Counts 1 when it
-    beat CART's tree.
-``depth_three_start``
-    On wide data too, with a depth budget above three or none (and not solved at the root by the
-    loops of ``depth_four`` or ``depth_five_six``, whose seeds give the trees): once the search has run
-    :attr:`GOSDT.depth_three_start_after` seconds without certifying, an exact depth-three
-    solve over all rows advances beside it, in slices taking at most
-    :attr:`GOSDT.depth_three_start_share` of the time, and each better tree it finds becomes
-    the incumbent. Breast cancer with every threshold at depth budget 4 held 0.0751 (λ = 0.01)
-    for 120 s, above the depth-three optimum 0.0734. The solve serves trees, not a proof, so
-    it tries root splits in the anytime order of ``treeopt/solvers/depth_three.py`` (there the
-    optimum 0.0734 comes at 2 s of the solve instead of 11 s). Skipped when another search
-    offers trees (iterative deepening solves depth three itself), unless
-    :attr:`GOSDT.keep_start_when_offered` (the portfolio, whose deepening proves depth three
-    least bound first while this solve looks for its trees). Counts the incumbents it gave.
 ``reference_lower_bound``
     McTavish et al. 2022, section 4.3 (Steps 1-2), only with ``reference_errors``: a
     *guess*, not a proof. Each problem's lower bound starts at the reference model's
@@ -230,15 +113,15 @@ import heapq
 import math
 import time
 from itertools import count
-from typing import NamedTuple
 
 import numpy as np
 
-from ..data import Dataset, points_in
-from ..events import Expanded, Pruned, Started
-from ..tree import Leaf, Split, Tree
-from .base import EPS, QueueEntry, Solver
-from .capabilities import Capabilities
+from ...data import Dataset, points_in
+from ...events import Expanded, Pruned, Started
+from ...tree import Leaf, Split, Tree
+from ..base import EPS, QueueEntry, Solver
+from ..capabilities import Capabilities
+from .. import switches as kinds
 from .cart_start import cart_incumbent
 from .depth_four import DepthFourSolver
 from .depth_three import DepthThreeSolver
@@ -246,66 +129,15 @@ from .depth_two import LEAF, DepthTwoSolver, one_blas_thread
 from .sorted_depth_two import SortedDepthTwo, nested_chains
 from .similar_support import SimilarSupport
 from .gc_pause import HeapFreeze
+from .dives import Dives
+from .problem import Problem, _minus
+from .starts import IncumbentStarts
+from .subsolver_calls import SubsolverCalls
 
 __all__ = ["GOSDT"]
 
 
-def _minus(total: tuple, part: tuple) -> tuple:
-    """Class counts of a support set minus those of a subset of it."""
-    if len(total) == 2:
-        return (total[0] - part[0], total[1] - part[1])
-    return tuple([a - b for a, b in zip(total, part)])
-
-
-class Subsolvers(NamedTuple):
-    """A GOSDT search's exact small-tree solvers (``GOSDT.subsolvers``), and what they were built for."""
-
-    pairs: DepthTwoSolver | None
-    sorted: SortedDepthTwo | None
-    three: DepthThreeSolver | None
-    loops: dict
-    dataset: Dataset
-    question: tuple
-
-
-class Problem:
-    """A subproblem: the rows in ``support``, with bounds on its optimal objective (weight units)."""
-
-    __slots__ = ("support", "depth_left", "lb", "ub", "leaf_obj", "leaf_loss", "prediction", "counts",
-                 "eq", "plain_lb", "splits", "parent_links", "expanded", "origin", "queued", "scope", "scope_epoch",
-                 "explored", "completion", "similar", "lb_split")
-
-    def __init__(self, support, depth_left, counts, leaf_loss, prediction, leaf_obj, lb, eq, plain_lb, origin):
-        self.support = support
-        self.depth_left = depth_left
-        self.counts = counts
-        self.eq = eq                  # equivalent-points loss (0 with that bound off), equation 9
-        self.leaf_loss = leaf_loss
-        self.prediction = prediction
-        self.leaf_obj = leaf_obj
-        self.lb = lb
-        self.ub = leaf_obj
-        self.plain_lb = plain_lb      # eq + λ: what the bound would be without lookahead
-        self.splits = None            # list of (feature, left, right) still viable, once expanded
-        # For each split that has this problem as a child, its parent and the other child, flat:
-        # [parent, sibling, parent, sibling, ...] (two references per split, no tuple each).
-        self.parent_links = []
-        self.expanded = False
-        self.origin = origin          # (parent problem, feature, side) of the first path that reached it
-        self.queued = False
-        self.scope = -math.inf        # the largest objective a parent can still use (see GOSDT._explore)
-        self.scope_epoch = 0          # the root incumbent's epoch that scope was computed in (GOSDT._fresh_scope)
-        self.explored = -math.inf     # the target of the last _explore of this problem's splits
-        self.completion = None        # (objective, spec of a small tree, or a ready tree) of a known subtree
-        self.similar = None           # SimilarSupport of its splits (``similar_support``), or None
-        self.lb_split = None          # the split of least lower bound at the last GOSDT._rebound, if below the leaf
-
-    @property
-    def solved(self) -> bool:
-        return self.lb >= self.ub
-
-
-class GOSDT(Solver):
+class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
     """Optimal sparse decision trees by dynamic programming with bounds (GOSDT).
 
     Minimises ``loss + λ × leaves`` for additive objectives (accuracy,
@@ -347,83 +179,67 @@ class GOSDT(Solver):
     CAPABILITIES = Capabilities(guesses_lower_bounds=True)
     #: Freeze the heap for the garbage collector during each unit of work (speed only; see gc_pause).
     freeze_heap = True
-    BOUNDS = {
-        "hierarchical": "GOSDT Theorems B.1, B.3 (hierarchical objective lower bound)",
-        "equivalent_points": "GOSDT Theorem B.9, equation 9 (equivalent points bound)",
-        "lookahead": "GOSDT Theorem B.2 (one-step lookahead)",
-        "leaf_bound": "GOSDT Theorems B.4, B.5 / Algorithm 4 (upper bound on the number of leaves)",
-        "incremental_progress": "GOSDT Theorem B.6 / Algorithm 4 (incremental progress to determine splitting)",
-        "incremental_lower_bound": "GOSDT Theorem B.7 (lower bound on incremental progress)",
-        "two_leaves": "GOSDT Theorems B.4, B.9 (at most two leaves when the leaf costs at most eq + 3λ)",
-        "scope": "GOSDT Theorem B.3 applied downwards (a child's subtree must beat its parent's target minus "
-                 "its sibling's lower bound)",
-        "depth": "depth_budget (not a theorem: the user's constraint)",
-        "depth_two": "MurTree section 4.3 (exact depth-two solver from pair counts) where at most three leaves "
-                     "can be optimal (GOSDT Theorems B.4, B.9) or two levels of depth budget remain",
-        "depth_three": "GOSDT Theorem B.10 (similar support) between the root splits of an exact depth-three "
-                       "solver, where three levels of depth budget remain or at most four leaves can be optimal",
-        "depth_four": "GOSDT Theorem B.10 (similar support) between the root splits of an exact depth-four solver "
-                      "with depth-three children (ConTree's search one level up), where four levels of depth budget "
-                      "remain",
-        "depth_five_six": "the depth_four loop with exact children of depth four and five (ConTree's recursion), "
-                          "where five or six levels of depth budget remain",
-        "sorted_depth_two": "ConTree (Brita et al., AAAI 2025) depth-two solver over sorted values: the splits of "
-                            "a chain of nested threshold features from one cumulative sum (exact)",
-        "child_slack": "ConTree (Brita et al., AAAI 2025) raised upper bounds: depth_three solves each child against "
-                       "its target plus 2λ, so a failed solve's bound closes neighbouring thresholds (similar support)",
-        "similar_support": "GOSDT Theorem B.10 (similar support): a solved child bounds the children of every "
-                           "other split of its parent by its optimum minus the weight of the rows they lack",
-        "completions": "MurTree section 4.3 pair counts as upper bounds: each child's best depth-one subtree",
-        "dives": "search order (SPLIT/LicketySPLIT's idea): expand the incumbent's unexpanded leaves first",
-        "bound_dives": "search order (best-first on the lower bound along one path): when the incumbent has no "
-                       "unexpanded leaf, expand those reached from the root by the splits of least lower bound",
-        "completion_dives": "search order (a known tree refined from the top down): dives go on into a completion tree "
-                            "(CART's, another search's), its subtrees becoming the children's upper bounds",
-        "cart_start": "first incumbent (not a bound): CART pruned at λ (Breiman et al. 1984, cost-complexity)",
-        "depth_two_start": "first incumbent (not a bound), on wide data: the best tree of depth at most two "
-                           "(MurTree section 4.3 depth-two solver) when it beats CART's",
-        "depth_three_start": "anytime start (not a bound), on wide data: the best tree of depth at most three, "
-                             "solved beside a search still open after a few seconds",
-        "reference_lower_bound": "McTavish et al. 2022, section 4.3 (lower-bound guess from a reference model)",
-    }
+    SWITCHES = kinds.Switches([
+        kinds.bound('hierarchical', 'GOSDT Theorems B.1, B.3 (hierarchical objective lower bound)'),
+        kinds.bound('equivalent_points', 'GOSDT Theorem B.9, equation 9 (equivalent points bound)'),
+        kinds.bound('lookahead', 'GOSDT Theorem B.2 (one-step lookahead)'),
+        kinds.bound('leaf_bound', 'GOSDT Theorems B.4, B.5 / Algorithm 4 (upper bound on the number of leaves)'),
+        kinds.bound('incremental_progress', 'GOSDT Theorem B.6 / Algorithm 4 (incremental progress to determine splitting)'),
+        kinds.bound('incremental_lower_bound', 'GOSDT Theorem B.7 (lower bound on incremental progress)'),
+        kinds.bound('two_leaves', 'GOSDT Theorems B.4, B.9 (at most two leaves when the leaf costs at most eq + 3λ)'),
+        kinds.bound('scope', "GOSDT Theorem B.3 applied downwards (a child's subtree must beat its parent's target minus its sibling's lower bound)"),
+        kinds.constraint('depth', "depth_budget (not a theorem: the user's constraint)"),
+        kinds.subsolver('depth_two', 'MurTree section 4.3 (exact depth-two solver from pair counts) where at most three leaves can be optimal (GOSDT Theorems B.4, B.9) or two levels of depth budget remain'),
+        kinds.subsolver('depth_three', 'GOSDT Theorem B.10 (similar support) between the root splits of an exact depth-three solver, where three levels of depth budget remain or at most four leaves can be optimal'),
+        kinds.subsolver('depth_four', "GOSDT Theorem B.10 (similar support) between the root splits of an exact depth-four solver with depth-three children (ConTree's search one level up), where four levels of depth budget remain"),
+        kinds.subsolver('depth_five_six', "the depth_four loop with exact children of depth four and five (ConTree's recursion), where five or six levels of depth budget remain"),
+        kinds.subsolver('sorted_depth_two', 'ConTree (Brita et al., AAAI 2025) depth-two solver over sorted values: the splits of a chain of nested threshold features from one cumulative sum (exact)'),
+        kinds.subsolver('child_slack', "ConTree (Brita et al., AAAI 2025) raised upper bounds: depth_three solves each child against its target plus 2λ, so a failed solve's bound closes neighbouring thresholds (similar support)"),
+        kinds.bound('similar_support', 'GOSDT Theorem B.10 (similar support): a solved child bounds the children of every other split of its parent by its optimum minus the weight of the rows they lack'),
+        kinds.bound('completions', "MurTree section 4.3 pair counts as upper bounds: each child's best depth-one subtree"),
+        kinds.search_order('dives', "SPLIT/LicketySPLIT's idea: expand the incumbent's unexpanded leaves first"),
+        kinds.search_order('bound_dives', 'best-first on the lower bound along one path: when the incumbent has no unexpanded leaf, expand those reached from the root by the splits of least lower bound'),
+        kinds.search_order('completion_dives', "a known tree refined from the top down: dives go on into a completion tree (CART's, another search's), its subtrees becoming the children's upper bounds"),
+        kinds.first_incumbent('cart_start', 'CART pruned at λ (Breiman et al. 1984, cost-complexity)'),
+        kinds.first_incumbent('depth_two_start', "on wide data, the best tree of depth at most two (MurTree section 4.3 depth-two solver) when it beats CART's"),
+        kinds.first_incumbent('depth_three_start', 'on wide data, an anytime start: the best tree of depth at most three, solved beside a search still open after a few seconds'),
+        kinds.bound('reference_lower_bound', 'McTavish et al. 2022, section 4.3 (lower-bound guess from a reference model)'),
+    ])
     #: Above this many features ``completions`` are off: they need a full pair matrix (features²
     #: numbers per class) on every dive. The exact depth-two and depth-three solvers work at any width.
     max_pair_features = 2000
     #: From this many features on, ``depth_two`` also closes unbudgeted problems with room for at
     #: most three leaves. On fewer, creating the children in Python is cheaper than the numpy call
-    #: (measured on the narrow suite: 1.5x slower overall with it at 11-18 features).
+    #: (chosen on the narrow suite, ``benchmarks/results.md``).
     wide_features = 32
     #: ``sorted_depth_two`` is used when the features form chains of at least this many on average
     #: (threshold encodings of numeric columns); on one-hot data the pair counts are faster.
     min_chain_length = 4
     #: ... and only above this many features: below it a support's exact pair matrix is cheaper,
-    #: and its exact children bound the depth-three solver's other splits better (measured on
-    #: spiral and compas with all thresholds at depth budgets 3 and 4: 2-5x slower with chains).
+    #: and its exact children bound the depth-three solver's other splits better (chosen on spiral
+    #: and compas with all thresholds, ``benchmarks/results_contree.md``).
     min_sorted_features = DepthTwoSolver.max_pair_columns
     #: ``bound_dives`` start after this many expansions. Problems that close within them are certified
-    #: fastest by the depth-first order alone (the narrow suite: 1.6x slower in geometric mean with
-    #: bound dives from the start, 1.05x after 10,000 expansions, unchanged after 50,000), while on
-    #: wide one-hot data 50,000 expansions are 3-5 s and the bound still rises in time (car one-hot
-    #: at λ = 0.01 certified in 9 s).
+    #: fastest by the depth-first order alone (the narrow suite slows down with bound dives from the
+    #: start), while on wide one-hot data the bound still rises in time (``benchmarks/results.md``,
+    #: ``benchmarks/results_wide.md``).
     bound_dives_after = 50_000
     #: A depth-three solve advances by slices of about this many seconds (one unit of work each),
     #: so a time limit or a Pause waits at most about one slice.
     three_slice_seconds = 0.1
-    #: ``depth_four`` is used on data of at most this many points × features (spiral with every threshold
-    #: has 18,000, compas 309,272). Above, on breast cancer's 8.7 million at depth budget 4, the loop waits
-    #: for its seed and children while GOSDT's own search meets good trees sooner (λ = 0.005: 0.0496 at
-    #: 32 s against 120 s; the same trees and lower bounds at 120 s for λ = 0.01, a better bound for 0.02).
+    #: ``depth_four`` is used on data of at most this many points × features. Above, the loop waits for
+    #: its seed and children while GOSDT's own search meets good trees sooner
+    #: (``benchmarks/results_contree.md``).
     depth_four_max_cells = 1_000_000
     #: ``depth_five_six``: the deepest remaining budget solved by a loop over root splits. Measured at five
     #: and six (spiral, compas, three one-hot datasets); deeper loops wait for ever longer seeds.
     max_loop_depth = 6
     #: ``child_slack``: each child of a depth-three root split is solved against its target plus this
-    #: many λ. Exact for any value; on breast cancer with every threshold at depth three 2 tries a
-    #: sixth to two fifths fewer root splits than 1 (and 3 about as many as 2).
+    #: many λ. Exact for any value; 2 tries fewer root splits than 1, and 3 about as many as 2
+    #: (``benchmarks/results_contree.md``).
     child_slack_lambdas = 2.0
     #: ``depth_three_start`` begins once the search has run this many seconds without certifying
-    #: (searches that certify sooner never pay for it: compas with all thresholds at depth budget 4
-    #: certifies in 2-8 s) ...
+    #: (searches that certify sooner never pay for it) ...
     depth_three_start_after = 5.0
     #: ... and then takes at most this share of the search's time, one slice at a time.
     depth_three_start_share = 1 / 3
@@ -432,9 +248,9 @@ class GOSDT(Solver):
 
     def __init__(self, dataset: Dataset, *, regularization: float, objective="accuracy",
                  bounds: dict | None = None, depth_budget: int | None = None,
-                 reference_errors=None):
+                 reference_errors=None, strategies: dict | None = None):
         super().__init__(dataset, regularization=regularization, objective=objective, bounds=bounds,
-                         depth_budget=depth_budget)
+                         depth_budget=depth_budget, strategies=strategies)
         if not self.objective.additive:
             raise ValueError(f"GOSDT needs an additive objective; {self.objective.name!r} is not. "
                              "Use solver='osdt' for F-score and AUC objectives.")
@@ -501,7 +317,7 @@ class GOSDT(Solver):
 
     def _reference_sums(self, reference_errors) -> list:
         """Validate per-point reference errors; return [(class cost, SubsetSum of that class's errors)]."""
-        from ..data import SubsetSum
+        from ...data import SubsetSum
         errors = np.asarray(reference_errors, dtype=float)
         n_points, n_classes = self.dataset.n_points, self.dataset.n_classes
         if errors.shape == (n_points,):
@@ -603,7 +419,7 @@ class GOSDT(Solver):
         self._record()
         root = self.root
         # The memo's objects stay out of the garbage collector's full scans during each unit of
-        # work (see treeopt.solvers.gc_pause; the search itself is unchanged).
+        # work (see treeopt.solvers.gosdt.gc_pause; the search itself is unchanged).
         pause = HeapFreeze(self.freeze_heap)
         dives = self.bounds["dives"]
         while not root.solved and self._queue:
@@ -639,264 +455,12 @@ class GOSDT(Solver):
         if not root.solved:  # pragma: no cover - defensive
             raise RuntimeError("GOSDT queue emptied before the root was solved; please report this bug.")
 
-    def _start_from_depth_two(self) -> None:
-        """``depth_two_start``: the best tree of depth at most two becomes the root's incumbent if better.
-
-        One exact depth-two solve over all rows (``treeopt/solvers/depth_two.py``, or
-        ``sorted_depth_two.py`` on threshold chains), a fraction of a second even on 15,000
-        columns, against the incumbent so far (CART's tree).
-        """
-        root = self.root
-        with one_blas_thread():
-            objective, spec = (self._pairs if self._sorted is None else self._sorted).best(
-                points_in(root.support, self.dataset.n_points), root.ub)
-        self._count_subsolves()
-        if spec is not None and spec != LEAF and self._take_offer(objective, spec, record=False):
-            self.prune_counts["depth_two_start"] += 1
-
-    @property
-    def start_due(self) -> bool:
-        """Whether a ``depth_three_start`` solve is under way, or due (the search has run
-        :attr:`depth_three_start_after` seconds) and not built yet."""
-        return self._start_run is not None and not self.root.solved and self._seconds_past_start_delay() >= 0
-
-    def end_depth_three_start(self) -> None:
-        """Stop ``depth_three_start``: another search has proved depth three, so its trees cannot help."""
-        self._start_run = None
-
-    def _seconds_past_start_delay(self) -> float:
-        """``depth_three_start``: seconds of search since :attr:`depth_three_start_after` (negative before)."""
-        return time.perf_counter() - self._start_clock[0] - self.depth_three_start_after
-
-    def _start_turn(self) -> bool:
-        """``depth_three_start``: whether the next unit of work is a slice of the root's depth-three solve."""
-        elapsed = self._seconds_past_start_delay()
-        return elapsed >= 0 and self._start_clock[1] <= self.depth_three_start_share * elapsed
-
-    def _advance_start(self) -> None:
-        """``depth_three_start``: one slice of the exact depth-three solve over all rows.
-
-        On wide data a search with a larger depth budget (or none) can hold a tree worse than the
-        best tree of depth three for minutes: its first problems of depth three are solved one
-        after the other, each against a tight target. This solve runs beside it, against the
-        incumbent (``treeopt/solvers/depth_three.py``), and each better tree it finds becomes the
-        incumbent, as an offered tree would. An anytime start, not a bound: the depth-three
-        optimum says nothing about deeper trees.
-        """
-        root = self.root
-        begun = time.perf_counter()
-        run = self._start_run
-        if run is True:
-            with one_blas_thread():
-                run = self._start_run = self._three.start(points_in(root.support, self.dataset.n_points), root.ub,
-                                                          anytime=True)
-        else:
-            run.lower_target(root.ub)                             # the search may have found better
-        run.advance(self.three_slice_seconds)
-        self._count_subsolves()
-        if run.spec is not None and run.spec != LEAF and run.best < root.ub - self.eps:
-            self._take_offer(run.best, run.spec)
-            self.prune_counts["depth_three_start"] += 1
-        if run.done:
-            self._start_run = None
-        self._start_clock[1] += time.perf_counter() - begun
-
-    def offer_incumbent(self, tree: Tree, objective: float) -> bool:
-        """Take a tree found by another search over the same dataset as the incumbent, if it is better.
-
-        The tree's objective becomes the root's upper bound, so every subtree that cannot beat it
-        is pruned from then on (Theorem B.3), while the lower bound stays a bound on this search's
-        own optimum. The combined searches (``treeopt/solvers/deepening.py``,
-        ``treeopt/solvers/portfolio.py``) share their incumbents this way. The tree may be deeper
-        than ``depth_budget``: the search then proves that no tree within the budget beats it.
-
-        Parameters
-        ----------
-        tree : Tree
-            A tree over this search's dataset (the same features).
-        objective : float
-            Its objective, in objective units (what :attr:`upper_bound` reports).
-
-        Returns
-        -------
-        bool
-            Whether the tree became the incumbent.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from treeopt.data import Dataset
-        >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5)
-        >>> ds = Dataset.from_binary(X, X[:, 0] ^ X[:, 1])
-        >>> found = GOSDT(ds, regularization=0.05).run()
-        >>> search = GOSDT(ds, regularization=0.05, depth_budget=1)
-        >>> search.offer_incumbent(found.tree, found.objective)
-        True
-        >>> result = search.run()                 # depth one cannot beat the offered depth-two tree
-        >>> round(result.objective, 4), result.tree.depth
-        (0.2, 2)
-        """
-        weight = objective / self.model.scale
-        if self.root is None:                                     # taken when the search starts
-            current = self.upper_bound / self.model.scale if self._offered is None else self._offered[0]
-            if weight >= current - self.eps:
-                return False
-            self._offered = (weight, tree.root)
-            return True
-        taken = self._take_offer(weight, tree.root)
-        if taken and not self.keep_start_when_offered:
-            self._start_run = None            # another search shares its trees: no depth_three_start of our own
-        return taken
-
-    def _take_offer(self, weight: float, node, record: bool = True) -> bool:
-        """Make a whole tree (a ready tree or a small-tree spec, of objective ``weight``) the root's
-        incumbent if it is better: offered trees, and the ``cart_start`` and ``*_start`` trees."""
-        root = self.root
-        if weight >= root.ub - self.eps:
-            return False
-        before = root.lb
-        root.completion = (weight, node)                          # a ready tree, as cart_start's
-        if root.splits is None:
-            root.ub = weight
-        else:
-            self._rebound(root)
-        if root.lb >= root.ub - self.eps:                         # the lower bound is now on min(R*, weight)
-            root.lb = root.ub
-        if record:
-            self._record(improved=True, raised=root.lb > before)
-        return True
-
     def _emit_prunes(self, before: dict) -> None:
         """One ``Pruned`` event per bound whose counter moved during this unit of work."""
         for bound, n in self.prune_counts.items():
             if n > before[bound] and bound not in ("dives", "bound_dives", "completion_dives", "cart_start",
                                                    "depth_two_start", "depth_three_start"):  # orders and starts: no pruning
                 self._emit(Pruned(self.expansions, bound, n - before[bound]))
-
-    def _dive(self) -> bool:
-        """``dives`` (and ``bound_dives``): expand one problem off the exact search's order; False if there is none.
-
-        First the unexpanded problems of the incumbent tree (with completions, so the incumbent
-        grows). When there are none, and after :attr:`bound_dives_after` expansions, the
-        unexpanded problems reached from the root by the splits of least lower bound.
-        """
-        if not self._dive_targets and self._dived_at != self.root.ub:
-            self._dived_at = self.root.ub
-            self._dive_targets = self._incumbent_frontier()
-            self._diving_weakest = False
-        if not self._dive_targets and self.bounds["bound_dives"] and self.expansions >= self.bound_dives_after:
-            self._dive_targets = self._weakest_frontier()
-            self._diving_weakest = True
-        weakest = self._diving_weakest
-        while self._dive_targets:
-            problem = self._dive_targets.pop()
-            if not problem.expanded and not problem.solved:
-                self._expand(problem, dive=not weakest)       # completions only on the incumbent's path
-                self.prune_counts["bound_dives" if weakest else "dives"] += 1
-                if not weakest:
-                    self._dived_at = None              # its new subtree may hold more targets
-                return True
-        return False
-
-    def _weakest_frontier(self) -> list:
-        """``bound_dives``: the unexpanded problems reached from the root by following, at each
-        problem, the open split of least lower bound (where the root's lower bound is weakest)."""
-        def weakest_split(problem):
-            if problem.solved:
-                return None
-            open_splits = [s for s in problem.splits or () if not (s[1].solved and s[2].solved)]
-            return min(open_splits, key=lambda s: s[1].lb + s[2].lb, default=None)
-        return self._frontier(weakest_split)
-
-    def _incumbent_frontier(self) -> list:
-        """The unexpanded, unsolved problems reached by following the incumbent from the root."""
-        def best_split(problem):
-            best = self._best_split(problem)
-            return best[1] if best is not None and best[0] < problem.leaf_obj - self.eps else None
-
-        targets = self._frontier(best_split)
-        if self.bounds["completion_dives"]:
-            # The targets are popped from the end: the best splits' path first, then the completion's.
-            seen = {id(problem) for problem in targets}
-            targets = [p for p in self._frontier(self._completion_split) if id(p) not in seen] + targets
-        return targets
-
-    def _completion_split(self, problem: Problem):
-        """``completion_dives``: the split to follow from an expanded problem on the incumbent's path.
-
-        Where the problem's incumbent is its completion, a whole tree over its rows that its
-        splits do not hold (CART's pruned tree, a tree offered by another search, such as the best
-        tree of the previous depth budget), the dives could not refine it: its nodes are not
-        problems. Its root split's children then get its two subtrees as their completions, and
-        the dive goes on into them, so the incumbent is refined from the top down like the trees
-        the dives grow. Elsewhere, the split of least upper bound.
-        """
-        best = self._best_split(problem)
-        completion = problem.completion
-        if completion is not None and completion[0] < problem.leaf_obj - self.eps and \
-                (best is None or completion[0] < best[0] - self.eps):
-            return self._hand_down(problem)
-        return best[1] if best is not None and best[0] < problem.leaf_obj - self.eps else None
-
-    def _hand_down(self, problem: Problem):
-        """The split at the root of a problem's completion tree, with its subtrees passed to the children.
-
-        Each subtree is a tree over exactly that child's rows, so its objective is an upper bound
-        on the child's optimum (the premise of Theorem B.3) and becomes the child's completion if
-        it is lower than what the child has. Returns the split, or None when the completion is a
-        leaf or its root split is no longer viable (pruned: no tree through it beats the problem's
-        upper bound).
-        """
-        node = problem.completion[1]
-        if not isinstance(node, (Split, tuple, int, np.integer)) or node == LEAF:
-            return None
-        if not isinstance(node, Split):
-            node = self._small_tree(problem.support, node)
-            if not isinstance(node, Split):
-                return None
-        for split in problem.splits:
-            if split[0] == node.feature:
-                break
-        else:
-            return None
-        changed = []
-        for child, subtree in ((split[1], node.left), (split[2], node.right)):
-            if child.solved:
-                continue
-            objective = self._tree_objective(subtree, child.support)
-            if objective < child.ub - self.eps:
-                child.ub = objective
-                child.completion = (objective, subtree)
-                if child.lb >= objective - self.eps:
-                    child.lb = objective
-                changed.append(child)
-        self.prune_counts["completion_dives"] += len(changed)
-        for child in changed:
-            self._propagate(child)
-        return split
-
-    def _tree_objective(self, node, support: int) -> float:
-        """A tree's objective over a support set (weight units): each leaf's loss there plus λ."""
-        if isinstance(node, Split):
-            true_rows = support & self.dataset.feature_mask(node.feature)
-            return self._tree_objective(node.left, support ^ true_rows) + self._tree_objective(node.right, true_rows)
-        return self.model.leaf(self.dataset.class_counts(support))[0] + self.penalty
-
-    def _frontier(self, follow) -> list:
-        """The unexpanded, unsolved problems reached from the root by following, at each expanded
-        problem, the split ``(feature, left, right)`` that ``follow`` picks (None: stop there)."""
-        targets, stack = [], [self.root]
-        while stack:
-            problem = stack.pop()
-            if not problem.expanded:
-                if not problem.solved:
-                    targets.append(problem)
-                continue
-            split = follow(problem)
-            if split is not None:
-                stack.append(split[1])
-                stack.append(split[2])
-        return targets
 
     def _push(self, problem: Problem) -> None:
         if not problem.queued:
@@ -1060,193 +624,6 @@ class GOSDT(Solver):
         if child.lb >= objective - self.eps:
             child.lb = objective
         completed.append(child)
-
-    def _advance_run(self, problem: Problem, solver, counter: str) -> None:
-        """``depth_three`` or ``depth_four``: one slice of the problem's exact solve by ``solver``.
-
-        A solve on thousands of columns can take minutes, so it advances by slices of
-        :attr:`three_slice_seconds` (``treeopt/solvers/depth_three.py``, ``RootSplitRun``).
-        Between slices the problem stays open, with its lower bound raised to the run's
-        and its upper bound lowered to the best tree found so far, and goes back on the queue.
-        """
-        run = self._three_runs.get(id(problem))
-        if run is None:
-            run = self._three_runs[id(problem)] = solver.start(
-                points_in(problem.support, self.dataset.n_points), problem.ub)
-        run.advance(self.three_slice_seconds)
-        self._count_subsolves()
-        if run.done:
-            del self._three_runs[id(problem)]
-            self.prune_counts[counter] += 1
-            self._solve_small(problem, run.objective, run.spec, counter=None)
-            return
-        old_lb, old_ub = problem.lb, problem.ub
-        if run.spec is not None and run.best < problem.ub - self.eps:
-            problem.ub = run.best
-            if run.spec != LEAF:
-                problem.completion = (run.best, run.spec)
-        problem.lb = min(max(problem.lb, run.lower_bound), problem.ub)
-        if self._events is not None:
-            self._emit(Expanded(self.expansions, self.rule(problem), self._obj(problem.lb), self._obj(problem.ub), 0))
-        if problem.lb != old_lb or problem.ub != old_ub:
-            self._propagate(problem)
-        self._push(problem)
-
-    def _subsolve_totals(self) -> tuple[int, int]:
-        """The counters the depth-two and depth-three subsolvers keep (possibly shared with other searches)."""
-        return (0 if self._sorted is None else self._sorted.solves,
-                0 if self._three is None else self._three.slack_solves)
-
-    def _count_subsolves(self) -> None:
-        """Add to ``prune_counts`` what the subsolvers counted since this search last counted. The
-        marks are renewed at the start of each of its units of work, so solvers shared with other
-        searches (:meth:`adopt_subsolvers`) count each search's own solves."""
-        now = self._subsolve_totals()
-        sorted_solves, slack_solves = (a - b for a, b in zip(now, self._subsolve_marks))
-        self._subsolve_marks = now
-        if self._sorted is not None:
-            self.prune_counts["sorted_depth_two"] += sorted_solves
-        if self._three is not None:
-            self.prune_counts["child_slack"] += slack_solves
-
-    @property
-    def subsolvers(self) -> "Subsolvers":
-        """This search's exact small-tree solvers, for :meth:`adopt_subsolvers` of another search."""
-        return Subsolvers(self._pairs, self._sorted, self._three, self._loops, self.dataset, self._question())
-
-    def _question(self) -> tuple:
-        """What the subsolvers answer besides the dataset: λ, tolerance, class costs and switches."""
-        return (self.penalty, self.eps, tuple(np.ravel(self.model.costs).tolist()), tuple(sorted(self.bounds.items())),
-                self.lower_bound_guessed)
-
-    def adopt_subsolvers(self, subsolvers: "Subsolvers") -> None:
-        """Solve small subtrees with another search's exact solvers, and so reuse what they keep.
-
-        The depth-two solver, the depth-three solver and the loops over root splits
-        (``depth_four``, ``depth_five_six``) keep their results by support
-        (``treeopt/solvers/depth_three.py``, ``SupportMemo``). Iterative deepening
-        (``treeopt/solvers/deepening.py``) runs one search per depth budget over the same data: with
-        the solvers shared, the depth-six search's first step, the best tree of depth five over all
-        rows, is the depth-five search's answer, and so are the depth-four seeds of its children.
-        Call before this search starts.
-
-        Parameters
-        ----------
-        subsolvers : Subsolvers
-            Another search's :attr:`subsolvers`.
-
-        Raises
-        ------
-        ValueError
-            When they were built for other data, another λ or objective, other switches, or a search
-            that guesses its lower bounds: they would answer another question.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from treeopt.data import Dataset
-        >>> X = np.array([[a, b, c] for a in (0, 1) for b in (0, 1) for c in (0, 1)] * 2)
-        >>> ds = Dataset.from_binary(X, X.sum(axis=1) % 2)
-        >>> shallow = GOSDT(ds, regularization=0.01, depth_budget=3)
-        >>> deep = GOSDT(ds, regularization=0.01, depth_budget=4)
-        >>> deep.adopt_subsolvers(shallow.subsolvers)
-        >>> round(shallow.run().objective, 4), round(deep.run().objective, 4)   # parity: 8 leaves at depth 3
-        (0.08, 0.08)
-        """
-        if subsolvers.dataset is not self.dataset or subsolvers.question != self._question() \
-                or self.lower_bound_guessed:
-            raise ValueError("adopt_subsolvers needs the subsolvers of a search over the same dataset with the same "
-                             "regularization, objective and bounds, without lower-bound guessing.")
-        if self._generator is not None:
-            raise ValueError("adopt_subsolvers must be called before the search starts.")
-        self._pairs, self._sorted, self._three, self._loops = subsolvers[:4]
-
-    def _solve_small(self, problem: Problem, objective: float, spec, counter: str | None = "depth_two") -> None:
-        """``depth_two``/``depth_three``: the problem's optimum is its best tree of depth at most two or three.
-
-        ``objective`` is that optimum, or a lower bound at least ``problem.ub - eps`` when
-        ``spec`` is None (no small tree beats the upper bound, which is then the optimum).
-        ``spec`` is the tree as a nested spec (see :meth:`_small_tree`).
-        """
-        old_lb, old_ub = problem.lb, problem.ub
-        problem.expanded = True
-        problem.splits = []
-        if spec is not None and objective < problem.ub - self.eps:
-            problem.ub = objective
-            if spec != LEAF and spec != (LEAF, LEAF, LEAF):
-                problem.completion = (objective, spec)
-        problem.lb = problem.ub
-        if counter is not None:
-            self.prune_counts[counter] += 1
-        if self._events is not None:
-            self._emit(Expanded(self.expansions, self.rule(problem), self._obj(problem.lb), self._obj(problem.ub), 0))
-        if problem.lb != old_lb or problem.ub != old_ub:
-            self._propagate(problem)
-
-    def _solve_two_leaves(self, problem: Problem) -> None:
-        """``two_leaves``: the optimum is the leaf or the best split into two leaves.
-
-        Its leaf costs ``leaf_loss + λ <= eq + 3λ``, the least any tree with three
-        or more leaves can cost (Theorems B.4, B.9), so one pass over the features
-        decides the problem: each split's two leaf losses come from class counts
-        (the right child's by popcounts, the left's by subtraction). Only the two
-        children of the best split, if it beats the leaf, become problems.
-        """
-        ds, model = self.dataset, self.model
-        support, counts = problem.support, problem.counts
-        masks = ds.feature_masks
-        best_obj, best = problem.leaf_obj - self.eps, None     # a split must beat the leaf (as _extract)
-        two = 2 * self.penalty
-        if self._binary and self._subtract:                     # the hot case, unrolled: a leaf loses min(n0, n1)
-            first_fn, second_fn = ds._class_fns
-            total_first, total_second = counts
-            for j, mask in enumerate(masks):
-                right = support & mask
-                if not right or right == support:
-                    continue
-                first, second = first_fn(right), second_fn(right)
-                left_first, left_second = total_first - first, total_second - second
-                objective = (first if first < second else second) + \
-                    (left_first if left_first < left_second else left_second) + two
-                if objective < best_obj:
-                    best_obj, best = objective, (j, right, (left_first, left_second), (first, second))
-        else:
-            for j in range(ds.n_features):
-                right = support & masks[j]
-                if not right or right == support:
-                    continue
-                right_counts = ds.class_counts(right)
-                left_counts = _minus(counts, right_counts) if self._subtract else ds.class_counts(support ^ right)
-                objective = model.leaf(left_counts)[0] + model.leaf(right_counts)[0] + two
-                if objective < best_obj:
-                    best_obj, best = objective, (j, right, left_counts, right_counts)
-        old_lb, old_ub = problem.lb, problem.ub
-        problem.expanded = True
-        problem.splits = []
-        if best is not None:
-            j, right, left_counts, right_counts = best
-            depth_left = None if problem.depth_left is None else problem.depth_left - 1
-            shift = 0 if depth_left is None else depth_left << self._shift
-            left_support = support ^ right
-            children = []
-            for side, (child_support, child_counts) in enumerate(((left_support, left_counts), (right, right_counts))):
-                key = child_support | shift
-                child = self.problems.get(key)
-                if child is None:
-                    child = self._create(child_support, key, depth_left, (problem, j, bool(side)), child_counts,
-                                         self._eq_of(child_support))
-                children.append(child)
-            children[0].parent_links += (problem, children[1])
-            children[1].parent_links += (problem, children[0])
-            problem.splits = [(j, children[0], children[1])]
-            problem.ub = min(problem.leaf_obj, children[0].ub + children[1].ub)
-        problem.lb = problem.ub
-        self.prune_counts["two_leaves"] += 1
-        if self._events is not None:
-            self._emit(Expanded(self.expansions, self.rule(problem), self._obj(problem.lb), self._obj(problem.ub),
-                                len(problem.splits)))
-        if problem.lb != old_lb or problem.ub != old_ub:
-            self._propagate(problem)
 
     def _explore(self, problem: Problem) -> None:
         """Algorithm 1, lines 29-36: queue the children of the splits that can still matter.

@@ -4,10 +4,9 @@ A search allocates tens of thousands of long-lived objects (problems, their
 parent lists, their splits), all reachable until the search ends. CPython's
 generational collector still rescans the whole heap every time the number of
 long-lived objects has grown by a quarter, and that heap also holds numpy,
-pandas and, in Jupyter, the whole notebook: on tic-tac-toe (GOSDT, λ=0.02)
-three such full collections took 0.27 s of a 1.03 s search, finding nothing
-to free, and with them out of the way the search took half the time
-(``benchmarks/results.md``, "Round two").
+pandas and, in Jupyter, the whole notebook: such full collections find nothing
+to free in a growing memo, and can take a large share of a search's time
+(``benchmarks/results.md``).
 
 Several threads may each run a search: whoever finds objects already frozen
 stands aside, so the worst case is a unit of work without the speed-up.

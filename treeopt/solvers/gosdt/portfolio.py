@@ -2,7 +2,7 @@
 
 They are good at different things on wide data (measured in ``benchmarks/results_wide.md``):
 GOSDT with dives finds deep trees early and certifies with its hierarchical bounds when λ is
-small relative to the data's noise; iterative deepening (``treeopt/solvers/deepening.py``)
+small relative to the data's noise; iterative deepening (``treeopt/solvers/gosdt/deepening.py``)
 finds the best shallow trees first and certifies through the leaf-count bound when λ is large.
 Neither dominates. Both bound the same optimum ``R*``, so the portfolio keeps
 
@@ -13,40 +13,34 @@ and stops as soon as they meet, whichever search closed the gap.
 
 Both use one set of exact small-tree solvers (``GOSDT.adopt_subsolvers``), which keep their
 results by support: with a depth budget of five, GOSDT's loop over root splits and iterative
-deepening's last depth solve the same supports once (spiral with every threshold at depth five:
-1.9-2.6 s instead of 3.3-4.1 s; at depth six, λ = 0.02, 9 s instead of 19 s).
+deepening's last depth solve the same supports once.
 
 Units of work alternate by time. *Anytime first*: during the first :attr:`Portfolio.ANYTIME_SECONDS`
 of search time, iterative deepening gets :attr:`Portfolio.ANYTIME_SHARE` of it, because its
-best shallow trees are what a user who stops early wants (tic-tac-toe one-hot at λ = 0.005 reaches
-the best known objective in 10 s with 4/5 and not with 1/2; no wide row got worse,
-``benchmarks/results_wide.md``). After that the two share evenly, since certificates come from
+best shallow trees are what a user who stops early wants (the shares were chosen on the wide
+suite, ``benchmarks/results_wide.md``). After that the two share evenly, since certificates come from
 either: the member furthest behind its share goes next.
 
 *A depth-three start on wide data.* Iterative deepening proves depth three least bound first,
-which meets good trees late on thousands of columns (breast cancer with every threshold, λ = 0.01:
-the depth-three optimum after 11 s of its solve). So the GOSDT member runs its
+which meets good trees late on thousands of columns. So the GOSDT member runs its
 ``depth_three_start`` (an exact depth-three solve over all rows in the anytime order of
-``treeopt/solvers/depth_three.py``, which meets that optimum after 2 s) from
+``treeopt/solvers/gosdt/depth_three.py``, which meets the optimum sooner) from
 :attr:`Portfolio.THREE_START_AFTER` seconds on, keeps it when trees are shared, and while it is
 under way in the first seconds, iterative deepening's share is :attr:`Portfolio.ANYTIME_SHARE_WITH_START`
 instead, most of the rest going to that solve. Its trees reach both members like any other.
-It ends once iterative deepening has proved depth three: it can find nothing better then.
-Measured (``benchmarks/results_wide.md``): breast cancer with every threshold at λ = 0.01 reaches
-the depth-three optimum 0.0734 at 6.5 s (the portfolio held 0.0769 at 10 s before); wine with
-every threshold at λ = 0.02 certifies in 5.7 s instead of 5.5 s (6.1 s without that end, 7.9 s with
-a share of 0.55).
+It ends once iterative deepening has proved depth three: it can find nothing better then
+(measurements in ``benchmarks/results_wide.md``).
 """
 
 from __future__ import annotations
 
-from ..data import Dataset
-from ..events import Started
-from ..tree import Tree
-from .base import EPS, Solver
-from .capabilities import Capabilities
+from ...data import Dataset
+from ...events import Started
+from ...tree import Tree
+from ..base import EPS, Solver
+from ..capabilities import Capabilities
 from .deepening import DepthDeepening
-from .gosdt import GOSDT
+from .search import GOSDT
 
 __all__ = ["Portfolio"]
 
@@ -77,7 +71,7 @@ class Portfolio(Solver):
 
     name = "portfolio"
     CAPABILITIES = Capabilities()
-    BOUNDS = dict(DepthDeepening.BOUNDS)
+    SWITCHES = DepthDeepening.SWITCHES
     #: Search seconds during which iterative deepening gets the larger share.
     ANYTIME_SECONDS = 10.0
     #: Iterative deepening's share of those first seconds (1/2 afterwards).
@@ -90,11 +84,11 @@ class Portfolio(Solver):
     ANYTIME_SHARE_WITH_START = 0.65
 
     def __init__(self, dataset: Dataset, *, regularization: float, objective="accuracy",
-                 bounds: dict | None = None, depth_budget: int | None = None):
+                 bounds: dict | None = None, depth_budget: int | None = None, strategies: dict | None = None):
         super().__init__(dataset, regularization=regularization, objective=objective, bounds=bounds,
-                         depth_budget=depth_budget)
-        common = dict(regularization=regularization, objective=self.objective, bounds=self.bounds,
-                      depth_budget=depth_budget)
+                         depth_budget=depth_budget, strategies=strategies)
+        common = dict(regularization=regularization, objective=self.objective, depth_budget=depth_budget,
+                      **self.switch_settings())
         gosdt = GOSDT(dataset, **common)
         gosdt.depth_three_start_after = self.THREE_START_AFTER
         gosdt.depth_three_start_share = self.THREE_START_SHARE

@@ -1,7 +1,7 @@
 """The depth-three solver: the best tree of depth at most three, with the similar-support bound.
 
 A tree of depth at most three is a root split ``j`` and two subtrees of depth at most
-two, which :class:`~treeopt.solvers.depth_two.DepthTwoSolver` solves exactly. Trying
+two, which :class:`~treeopt.solvers.gosdt.depth_two.DepthTwoSolver` solves exactly. Trying
 every root split costs two depth-two solves per feature; most of them are skipped by
 two bounds:
 
@@ -41,13 +41,13 @@ is. This is ConTree's idea of solving a subtree against an upper bound raised by
 threshold interval it should prune (Briţa, van der Linden and Demirović, AAAI 2025). Exact for
 any slack: only how much each child solve proves changes.
 
-**An anytime order.** Least bound first proves fastest but meets good trees late: on breast cancer
-with every threshold at depth three (λ = 0.01) the optimum comes after 11 of 12 seconds. A solve
+**An anytime order.** Least bound first proves fastest but meets good trees late: on thousands of
+threshold columns the optimum may come at the very end of the solve. A solve
 started with ``anytime=True`` tries instead the split of least ``bound + w × (children as leaves)``,
 ``w =`` :attr:`RootSplitRun.ANYTIME_STUMP_WEIGHT`: splits whose own two leaves are already good
-come earlier, and the optimum there comes at 1.6-1.9 s. It proves 35-60 % slower, so it serves
+come earlier, and good trees with them. It proves more slowly, so it serves
 solves whose trees matter and whose proof does not (``depth_three_start`` in
-``treeopt/solvers/gosdt.py``). Exact either way: the order changes, not what is closed.
+``treeopt/solvers/gosdt/search.py``). Exact either way: the order changes, not what is closed.
 
 Objectives are in weight units (scored loss + λ per leaf), like the solvers'.
 """
@@ -66,7 +66,7 @@ __all__ = ["LoopSolver", "SupportMemo", "SolvedRun", "DepthThreeSolver", "RootSp
 class LoopSolver:
     """What the solvers that loop over root splits share: a whole solve is a run advanced to its end.
 
-    Subclasses (:class:`DepthThreeSolver`, ``DepthFourSolver`` in ``treeopt/solvers/depth_four.py``)
+    Subclasses (:class:`DepthThreeSolver`, ``DepthFourSolver`` in ``treeopt/solvers/gosdt/depth_four.py``)
     set :attr:`depth`, the depth-two solver ``two`` and :attr:`results`.
     """
 
@@ -117,7 +117,7 @@ class LoopSolver:
 
 class SupportMemo:
     """A solver's results kept by support: the same support is reached through both orders of two
-    splits, and by the searches of successive depth budgets (``treeopt/solvers/deepening.py``).
+    splits, and by the searches of successive depth budgets (``treeopt/solvers/gosdt/deepening.py``).
     Cleared when it holds ``size`` results.
 
     A result is exact (its spec is the optimal tree), or a lower bound (spec None: nothing beat the
@@ -214,7 +214,7 @@ class DepthThreeSolver(LoopSolver):
     children : SortedDepthTwo, optional
         Solves the children (any object with ``best(mask, target)`` as
         :meth:`DepthTwoSolver.best`); default ``two``. On threshold features
-        :class:`~treeopt.solvers.sorted_depth_two.SortedDepthTwo` pays per numeric
+        :class:`~treeopt.solvers.gosdt.sorted_depth_two.SortedDepthTwo` pays per numeric
         column rather than per threshold.
     target_slack : float, default=1.0
         Each child is solved against its target plus this many λ (see the module docstring;
@@ -234,7 +234,7 @@ class DepthThreeSolver(LoopSolver):
     Examples
     --------
     >>> import numpy as np
-    >>> from treeopt.solvers.depth_two import DepthTwoSolver
+    >>> from treeopt.solvers.gosdt.depth_two import DepthTwoSolver
     >>> X = np.array([[a, b, c] for a in (0, 1) for b in (0, 1) for c in (0, 1)], dtype=bool)
     >>> parity = X.sum(axis=1) % 2
     >>> counts = np.stack([5 * (parity == 0), 5 * (parity == 1)], axis=1).astype(float)
@@ -307,7 +307,7 @@ class RootSplitRun:
     search stays stepwise.
 
     The loop over root splits is the same one level up: with the children solved at depth three
-    it is the depth-four solve of ``treeopt/solvers/depth_four.py``. What differs comes from the
+    it is the depth-four solve of ``treeopt/solvers/gosdt/depth_four.py``. What differs comes from the
     solver: the support's optimum at the children's depth that seeds the similar-support bound
     (``solver._seed_steps``), how a child is solved (``solver._child_steps``) and the most leaves a
     child has (``solver.child_max_leaves``, for the rounding of whole-weight bounds). Both solves are
@@ -322,7 +322,7 @@ class RootSplitRun:
     Examples
     --------
     >>> import numpy as np
-    >>> from treeopt.solvers.depth_two import DepthTwoSolver
+    >>> from treeopt.solvers.gosdt.depth_two import DepthTwoSolver
     >>> X = np.array([[a, b, c] for a in (0, 1) for b in (0, 1) for c in (0, 1)], dtype=bool)
     >>> counts = np.stack([5 * (X.sum(axis=1) % 2 == 0), 5 * (X.sum(axis=1) % 2 == 1)], axis=1).astype(float)
     >>> run = DepthThreeSolver(DepthTwoSolver(X, counts, penalty=1.0, eps=1e-9)).start(np.ones(8, bool), np.inf)
@@ -335,9 +335,8 @@ class RootSplitRun:
     8.0
     """
 
-    #: ``anytime`` order: the weight of a root split's two children as leaves beside its bound. On breast
-    #: cancer with every threshold at depth three, λ = 0.01, 0.25 meets the optimum at 1.6-1.9 s and 1 at
-    #: 8.5 s, against 11 s least bound first.
+    #: ``anytime`` order: the weight of a root split's two children as leaves beside its bound (a
+    #: small weight met the optimum soonest on thousands of threshold columns).
     ANYTIME_STUMP_WEIGHT = 0.25
 
     def __init__(self, solver: LoopSolver, mask: np.ndarray, target: float, key: bytes, anytime: bool = False):

@@ -11,7 +11,7 @@ Hence, with ``R*_d`` the optimum among trees of depth at most ``d``::
 
 and ``R*_d`` is attained by a tree, so ``R* <= R*_d``. Solving ``d = 1, 2, 3, …``
 exactly (each a GOSDT search with ``depth_budget=d``, where the depth-two solver
-closes the last two levels, see ``treeopt/solvers/depth_two.py``) gives an
+closes the last two levels, see ``treeopt/solvers/gosdt/depth_two.py``) gives an
 incumbent that only improves and a lower bound ``max_d min(R*_d, eq + (d+2)·λ)``
 that only rises; the search is certified once ``eq + (d + 2)·λ >= R*_d``. This is
 how depth-first peers (STreeD with iterative deepening, ConTree) certify wide
@@ -22,19 +22,19 @@ The current depth and each depth's result are in the snapshot (``depth`` and
 
 The depth searches share one set of exact small-tree solvers (``GOSDT.adopt_subsolvers``), which
 keep their results by support: the depth-``d`` search's first step, the best tree of depth ``d - 1``
-over all rows (the seed of the loop over root splits, ``treeopt/solvers/depth_four.py``), is the
-previous search's answer, found kept. On spiral with every threshold (λ = 0.005) the perfect
-depth-six tree comes after 4.1 s instead of 8.3 s.
+over all rows (the seed of the loop over root splits, ``treeopt/solvers/gosdt/depth_four.py``), is the
+previous search's answer, found kept, so each depth starts where the last one ended
+(``benchmarks/results_contree.md`` has the measurements).
 """
 
 from __future__ import annotations
 
-from ..data import Dataset
-from ..events import Started
-from ..tree import Leaf, Tree
-from .base import EPS, Solver
-from .capabilities import Capabilities
-from .gosdt import GOSDT
+from ...data import Dataset
+from ...events import Started
+from ...tree import Leaf, Tree
+from ..base import EPS, Solver
+from ..capabilities import Capabilities
+from .search import GOSDT
 
 __all__ = ["DepthDeepening"]
 
@@ -74,12 +74,12 @@ class DepthDeepening(Solver):
 
     name = "deepening"
     CAPABILITIES = Capabilities()
-    BOUNDS = {name: text for name, text in GOSDT.BOUNDS.items() if name != "reference_lower_bound"}
+    SWITCHES = GOSDT.SWITCHES.without("reference_lower_bound")
 
     def __init__(self, dataset: Dataset, *, regularization: float, objective="accuracy",
-                 bounds: dict | None = None, depth_budget: int | None = None):
+                 bounds: dict | None = None, depth_budget: int | None = None, strategies: dict | None = None):
         super().__init__(dataset, regularization=regularization, objective=objective, bounds=bounds,
-                         depth_budget=depth_budget)
+                         depth_budget=depth_budget, strategies=strategies)
         if not self.objective.additive:
             raise ValueError(f"solver='deepening' needs an additive objective; {self.objective.name!r} is not. "
                              "Use solver='osdt' for F-score and AUC objectives.")
@@ -99,12 +99,12 @@ class DepthDeepening(Solver):
         self._eq = self.model.equivalent_points(dataset.all_points) if self.bounds["equivalent_points"] else 0
         self._lb = 0.0                            # raised to eq + λ when the search starts
         self._done_expansions = 0
-        self._done_counts = {name: 0 for name in self.BOUNDS}
+        self._done_counts = {name: 0 for name in self.SWITCHES}
 
     # -- the search --------------------------------------------------------------------------
     def _depth_search(self, depth: int) -> GOSDT:
         search = GOSDT(self.dataset, regularization=self.regularization, objective=self.objective,
-                       bounds=self.bounds, depth_budget=depth)
+                       depth_budget=depth, **self.switch_settings())
         # One set of exact small-tree solvers for every depth: what one depth's search solved (the
         # best tree of depth d over all rows, its children's seeds) the next one finds kept.
         if self._subsolvers is None:
@@ -153,7 +153,7 @@ class DepthDeepening(Solver):
     def adopt_subsolvers(self, subsolvers) -> None:
         """Give every depth's search these exact small-tree solvers (``GOSDT.subsolvers`` of a search
         over the same data, λ, objective and switches; see ``GOSDT.adopt_subsolvers``). The
-        portfolio (``treeopt/solvers/portfolio.py``) shares its GOSDT member's this way. Call before
+        portfolio (``treeopt/solvers/gosdt/portfolio.py``) shares its GOSDT member's this way. Call before
         the search starts."""
         self._subsolvers = subsolvers
 

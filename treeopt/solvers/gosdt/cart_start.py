@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..data import points_in
-from ..nodes import Leaf, Split
+from ...data import points_in
+from ...nodes import Leaf, Split
 
 __all__ = ["cart_incumbent", "grow_gini_tree"]
 

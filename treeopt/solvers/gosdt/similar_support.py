@@ -39,7 +39,7 @@ class SimilarSupport:
     Examples
     --------
     >>> import numpy as np
-    >>> from treeopt.solvers.depth_two import DepthTwoSolver
+    >>> from treeopt.solvers.gosdt.depth_two import DepthTwoSolver
     >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], dtype=bool)
     >>> counts = np.array([[3, 0], [0, 1], [0, 2], [4, 0]], dtype=float)
     >>> two = DepthTwoSolver(X, counts, penalty=1.0, eps=1e-9)

@@ -18,7 +18,7 @@ From the four cells we read, for every feature ``i``:
   and the best tree of depth at most two over ``S`` (the least of these and the leaf).
 
 With two classes, :meth:`DepthTwoSolver.best` reads the same optimum from one pair matrix of
-class-weight differences (``treeopt/solvers/two_class_depth_two.py``).
+class-weight differences (``treeopt/solvers/gosdt/two_class_depth_two.py``).
 
 Objectives are in weight units (scored loss + λ per leaf), like the solvers'.
 """
@@ -32,7 +32,7 @@ from functools import cached_property
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
-from ..data import points_in
+from ...data import points_in
 from .bit_columns import WeightPlanes, nested_neighbours, pack_columns, pack_mask, unique_columns
 from .two_class_depth_two import two_class_children, two_class_depth_two
 
@@ -42,8 +42,8 @@ __all__ = ["DepthTwoSolver", "DepthTwoResult", "PairCounts", "Leaves", "leaf_los
 
 LEAF = -1   # "no split": the subtree is a single leaf
 
-# Finding the loaded BLAS libraries scans every shared library of the process (about 20 ms),
-# so it is done once, when the solvers are imported, not inside the first fit.
+# Finding the loaded BLAS libraries scans every shared library of the process, so it is done
+# once, when the solvers are imported, not inside the first fit.
 _blas = ThreadpoolController()
 
 
@@ -58,9 +58,9 @@ class one_blas_thread:
 
     The products here are small (at most points × features × features) and come
     thousands of times per second; a multi-threaded BLAS spends more time waking
-    its threads than multiplying (measured 25-40 times slower on two busy cores).
-    Entering and leaving costs about 7 µs (17 µs with threadpoolctl's ``limit``), paid once
-    per depth-two solve of a search, and a context opened inside another (a depth-three solve
+    its threads than multiplying. Entering and leaving reads and sets the libraries' thread
+    counts directly (cheaper than threadpoolctl's ``limit``), once per depth-two solve of a
+    search, and a context opened inside another (a depth-three solve
     started within a depth-four one) only counts its depth. Each library's thread count is
     read on entry and restored on exit, so a limit the caller set stays.
 
@@ -315,7 +315,7 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
     """The best depth-two tree over one support, one root split at a time, if it beats ``best``.
 
     The search loop of both depth-two solvers that cannot afford a pair matrix
-    (:meth:`DepthTwoSolver.bounded` and ``treeopt/solvers/sorted_depth_two.py``). Trying root
+    (:meth:`DepthTwoSolver.bounded` and ``treeopt/solvers/gosdt/sorted_depth_two.py``). Trying root
     split ``j`` costs one call ``pair_with(j, alive)``, the class weights of ``f_j ∧ f_k`` for every
     candidate ``k``, which gives both children's best subtrees of depth at most one and the
     weights of the similar-support bound (GOSDT Theorem B.10, :func:`similar_bounds`), so one
@@ -351,7 +351,7 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
         classes for every candidate ``k`` in ``alive`` (the candidates still open, ndarray of int;
         ``both`` has its length: closed candidates need no bound). With two classes ``pair`` may
         instead be the differences ``w₁ − w₀`` (shape (len(children),)): the children are then
-        solved in the two-class form (``treeopt/solvers/two_class_depth_two.py``).
+        solved in the two-class form (``treeopt/solvers/gosdt/two_class_depth_two.py``).
     penalty, eps : float
         λ in weight units, and the tolerance a split must beat the leaf, or the best, by.
     best : float
@@ -360,7 +360,7 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
         The candidates that may split a child (default: all). A child's best split into two
         leaves is among them when they hold, for every other candidate, one at least as good
         on every subset of the support (the class-boundary thresholds of
-        ``treeopt/solvers/sorted_depth_two.py``).
+        ``treeopt/solvers/gosdt/sorted_depth_two.py``).
 
     Returns
     -------
@@ -492,7 +492,7 @@ class DepthTwoSolver:
         self.eps = float(eps)
         self.n_points, self.n_features = self.points.shape
         # The columns as bits, for finding equal columns and counting rows by popcount
-        # (treeopt/solvers/bit_columns.py); the class weights as bit planes when read (:attr:`planes`).
+        # (treeopt/solvers/gosdt/bit_columns.py); the class weights as bit planes when read (:attr:`planes`).
         if column_words is None:
             column_words = pack_columns(self.points)
         self.packed_by_word = np.ascontiguousarray(column_words.T)   # (words, features)
@@ -512,7 +512,7 @@ class DepthTwoSolver:
         self.whole = whole_weights(self.scored)
         self.single_precision = self.whole and float(self.scored.sum()) < 2.0 ** 24
         # Two classes: :meth:`best` reads the optimum from one matrix of class-weight differences
-        # (``treeopt/solvers/two_class_depth_two.py``), from these per-point sums and differences.
+        # (``treeopt/solvers/gosdt/two_class_depth_two.py``), from these per-point sums and differences.
         self.two_classes = self.scored.shape[1] == 2
         if self.two_classes:
             dtype = np.float32 if self.single_precision else np.float64
@@ -522,7 +522,7 @@ class DepthTwoSolver:
 
     @cached_property
     def planes(self) -> WeightPlanes:
-        """The class weights as bit planes (``treeopt/solvers/bit_columns.py``), for :meth:`pair_weights`
+        """The class weights as bit planes (``treeopt/solvers/gosdt/bit_columns.py``), for :meth:`pair_weights`
         by popcount; made when first read (only supports too wide for a pair matrix read it)."""
         return WeightPlanes(self.scored)
 
@@ -561,7 +561,7 @@ class DepthTwoSolver:
 
         With at most :attr:`max_pair_columns` kept columns the pair matrix gives the exact
         optimum whatever the target (an exact value is the strongest bound for the
-        similar-support bound of ``treeopt/solvers/depth_three.py``). With more, root
+        similar-support bound of ``treeopt/solvers/gosdt/depth_three.py``). With more, root
         splits are solved one by one (:meth:`bounded`) and the answer is exact only when
         it is below ``target - eps``; otherwise it is ``(target - eps, None)``, a lower
         bound (nothing beats the target). The spec is ``LEAF`` or ``(root, left, right)``
@@ -579,7 +579,7 @@ class DepthTwoSolver:
     def best_with_pair_weights(self, columns: "Columns") -> tuple[float, object, np.ndarray]:
         """:meth:`best` of a support's kept columns (at most :attr:`max_pair_columns`), with the
         weight of ``f_j ∧ f_k`` over all classes for every pair of them (the similar-support bound's
-        weights, ``treeopt/solvers/depth_three.py``). Call inside :func:`one_blas_thread`."""
+        weights, ``treeopt/solvers/gosdt/depth_three.py``). Call inside :func:`one_blas_thread`."""
         if self.two_classes:
             X = columns.X.astype(self._difference.dtype, copy=False)
             both = (X.T @ (X * self._weight[columns.rows][:, None])).astype(np.float64)
@@ -601,7 +601,7 @@ class DepthTwoSolver:
         Each tried root split ``j`` costs one product over the rows with ``f_j`` (the
         pair counts of ``j`` with every column), which gives both children's best
         depth-one subtrees and the weights of the similar-support bound (GOSDT Theorem
-        B.10, as in ``treeopt/solvers/depth_three.py``): ``R*(B) >= R*(A) - w(A \\ B)``
+        B.10, as in ``treeopt/solvers/gosdt/depth_three.py``): ``R*(B) >= R*(A) - w(A \\ B)``
         bounds the children of every other split, so on threshold columns one solved
         split closes its neighbours (:func:`search_root_splits`).
         """
@@ -636,7 +636,7 @@ class DepthTwoSolver:
 
     def solve(self, support: int) -> DepthTwoResult:
         """The best subtrees of depth at most one below every split, and of depth at most two."""
-        with one_blas_thread():                 # about 7 µs; without it BLAS threads spin (CPU > wall)
+        with one_blas_thread():                 # without it BLAS threads spin (CPU > wall)
             return self.solve_rows(self.rows(support))
 
     def solve_rows(self, mask: np.ndarray) -> DepthTwoResult:
@@ -684,9 +684,8 @@ class DepthTwoSolver:
         """:meth:`columns` of a small support on threshold-like data, from its rows' booleans.
 
         The same columns as the packed path (each column's count of the support's rows; equal
-        nested neighbours merged by :meth:`_merge_by_counts`' rule), with fewer numpy calls: on spiral
-        with every threshold (100 points, 180 features) the depth-four solve's depth-two children (35
-        rows on average) spend 19 µs here instead of 22. None when the pair matrix would not be built
+        nested neighbours merged by :meth:`_merge_by_counts`' rule), with fewer numpy calls, which
+        is what small supports on threshold columns pay for. None when the pair matrix would not be built
         (more than :attr:`max_pair_columns` kept: the packed path keeps their bits).
         """
         points = self.points[rows]
@@ -757,7 +756,7 @@ class Columns:
     ``features[i]`` is the dataset feature of kept column ``i``; ``members`` is
     ``(features, column)``: every non-constant dataset feature and the kept column
     equal to it on the support; ``bits_by_word`` holds the kept columns as packed bits over
-    all points, zero outside the support, word-major (``treeopt/solvers/bit_columns.py``), or is
+    all points, zero outside the support, word-major (``treeopt/solvers/gosdt/bit_columns.py``), or is
     None on data with few features (equal columns are then kept, each its own class) and, on
     threshold data merged by counts, wherever the pair matrix is built (nothing reads the bits then).
     ``rows`` lists the support's points.
@@ -810,7 +809,7 @@ class PairCounts:
         return LEAF if column == LEAF else int(self.columns.features[column])
 
     def spec(self) -> tuple | int:
-        """The best depth-two tree as a nested spec (see :func:`treeopt.solvers.depth_two.spec_tree`)."""
+        """The best depth-two tree as a nested spec (see :func:`treeopt.solvers.gosdt.depth_two.spec_tree`)."""
         i = self.root
         if i == LEAF:
             return LEAF

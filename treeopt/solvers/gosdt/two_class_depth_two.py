@@ -4,7 +4,7 @@ With two classes a leaf loses the lighter class: ``min(w₀, w₁) = (u − |v|)
 ``u = w₀ + w₁`` its weight and ``v = w₁ − w₀`` the difference. A split into two leaves
 loses ``(u − |v_a| − |v − v_a|) / 2``, where ``v_a`` is one side's difference, so the
 best split of a child is the one with the largest ``|v_a| + |v − v_a|``, and every
-quantity of the depth-two search (MurTree section 4.3, ``treeopt/solvers/depth_two.py``)
+quantity of the depth-two search (MurTree section 4.3, ``treeopt/solvers/gosdt/depth_two.py``)
 follows from the differences alone: one pair matrix ``G = Xᵀ diag(v) X``, whose entry
 ``G[i, k]`` is the difference over the rows with ``f_i`` and ``f_k`` and whose diagonal
 holds each feature's own. The general solver builds a pair matrix per class and takes
@@ -27,7 +27,7 @@ import numpy as np
 
 __all__ = ["two_class_depth_two", "two_class_children"]
 
-LEAF = -1   # "no split", as in treeopt/solvers/depth_two.py
+LEAF = -1   # "no split", as in treeopt/solvers/gosdt/depth_two.py
 
 
 def two_class_depth_two(X: np.ndarray, weight: np.ndarray, difference: np.ndarray, penalty: float,
@@ -126,7 +126,7 @@ def two_class_children(pair_difference: np.ndarray, children_difference: np.ndar
                        left_leaf: float, penalty: float, eps: float) -> tuple[float, int, float, int]:
     """Both children's best subtrees of depth at most one below one root split ``f_j``, for two classes.
 
-    The two-class form of one step of :func:`~treeopt.solvers.depth_two.search_root_splits`:
+    The two-class form of one step of :func:`~treeopt.solvers.gosdt.depth_two.search_root_splits`:
     a child of weight ``u`` and difference ``v`` split on ``f_k`` into parts with differences
     ``v_a`` and ``v − v_a`` costs ``(u − |v_a| − |v − v_a|) / 2 + 2λ``.
 
