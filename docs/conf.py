@@ -56,7 +56,7 @@ nitpick_ignore_regex = [
 # API reference: one page per object, from the docstrings (numpydoc sections).
 autosummary_generate = True
 autosummary_imported_members = False
-autodoc_default_options = {"members": True, "undoc-members": True, "show-inheritance": False}
+autodoc_default_options = {"members": True, "undoc-members": True}
 autodoc_typehints = "none"          # numpydoc's Parameters sections already give the types
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False

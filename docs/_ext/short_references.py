@@ -5,8 +5,9 @@ module and class:
 
 * a short name, ``:meth:`Tree.decision_path``` or ``:attr:`table```, where the object is clear
   from the text: resolved when exactly one documented object ends with it;
-* a member inherited by the class whose docstring names it, ``:meth:`leaf_predictions```:
-  resolved to the first base class (in method resolution order) where it is documented;
+* a member inherited by the class whose docstring names it, ``:meth:`leaf_predictions```, or by
+  the class it names, ``:meth:`GOSDT.offer_incumbent```: resolved to the first base class (in
+  method resolution order) where it is documented;
 * a name through a re-export, ``treeopt.guessing.lower_bound_guarantee``, of an object documented
   where it is defined (``treeopt.guessing.guarantees``): resolved by importing the name and
   looking up the object's own module and qualified name.
@@ -115,6 +116,14 @@ def _resolve(app, env, node: pending_xref, contnode):
         module = node.get("py:module") or ""
         if len(found) > 1 and module:
             found = [name for name in found if name.startswith(module + ".")] or found
+    if not found and "." in target:
+        # ``GOSDT.offer_incumbent``: a documented class, and the member from its bases.
+        cls, member = target.rsplit(".", 1)
+        for owner in candidates(domain.objects, cls, {"class"}):
+            module, _, qualname = (defined_name(owner) or "").rpartition(".")
+            found = next(([name] for name in inherited_names(module, qualname, member) if name in domain.objects), [])
+            if found:
+                break
     if not found and "." in target:
         defined = defined_name(target)
         found = [defined] if defined in domain.objects else []

@@ -262,7 +262,7 @@ class Solver:
         return cls(self.dataset, **{**getattr(self, "_settings", {}), **changes})
 
     def _switch_states(self, bounds: dict | None, strategies: dict | None) -> dict:
-        """Check ``bounds`` and ``strategies`` against :attr:`switches` and merge them into one state."""
+        """Check ``bounds`` and ``strategies`` against ``self.switches`` and merge them into one state."""
         import warnings
 
         states = {}
