@@ -7,6 +7,10 @@
 * The kernels that execute the notebooks start with ``plotly_site_renderer.py``, and plotly.js
   (from the installed plotly package) is copied into ``_static`` and loaded by the pages that
   draw a figure.
+* The saved widget state of an executed notebook is left out of its page: only a widget manager
+  reads it, and the site loads none (ipywidgets' manager would come from a CDN); widgets show
+  their static HTML/SVG fallback instead. The state of a plotly ``FigureWidget`` holds the whole
+  plotly.js bundle, once per figure.
 """
 
 from __future__ import annotations
@@ -66,6 +70,31 @@ def _on_config_inited(app, config) -> None:
     install_kernel_startup(Path(app.outdir).parent / ".ipython")
 
 
+#: The key under which myst-nb registers a notebook's widget state as an inline script.
+WIDGET_STATE_KEY = "ipywidgets_state"
+
+
+def drop_widget_state(nb_metadata: dict) -> int:
+    """Remove the widget-state scripts myst-nb registered for each page; return how many.
+
+    Examples
+    --------
+    >>> metadata = {"nb": {"js_files": {"ipywidgets_state": (None, {}), "other": ("x.js", {})}}, "page": {}}
+    >>> drop_widget_state(metadata), metadata["nb"]["js_files"]
+    (1, {'other': ('x.js', {})})
+    """
+    dropped = 0
+    for data in nb_metadata.values():
+        if data.get("js_files", {}).pop(WIDGET_STATE_KEY, None) is not None:
+            dropped += 1
+    return dropped
+
+
+def _on_env_updated(app, env) -> list:
+    drop_widget_state(getattr(env, "nb_metadata", {}))
+    return []
+
+
 def _on_page_context(app, pagename, templatename, context, doctree) -> None:
     if "plotly-graph-div" in context.get("body", ""):
         app.add_js_file(PLOTLY_JS)
@@ -80,6 +109,7 @@ def _on_build_finished(app, exception) -> None:
 
 def setup(app):
     app.connect("config-inited", _on_config_inited)
+    app.connect("env-updated", _on_env_updated)
     app.connect("html-page-context", _on_page_context)
     app.connect("build-finished", _on_build_finished)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -96,6 +96,17 @@ def test_every_notebook_is_rendered_with_its_outputs(site):
         assert "Traceback (most recent call last)" not in page, f"{notebook.name} shows an error"
 
 
+def test_notebook_pages_embed_no_widget_state_and_no_plotly_bundle(site):
+    """Widgets show their static fallback; plotly.js is loaded once from ``_static``, never inlined."""
+    for page in sorted((site / "notebooks").glob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        assert "application/vnd.jupyter.widget-state+json" not in text, f"{page.name} embeds widget state"
+        # A URL inside plotly.js's own code (its map fonts): present wherever the bundle is inlined.
+        assert "fonts.openmaptiles.org" not in text, f"{page.name} inlines plotly.js"
+        if "plotly-graph-div" in text:
+            assert '_static/plotly.min.js' in text, f"{page.name} draws a figure without loading plotly.js"
+
+
 def test_the_notebooks_in_the_repository_keep_no_outputs():
     for notebook in sorted(NOTEBOOKS.glob("*.ipynb")):
         cells = json.loads(notebook.read_text())["cells"]
