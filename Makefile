@@ -64,4 +64,4 @@ lab: $(VENV)/.test
 	$(VENV)/bin/jupyter lab notebooks/
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis docs/_build docs/api/generated
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis docs/_build docs/api/generated docs/notebooks docs/benchmarks
