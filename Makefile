@@ -30,8 +30,8 @@ system-deps:
 	    || echo "warning: could not install graphviz/chromium; tests that need them will be skipped"; }
 
 # The documentation site's tools (Sphinx, numpydoc, myst-nb, a local MathJax).
-$(VENV)/.docs: pyproject.toml $(VENV)/.test
-	$(PIP) install -q -e '.[widgets,test,docs]'
+$(VENV)/.docs: pyproject.toml | $(PY)
+	$(PIP) install -q -e '.[widgets,docs]'
 	touch $@
 
 test: $(VENV)/.test $(VENV)/.docs system-deps
