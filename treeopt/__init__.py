@@ -20,7 +20,8 @@ from .frontier.result import Frontier, frontier
 from .greedy.estimator import GreedyTreeClassifier, GreedyTreeRegressor
 from .guessing import ThresholdGuessBinarizer, depth_guess
 from .objectives import Accuracy, BalancedAccuracy, WeightedAccuracy, get_objective
-from .solvers import GOSDT, OSDT, SOLVERS, Branches, DepthDeepening, Portfolio
+from .registry import SOLVERS
+from .solvers import GOSDT, OSDT, Branches, DepthDeepening, Portfolio
 from .solvers.osdt.ablation import ablation
 from .rashomon import RashomonSet, rashomon_set
 from .tree import Leaf, MultiwaySplit, Split, Tree

@@ -761,8 +761,8 @@ def _read_table(X, missing: str = "error") -> "_Table":
         return _Table(frame, dtypes, [values[:, i] for i in range(values.shape[1])])
     if missing == "error" and frame.isna().to_numpy().any():
         bad = [str(c) for c in frame.columns if frame[c].isna().any()]
-        raise ValueError(f"X has missing values (NaN) in columns {bad}; impute or drop them before fitting, "
-                         "or pass missing='indicator' to add a feature '<column> is missing' for them.")
+        raise ValueError(f"X has missing values (NaN) in columns {bad}; impute them or drop those rows, or fit "
+                         "with missing='indicator' to add a feature '<column> is missing' for them.")
     # One pass over the float columns together (a pandas call per column costs more than the check).
     floats = [i for i, dtype in enumerate(dtypes) if pd.api.types.is_float_dtype(dtype)]
     if floats and np.isinf(frame.iloc[:, floats].to_numpy(dtype=float, na_value=np.nan)).any():

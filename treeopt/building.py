@@ -4,7 +4,7 @@ The estimator, the command line, the widgets' ``explore`` and the benchmarks all
 solvers here. What differs between solvers is read from their declared
 :class:`~treeopt.solvers.capabilities.Capabilities` (which dataset, which objectives, penalties
 and options), never from their names, so a newly registered solver
-(:mod:`treeopt.solvers.registry`) is built like the others.
+(:mod:`treeopt.registry`) is built like the others.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from .guessing.fitting import make_binarizer, reference_kwargs
 from .memory import available_memory, format_bytes, parse_memory_limit, resident_memory
 from .objectives import OBJECTIVES, get_objective
 from .solvers.base import Solver
-from .solvers.registry import SOLVERS, solvers_that
+from .registry import SOLVERS, solvers_that
 
-__all__ = ["make_solver", "solver_options", "check_labels", "check_setup_memory", "SETTINGS"]
+__all__ = ["make_solver", "solver_options_of_all", "check_labels", "check_setup_memory", "SETTINGS"]
 
 #: The settings make_solver takes, with their defaults (the estimator's parameters of the same names).
 SETTINGS = {
@@ -43,20 +43,20 @@ AUTO_WIDE_FEATURES = 24
 AUTO_SHALLOW_DEPTH = 4
 
 
-def solver_options() -> set:
+def solver_options_of_all() -> set:
     """The registered solvers' own options that are not :data:`SETTINGS` (e.g. the Rashomon set's
     ``epsilon`` and ``bound``, the frontier's ``max_leaves``): :func:`make_solver` and ``explore`` pass them to a solver that declares them.
 
     Examples
     --------
-    >>> sorted(solver_options())
+    >>> sorted(solver_options_of_all())
     ['bound', 'epsilon', 'max_leaves', 'min_regularization']
     """
     return {name for cls in SOLVERS.values() for name in cls.CAPABILITIES.options} - set(SETTINGS)
 
 
 def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, classes=None,
-                **settings) -> Solver:
+                solver_options: dict | None = None, **settings) -> Solver:
     """Build a (not yet started) solver on ``(X, y)``.
 
     Parameters
@@ -76,6 +76,11 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
         decision tree optimization via reference ensembles*, section 4.3).
     classes : array_like, optional
         The label values in order (default: the sorted distinct values of ``y``).
+    solver_options : dict, optional
+        The chosen solver's own options, beyond the shared settings: the names in its
+        ``CAPABILITIES.options`` (the Rashomon set's ``epsilon``, the frontier's ``max_leaves``, OSDT's
+        ``schedule``). The same as passing them as keywords; an option the solver does not take is
+        refused with the list of those it does.
     **settings
         Any of ``SETTINGS`` (the parameters of :class:`~treeopt.OptimalTreeClassifier` of the
         same names: ``regularization``, ``objective``, ``bounds``, ``schedule``, ...).
@@ -100,13 +105,30 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
     Traceback (most recent call last):
     ...
     ValueError: solver='gosdt' does not take schedule='dfs'; schedule needs solver='osdt' (or leave schedule=None).
+    >>> make_solver(X, y, solver="rashomon", regularization=0.1, solver_options={"epsilon": 0.05}).epsilon
+    0.05
     """
-    own_options = solver_options()
+    own_options = solver_options_of_all()
     extra = {name: settings.pop(name) for name in list(settings) if name in own_options}
+    if solver_options is not None:
+        if not isinstance(solver_options, dict) or not all(isinstance(k, str) for k in solver_options):
+            raise TypeError(f"solver_options must be a dict of option names to values, got {solver_options!r}.")
+        every_option = {name for cls in SOLVERS.values() for name in cls.CAPABILITIES.options}
+        shared = sorted(set(solver_options) & set(SETTINGS) - every_option)
+        if shared:
+            raise ValueError(f"{shared} are shared settings, not solver options: pass them as keywords.")
+        if solver != "auto" and solver in SOLVERS:
+            accepted = SOLVERS[solver].CAPABILITIES.options
+            wrong = sorted(set(solver_options) - set(accepted))
+            if wrong:
+                raise ValueError(f"solver={solver!r} takes no option(s) {wrong}; its options are "
+                                 f"{sorted(accepted) or 'none'}.")
+        for name, value in solver_options.items():
+            (settings if name in SETTINGS else extra)[name] = value
     unknown = sorted(set(settings) - set(SETTINGS))
     if unknown:
         raise TypeError(f"make_solver() got unknown setting(s) {unknown}; the settings are {sorted(SETTINGS)} "
-                        f"and the solvers' own options {sorted(solver_options())}.")
+                        f"and the solvers' own options {sorted(solver_options_of_all())}.")
     s = {**SETTINGS, **settings}
     auto = solver == "auto"
     memory_limit = parse_memory_limit(s["memory_limit"])

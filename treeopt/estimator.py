@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import time
 import warnings
 from numbers import Integral, Real
@@ -11,14 +10,16 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils._param_validation import Interval, StrOptions, validate_parameter_constraints
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from .binarize import Binarizer, as_frame, binarization_deadline, table_input_tags
 from .building import SETTINGS, check_labels, make_solver
+from .fitted_tree import FittedTreeMixin
 from .guessing.fitting import guarantee_report
 from .guessing.thresholds import ThresholdGuessBinarizer
+from .input_validation import validate_fit_input, validate_predict_input
 from .objectives import OBJECTIVES, get_objective
 from .progress import progress_display
 from .solvers.base import trace_frame
@@ -27,93 +28,31 @@ from .tree import Tree
 __all__ = ["OptimalTreeClassifier"]
 
 def check_fit_input(estimator, X, y):
-    """Validate ``(X, y)`` for ``fit`` as scikit-learn does; set ``classes_``; return ``(table, y)``.
+    """Validate the parameters and ``(X, y)`` for ``fit`` as scikit-learn does; set ``classes_``; return ``(table, y)``.
 
-    ``table`` is ``X`` itself when it is a DataFrame (its columns name the splits), else the
+    ``_validate_params()`` checks the settings against ``_parameter_constraints``;
+    :func:`~treeopt.input_validation.validate_fit_input` checks ``(X, y)`` and records
+    ``n_features_in_`` and ``feature_names_in_``; the labels must be classes (``check_labels``,
+    then scikit-learn's ``check_classification_targets``: a continuous ``y`` is an "Unknown label
+    type"). ``table`` is ``X`` itself when it is a DataFrame (its columns name the splits), else the
     validated array. Shared by :class:`OptimalTreeClassifier` and ``OptimalTreeClassifierCV``.
-    """
-    _validate_params_once(estimator)
-    frame = X if isinstance(X, pd.DataFrame) else None
-    if frame is not None and frame.columns.duplicated().any():
-        repeated = sorted({str(c) for c in frame.columns[frame.columns.duplicated()]})
-        raise ValueError(f"X has duplicate column names {repeated}; rename or drop the repeated columns "
-                         "(a tree names its splits by column).")
-    if isinstance(y, pd.Series) and isinstance(y.dtype, np.dtype):
-        y = y.to_numpy()        # the same labels: scikit-learn's checks of a Series cost 0.2 ms a fit
-    if frame is not None and _passes_check_x_y(frame, y):
-        # check_X_y would copy the frame into one array that nothing reads (the binarizer reads the
-        # frame column by column): 0.6 ms of a 4 ms fit on 100 rows. Names and width are still checked.
-        X_checked = None
-        if all(isinstance(name, str) for name in frame.columns):
-            # What validate_data records for such a frame, without its dataframe-library dispatch
-            # (0.15 ms a fit): the width and the column names.
-            estimator.n_features_in_ = frame.shape[1]
-            estimator.feature_names_in_ = np.asarray(frame.columns, dtype=object)
-        else:
-            validate_data(estimator, frame, y, skip_check_array=True)
-    else:
-        X_checked, y = validate_data(estimator, X, y, dtype=None, ensure_all_finite=False, y_numeric=False)
-    y = np.asarray(y)
-    check_labels(y)
-    if not (y.ndim == 1 and y.dtype.kind in "biu"):     # integer labels are always classes (0.1 ms saved)
-        check_classification_targets(y)   # continuous or multi-output targets: "Unknown label type"
-    estimator.classes_ = np.unique(y)
-    return (frame if frame is not None else X_checked), y
-
-
-#: Settings ``(estimator class, name, type, value)`` of plain values (None, bool, int, float, str) that
-#: scikit-learn's parameter validation has accepted: each parameter is validated on its own.
-_VALID_SETTINGS: set = set()
-_PLAIN = (type(None), bool, int, float, str)
-
-
-def _validate_params_once(estimator) -> None:
-    """scikit-learn's parameter validation (``_validate_params``) of the settings not accepted before.
-
-    Each parameter is checked against its own constraint, so a setting of a plain value that
-    passed once passes again: the check costs a third of a millisecond, a sixth of a small fit,
-    and a cross-validation, a grid search or a λ path changes one or two settings between fits.
-    The others are validated as scikit-learn does, with its messages.
 
     Examples
     --------
-    >>> from treeopt import OptimalTreeClassifier
-    >>> _validate_params_once(OptimalTreeClassifier(regularization=-1.0))
+    >>> check_fit_input(OptimalTreeClassifier(), [[0.0], [1.0], [2.0]], [0.5, 1.5, 2.5])  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    sklearn.utils._param_validation.InvalidParameterError: The 'regularization' parameter of OptimalTreeClassifier must be a float in the range (0.0, 1.0]. Got -1.0 instead.
+    ValueError: Unknown label type: continuous...
     """
-    kind = type(estimator)
-    settings = estimator.get_params(deep=False)
-    fresh = {name: value for name, value in settings.items()
-             if type(value) not in _PLAIN or (kind, name, type(value), value) not in _VALID_SETTINGS}
-    if not fresh:
-        return
-    constraints = estimator._parameter_constraints
-    validate_parameter_constraints({name: constraints[name] for name in fresh if name in constraints}, fresh,
-                                   caller_name=kind.__name__)
-    if len(_VALID_SETTINGS) >= 10_000:
-        _VALID_SETTINGS.clear()
-    _VALID_SETTINGS.update((kind, name, type(value), value) for name, value in fresh.items()
-                           if type(value) in _PLAIN)
+    estimator._validate_params()
+    table, y = validate_fit_input(estimator, X, y)
+    check_labels(y)
+    check_classification_targets(y)
+    estimator.classes_ = np.unique(y)
+    return table, y
 
 
-@functools.cache
-def _param_names(cls: type) -> tuple:
-    """``BaseEstimator._get_param_names`` of a class, once per class."""
-    return tuple(BaseEstimator._get_param_names.__func__(cls))
-
-
-def _passes_check_x_y(frame: pd.DataFrame, y) -> bool:
-    """Whether scikit-learn's ``check_X_y`` (with ``dtype=None``, ``ensure_all_finite=False``) accepts
-    ``(frame, y)`` as they are: rows and columns, numeric numpy columns, and as many labels in a
-    one-dimensional array of integers, booleans or strings (no missing label possible)."""
-    return (frame.shape[0] >= 1 and frame.shape[1] >= 1 and isinstance(y, np.ndarray) and y.ndim == 1
-            and y.dtype.kind in "biuU" and len(y) == frame.shape[0]
-            and all(isinstance(dtype, np.dtype) and dtype.kind in "biuf" for dtype in frame.dtypes))
-
-
-class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
+class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
     """Provably optimal sparse decision tree (minimises loss + λ × leaves).
 
     Parameters
@@ -170,6 +109,11 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     bounds : dict, optional
         Switch bounds off by name, e.g. ``{"lookahead": False}`` (the solver's ``SWITCHES`` of kind
         ``"bound"``).
+    solver_options : dict, optional
+        The chosen solver's own options beyond these parameters, e.g. ``{"epsilon": 0.05}`` for
+        ``solver="rashomon"`` or ``{"max_leaves": 8}`` for ``solver="frontier"`` (the names in the
+        solver's ``CAPABILITIES.options``); a name the solver does not take is refused, with the list
+        of those it takes.
     strategies : dict, optional
         Switch the search's other parts off by name: search orders, first incumbents and
         subsolvers, e.g. ``{"cart_start": False}`` (the solver's other ``SWITCHES``).
@@ -249,7 +193,17 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     Attributes
     ----------
     tree_ : Tree
-        The fitted tree (predicts on the original columns).
+        The fitted tree (predicts on the original columns). ``get_depth()``, ``get_n_leaves()``,
+        ``apply(X)`` (leaf index) and ``decision_path(X)`` (sparse node indicator) read it as
+        scikit-learn's trees do (:class:`~treeopt.fitted_tree.FittedTreeMixin`).
+    n_leaves_ : int
+        Leaves of ``tree_``.
+    feature_importances_ : ndarray of shape (n_features_in_,)
+        Gini importance of each input column: the weighted Gini impurity decrease of the splits
+        on it over the training weights in the leaves, normalised to sum to 1, as scikit-learn
+        defines it (the search minimises loss + λ × leaves, but a split that lowers no leaf's
+        errors, the root of an XOR, still separates the classes and counts). Thresholds and
+        categories of one column add up to that column.
     classes_ : ndarray
     n_features_in_ : int
     feature_names_in_ : ndarray of str
@@ -339,6 +293,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         "memory_limit": [Interval(Integral, 1, None, closed="left"), str, None],
         "bounds": [dict, None],
         "strategies": [dict, None],
+        "solver_options": [dict, None],
         "thresholds": [StrOptions({"auto", "all", "quantile", "guess"})],
         "reference": [StrOptions({"gbdt"}), None],
         "random_state": ["random_state"],
@@ -357,7 +312,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                  omega: float | None = None, theta: float | None = None, depth_budget: int | None = None,
                  time_limit: float | None = None, cache_limit: int | None = None,
                  memory_limit: int | str | None = None, node_limit: int | None = None, bounds: dict | None = None,
-                 strategies: dict | None = None, thresholds: str = "auto",
+                 strategies: dict | None = None, solver_options: dict | None = None, thresholds: str = "auto",
                  max_thresholds: int | None = None, schedule: str | None = None, warm_start=None,
                  reference: str | None = None, random_state=None, penalty: str = "leaf", missing: str = "error",
                  proba_smoothing: float = 0.0, top_k: int = 1, verbose: int = 0, keep_search: bool = False):
@@ -373,6 +328,7 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.memory_limit = memory_limit
         self.bounds = bounds
         self.strategies = strategies
+        self.solver_options = solver_options
         self.thresholds = thresholds
         self.max_thresholds = max_thresholds
         self.reference = reference
@@ -386,18 +342,13 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         self.keep_search = keep_search
         self.verbose = verbose
 
-    @classmethod
-    def _get_param_names(cls) -> list:
-        """scikit-learn's parameter names, read from ``__init__``'s signature once per class (inspecting
-        it costs 0.05 ms, and every fit validates its parameters)."""
-        return list(_param_names(cls))
-
     # -- fitting ------------------------------------------------------------------
     def _build_solver(self, X, y, sample_weight, y_ref=None):
         """Validate ``(X, y)`` as scikit-learn does, then build the solver with :func:`treeopt.make_solver`."""
         table, y = check_fit_input(self, X, y)
         solver = make_solver(table, y, solver=self.solver, sample_weight=sample_weight, y_ref=y_ref,
-                             classes=self.classes_, **{name: getattr(self, name) for name in SETTINGS})
+                             classes=self.classes_, solver_options=self.solver_options,
+                             **{name: getattr(self, name) for name in SETTINGS})
         self.binarizer_ = solver.dataset.binarizer
         self.thresholds_ = "guess" if isinstance(self.binarizer_, ThresholdGuessBinarizer) else \
             getattr(self.binarizer_, "thresholds", self.thresholds)
@@ -500,6 +451,10 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
     def _stopped_message(self, result) -> str:
         """The ConvergenceWarning of a stopped search, honest about a guessed lower bound."""
         retry = "Raise time_limit/node_limit or regularization to certify."
+        if result.status == "finished":         # a heuristic ran to its end: no limit could certify it
+            return (f"solver {self.solver_.name!r} builds its tree greedily and never certifies optimality: the "
+                    f"tree's objective {result.upper_bound:.6g} is within {result.gap:.3g} of the optimum (lower "
+                    f"bound {result.lower_bound:.6g}). Use solver='auto' (or 'gosdt') for a certified tree.")
         if result.status == "cache_limit":
             retry = (f"The search held more than cache_limit={self.cache_limit} entries; raise cache_limit "
                      "(more memory) or regularization to certify.")
@@ -528,22 +483,14 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
                 f"model (McTavish et al. 2022, section 4.3) and is not a proof.{proved} {retry}")
 
     # -- prediction ---------------------------------------------------------------
-    def _transform(self, X) -> np.ndarray:
-        check_is_fitted(self, "tree_")
-        frame = X if isinstance(X, pd.DataFrame) else None
-        X_checked = validate_data(self, X, dtype=None, ensure_all_finite=False, reset=False)
-        return self.binarizer_.transform(frame if frame is not None else X_checked)
-
     def _tree_input(self, X) -> tuple:
         """(data, binarized) for the tree: the original table for multiway trees, else the binary features."""
         check_is_fitted(self, "tree_")
+        table = validate_predict_input(self, X)
         if self.tree_.has_multiway:
-            frame = X if isinstance(X, pd.DataFrame) else None
-            X_checked = validate_data(self, X, dtype=None, ensure_all_finite=False, reset=False)
-            table = frame if frame is not None else X_checked
             as_frame(table, missing=getattr(self, "missing", "error"))     # refuses NaN under missing="error"
             return table, False
-        return self._transform(X), True
+        return self.binarizer_.transform(table), True
 
     def predict(self, X, tree_index: int = 0) -> np.ndarray:
         """Predicted label of each row.
@@ -571,11 +518,6 @@ class OptimalTreeClassifier(ClassifierMixin, BaseEstimator):
         """
         data = self._tree_input(X)
         return self.tree_.predict_proba(*data, smoothing=getattr(self, "proba_smoothing", 0.0))
-
-    def apply(self, X) -> np.ndarray:
-        """Index of the leaf each row reaches (leaves numbered left to right)."""
-        data = self._tree_input(X)
-        return self.tree_.apply(*data)
 
     def to_sklearn(self, *, input: str = "auto", node_values: str = "frequencies"):
         """The fitted tree as a fitted ``sklearn.tree.DecisionTreeClassifier`` (for ``plot_tree``, dtreeviz).

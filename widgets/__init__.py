@@ -45,10 +45,14 @@ _EXPORTS = {
 __all__ = sorted(_EXPORTS)
 
 
+
 def __getattr__(name: str):
     if name not in _EXPORTS:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     try:
+        # The player's default arrangement of views is registered by default_views (the views sit
+        # above the player, which imports none of them); wire it before handing out any name.
+        importlib.import_module(".default_views", __name__)
         module = importlib.import_module(f".{_EXPORTS[name]}", __name__)
     except ImportError as error:
         raise ImportError(f"treeopt.widgets.{name} needs the widgets extra ({error}); install it with "

@@ -131,6 +131,11 @@ class SolverPlayer(widgets.VBox):
     ('optimal', 0.2, 0.0)
     """
 
+    #: ``views="default"``: a callable ``arrangement(player) -> list of views``. The views observe a
+    #: player and so sit above it; :mod:`widgets.default_views` registers the arrangement when the
+    #: package is imported, so that this module imports no view.
+    default_arrangement = None
+
     n_steps = Int(0)
     status = Unicode("not_started")
     lower_bound = Float(0.0)
@@ -489,8 +494,10 @@ class SolverPlayer(widgets.VBox):
         if isinstance(views, str):
             if views != "default":
                 raise ValueError(f"views must be 'default', a list of view classes or None, got {views!r}.")
-            from .default_views import default_views
-            return default_views(self)
+            if type(self).default_arrangement is None:
+                raise RuntimeError("no default arrangement of views is registered: import treeopt.widgets "
+                                   "(its default_views module registers one), or pass views=[...].")
+            return type(self).default_arrangement(self)
         made = []
         for view in views:
             made.append(view if isinstance(view, widgets.Widget) else view(self))

@@ -14,7 +14,8 @@ from hypothesis import given, strategies as st
 from treeopt.categorical import CategoricalDataset, read_uci_categorical
 from treeopt.data import Dataset
 from treeopt.events import Expanded, Finished
-from treeopt.solvers import GOSDT, SOLVERS
+from treeopt.registry import SOLVERS
+from treeopt.solvers import GOSDT
 from treeopt.solvers.branches import Branches
 from treeopt.tree import MultiwaySplit, Tree
 

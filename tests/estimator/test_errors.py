@@ -47,7 +47,7 @@ def fit(X, y, **params):
     (pd.DataFrame({"when": pd.date_range("2020-01-01", periods=6)}), GOOD_Y, TypeError, "neither numeric"),
     (pd.DataFrame({"thing": [object() for _ in range(6)]}), GOOD_Y, TypeError, "neither numbers nor categories"),
     (pd.DataFrame({"z": [1j, 2j, 1, 2, 3, 4]}), GOOD_Y, ValueError, "Complex"),
-    # Numeric frames with integer labels skip check_X_y's copy of the frame: the same errors.
+    # Frames are read column by column (not copied by check_array): the same errors.
     (pd.DataFrame({"a": [1.0, np.inf, 3.0, 4.0]}), np.array([0, 1, 0, 1]), ValueError, "infinite"),
     (pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0]}), np.array([0, 1, 0]), ValueError, "inconsistent numbers of samples"),
     (pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0]}), np.array([1, 1, 1, 1]), ValueError, "only one class"),
@@ -130,8 +130,9 @@ def test_csv_target_column_that_does_not_exist(tmp_path):
 
 
 def test_a_numeric_frame_sets_the_names_and_width_it_is_checked_against():
-    """The fast path for numeric frames (no check_X_y copy) still records feature_names_in_ and
-    n_features_in_, so predicting on other columns is refused as scikit-learn refuses it."""
+    """A frame is kept as it is (the binarizer reads its columns), and validate_data records
+    feature_names_in_ and n_features_in_, so predicting on other columns is refused as scikit-learn
+    refuses it."""
     X = pd.DataFrame({"a": [1.0, 2.0, 3.0, 4.0], "b": [4.0, 3.0, 2.0, 1.0]})
     clf = OptimalTreeClassifier(regularization=0.05)
     table, y = check_fit_input(clf, X, np.array([0, 1, 0, 1]))

@@ -1,4 +1,4 @@
-"""OptimalTreeClassifier: scikit-learn's estimator checks, fitted attributes, warnings, serialisation."""
+"""OptimalTreeClassifier: fitted attributes, warnings, serialisation."""
 
 import json
 import pickle
@@ -11,35 +11,12 @@ from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import cross_val_score
 from sklearn.pipeline import make_pipeline
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from oracle import brute_force
 from treeopt import OptimalTreeClassifier
 from treeopt.tree import Tree
 
-#: Every check the estimator is known to fail, and why. Each reason is a property of
-#: optimal sparse trees or of binarization, not a bug (bugs the checks found were fixed).
-EXPECTED_FAILED_CHECKS = {
-    "check_classifiers_train": (
-        "sparsity, not a bug: the check rounds its blob data to a few integer levels (categorical "
-        "input tag) and wants training accuracy > 0.83; with λ = 0.05 the certified-optimal tree "
-        "(checked against the brute-force oracle in test_gosdt_oracle) trades accuracy for leaves "
-        "and scores 0.78 on the binary problem."),
-}
-
-
-@parametrize_with_checks([OptimalTreeClassifier(regularization=0.05, max_thresholds=4, time_limit=10)],
-                         expected_failed_checks=lambda estimator: EXPECTED_FAILED_CHECKS)
-def test_sklearn_estimator_checks(estimator, check):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        check(estimator)
-
-
-def test_sample_weight_equivalence_without_threshold_cap():
-    from sklearn.utils.estimator_checks import check_sample_weight_equivalence_on_dense_data
-    check_sample_weight_equivalence_on_dense_data("OptimalTreeClassifier",
-                                                  OptimalTreeClassifier(regularization=0.05))
+# scikit-learn's estimator checks run in test_sklearn_contract.py, for every public estimator.
 
 
 def mixed_frame(n=120, seed=0):

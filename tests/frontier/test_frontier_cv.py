@@ -147,7 +147,7 @@ def test_parallel_folds_give_the_same_results_and_send_back_only_trees_and_numbe
     for fold in parallel.folds + [parallel.full]:
         assert isinstance(fold, FoldResult)
         assert len(pickle.dumps(fold)) < 100_000          # a table and a few trees, no search graph
-    assert "ParetoSearch" not in repr(vars(parallel.folds[0]))
+    assert "FrontierSearch" not in repr(vars(parallel.folds[0]))
 
 
 def test_scoring_and_sample_weight(monk):

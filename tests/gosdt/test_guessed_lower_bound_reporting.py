@@ -17,7 +17,8 @@ from treeopt import OptimalTreeClassifier, make_solver
 from treeopt.data import Dataset
 from treeopt.datasets import load_monk
 from treeopt.guessing import reference_errors
-from treeopt.solvers import SOLVERS, GOSDT
+from treeopt.registry import SOLVERS
+from treeopt.solvers import GOSDT
 
 
 @pytest.fixture(scope="module")

@@ -320,7 +320,7 @@ def test_bad_parameters_are_rejected_before_any_search():
         pessimistic_error_bound(0, 5, confidence=1.5)
     with pytest.raises(ValueError):
         GreedyTreeClassifier(criterion="information").fit(X, y)
-    with pytest.raises(ValueError, match="single class"):
+    with pytest.raises(ValueError, match="only one class"):
         GreedyTreeClassifier().fit(X, np.zeros(len(y)))
     with pytest.raises(ValueError, match="numeric"):
         GreedyTreeRegressor().fit(X[["head_shape"]].assign(n=1.0)[["n"]], ["a"] * len(y))

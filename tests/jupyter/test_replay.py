@@ -18,7 +18,8 @@ import pytest
 from treeopt import make_solver
 from treeopt.data import Dataset
 from treeopt.datasets import load_monk
-from treeopt.solvers import GOSDT, SOLVERS
+from treeopt.registry import SOLVERS
+from treeopt.solvers import GOSDT
 from treeopt.widgets import record_replay, save_replay
 from treeopt.widgets.replay import record, replay_data, replay_html
 

@@ -21,7 +21,7 @@ from treeopt.binarize import BinaryFeature  # noqa: E402
 from treeopt.datasets import load_monk  # noqa: E402
 from treeopt.render import layout_tree, tree_svg  # noqa: E402
 from treeopt.roc import hull_auc, partial_hull_auc  # noqa: E402
-from treeopt.solvers import SOLVERS  # noqa: E402
+from treeopt.registry import SOLVERS  # noqa: E402
 from treeopt.tree import Leaf, Split, Tree  # noqa: E402
 from treeopt.widgets import (BoundsView, QueueView, RocView, SolverPlayer, TraceView, TreeView,  # noqa: E402
                              explore)
@@ -393,3 +393,8 @@ def test_importing_treeopt_does_not_import_jupyter():
             "bad = [m for m in ('ipywidgets', 'plotly', 'graphviz') if m in sys.modules]; "
             "assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_explore_refuses_a_node_limit_it_cannot_honour():
+    with pytest.raises(TypeError, match="no node_limit"):
+        explore(*load_monk(1), regularization=0.05, views=None, node_limit=10)

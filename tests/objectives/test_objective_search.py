@@ -22,7 +22,7 @@ from treeopt.cli import main
 from treeopt.data import Dataset
 from treeopt.objectives import get_objective
 from treeopt.roc import estimator_hull
-from treeopt.solvers import SOLVERS
+from treeopt.registry import SOLVERS
 
 DEPTH = 2
 OBJECTIVES = [("accuracy", {}), ("balanced_accuracy", {}), ("weighted_accuracy", {"omega": 3.0}),

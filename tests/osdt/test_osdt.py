@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from oracle import brute_force
 from treeopt import OptimalTreeClassifier
 from treeopt.data import Dataset
-from treeopt.solvers import SOLVERS
+from treeopt.registry import SOLVERS
 from treeopt.solvers.osdt import OSDT
 from treeopt.solvers.osdt.schedules import SCHEDULES
 from treeopt.tree import Leaf, Split, Tree

@@ -11,7 +11,7 @@ import pytest
 from treeopt import make_solver
 from treeopt.datasets import load_monk
 from treeopt.events import Finished, Started
-from treeopt.solvers import SOLVERS
+from treeopt.registry import SOLVERS
 
 LAMBDA = 0.05
 

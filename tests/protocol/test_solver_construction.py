@@ -8,7 +8,7 @@ import pytest
 from treeopt import OSDT, Branches, make_solver
 from treeopt.data import Dataset
 from treeopt.datasets import load_monk
-from treeopt.solvers import SOLVERS
+from treeopt.registry import SOLVERS
 
 
 @pytest.fixture(scope="module")

@@ -8,7 +8,8 @@ import pytest
 from treeopt import OptimalTreeClassifier, make_solver
 from treeopt.data import Dataset
 from treeopt.datasets import load_monk
-from treeopt.solvers import SOLVERS, GOSDT, OSDT, DepthDeepening, Portfolio
+from treeopt.registry import SOLVERS
+from treeopt.solvers import GOSDT, OSDT, DepthDeepening, Portfolio
 from treeopt.solvers.switches import KINDS, Switch, Switches, bound
 
 

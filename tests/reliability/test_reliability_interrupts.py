@@ -24,7 +24,7 @@ from treeopt import OptimalTreeClassifier, make_solver
 from treeopt.datasets import load_monk
 from treeopt.events import Finished
 from treeopt.solvers import GOSDT, OSDT, Branches
-from treeopt.solvers.registry import SOLVERS
+from treeopt.registry import SOLVERS
 
 LAMBDA = 0.01
 
@@ -225,7 +225,7 @@ def test_ctrl_c_stops_a_frontier_keeps_it_on_the_exception_and_resumes(monk2, mo
 
     X, y = monk2
     expected = treeopt.frontier(X, y, max_leaves=6).table
-    original = frontier_search.ParetoSearch._solve
+    original = frontier_search.FrontierSearch._solve
     calls = {"n": 0}
 
     def solve_with_ctrl_c(self, *args, **kwargs):
@@ -234,7 +234,7 @@ def test_ctrl_c_stops_a_frontier_keeps_it_on_the_exception_and_resumes(monk2, mo
             signal.raise_signal(signal.SIGINT)
         return (yield from original(self, *args, **kwargs))
 
-    monkeypatch.setattr(frontier_search.ParetoSearch, "_solve", solve_with_ctrl_c)
+    monkeypatch.setattr(frontier_search.FrontierSearch, "_solve", solve_with_ctrl_c)
     with pytest.raises(KeyboardInterrupt, match="frontier interrupted") as caught:
         treeopt.frontier(X, y, max_leaves=6)
     front = caught.value.frontier

@@ -19,7 +19,7 @@ from treeopt.datasets import load_monk
 from treeopt.events import Finished
 from treeopt.memory import parse_memory_limit
 from treeopt.solvers import GOSDT, OSDT, Branches
-from treeopt.solvers.registry import SOLVERS
+from treeopt.registry import SOLVERS
 
 #: (solver, λ, the method a unit of work calls): MONK-2 searches of a fraction of a second.
 CASES = {"gosdt": (0.01, "_expand"), "osdt": (0.06, "_expand"), "branches": (0.01, "_expand")}

@@ -9,6 +9,6 @@ Note: ``treeopt.frontier`` at the top level is the *function* :func:`treeopt.fro
 """
 
 from .result import Frontier, frontier
-from .search import ParetoSearch
+from .search import FrontierSearch
 
-__all__ = ["Frontier", "frontier", "ParetoSearch"]
+__all__ = ["Frontier", "frontier", "FrontierSearch"]

@@ -129,7 +129,7 @@ class FoldResult:
         certified = bool(self.table["certified"].iat[row]) and k <= self.certified_leaves
         if self.min_regularization and leaves[row] != k:
             # Searched for λ >= min_regularization only: Pareto points off that hull may be missing,
-            # so only a hull tree's own budget is proved (ParetoSearch, Notes).
+            # so only a hull tree's own budget is proved (FrontierSearch, Notes).
             certified = False
         return row, certified
 

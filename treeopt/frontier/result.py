@@ -1,6 +1,6 @@
 """The accuracy–sparsity frontier: every optimal tree for every λ from one search.
 
-:func:`frontier` runs one :class:`~treeopt.frontier.search.ParetoSearch`
+:func:`frontier` runs one :class:`~treeopt.frontier.search.FrontierSearch`
 (the minimum-loss tree for every number of leaves ``k <= max_leaves``) and
 returns a :class:`Frontier`: a table of the Pareto-optimal trees with the
 exact interval of λ on which each is the optimum of the regularized
@@ -33,7 +33,7 @@ from ..binarize import Binarizer, binarization_deadline
 from ..data import Dataset
 from ..objectives import get_objective
 from ..solvers.base import check_cache_limit
-from .search import ParetoSearch
+from .search import FrontierSearch
 from ..tree import Tree
 
 __all__ = ["Frontier", "frontier", "regularization_intervals"]
@@ -110,7 +110,7 @@ class Frontier:
         hull for ``λ >= min_regularization``); ``lower_bound`` (proved
         lower bound on the loss for this budget); plus ``<name>_accuracy``
         columns added by :meth:`evaluate`.
-    search : ParetoSearch
+    search : FrontierSearch
         The search (resume it with ``search.run()``, then :meth:`refresh`).
     complete : bool
         True when the search finished (every row certified).
@@ -135,16 +135,16 @@ class Frontier:
     (7, 0.14)
     """
 
-    def __init__(self, search: ParetoSearch):
+    def __init__(self, search: FrontierSearch):
         self.search = search
         self._evaluations: dict = {}
         self.refresh()
 
     @classmethod
-    def from_search(cls, search: ParetoSearch) -> "Frontier":
+    def from_search(cls, search: FrontierSearch) -> "Frontier":
         """The frontier as it stands in ``search`` (which may be paused or unfinished)."""
-        if not isinstance(search, ParetoSearch):
-            raise TypeError(f"search must be a ParetoSearch, got {type(search).__name__}.")
+        if not isinstance(search, FrontierSearch):
+            raise TypeError(f"search must be a FrontierSearch, got {type(search).__name__}.")
         return cls(search)
 
     # -- building the table ---------------------------------------------------------
@@ -167,7 +167,7 @@ class Frontier:
         lam0 = search.min_regularization
         if lam0:
             # Searched for λ >= λ₀ only: a point is proved optimal for its budget only while it is on
-            # the hull for some λ >= λ₀ (ParetoSearch, Notes); the others are real trees, not proved.
+            # the hull for some λ >= λ₀ (FrontierSearch, Notes); the others are real trees, not proved.
             for i in certified:
                 lo, hi = lam[i]
                 if math.isnan(lo) or hi < lam0:
@@ -450,7 +450,7 @@ def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: fl
     check_cache_limit(cache_limit)
     if (X_test is None) != (y_test is None):
         raise ValueError("give both X_test and y_test, or neither.")
-    search = ParetoSearch(dataset, max_leaves=max_leaves, objective=get_objective(objective, omega=omega),
+    search = FrontierSearch(dataset, max_leaves=max_leaves, objective=get_objective(objective, omega=omega),
                           min_regularization=min_regularization)
     search.run(time_limit=time_limit, cache_limit=cache_limit)
     front = Frontier(search)

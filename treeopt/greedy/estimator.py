@@ -22,12 +22,15 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 from sklearn.utils import Bunch
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted
 
 from ..binarize import Binarizer, table_input_tags
 from .criteria import impurity
 from ..data import Dataset
+from ..fitted_tree import FittedTreeMixin
 from .grown_tree import GrownNode, route
+from ..input_validation import validate_fit_input, validate_predict_input
 from ..objectives import OBJECTIVES, get_objective
 from .prunings import cost_complexity_pruning
 from .solver import CLASSIFICATION_CRITERIA, PRUNING_RISKS, GreedyInduction, SplitFinder
@@ -36,17 +39,35 @@ from ..tree import Leaf, Tree
 __all__ = ["GreedyTreeClassifier", "GreedyTreeRegressor"]
 
 
-def _table(estimator, X, y=None, reset=True):
-    """Validate ``X`` (and ``y``) the scikit-learn way and keep a DataFrame when one was given."""
-    frame = X if isinstance(X, pd.DataFrame) else None
-    if y is None:
-        X_checked = validate_data(estimator, X, dtype=None, ensure_all_finite=False, reset=reset)
-        return (frame if frame is not None else X_checked), None
-    X_checked, y = validate_data(estimator, X, y, dtype=None, ensure_all_finite=False, y_numeric=False)
-    return (frame if frame is not None else X_checked), np.asarray(y)
+def weighted_rows(table, y: np.ndarray, sample_weight) -> tuple:
+    """``(table, y, weights)`` without the rows of weight 0; ``weights`` None when not given.
+
+    A row of weight 0 is a row left out (scikit-learn's contract for ``sample_weight``), so it
+    must not place a threshold either: the binarizer only sees the rows that count.
+
+    Examples
+    --------
+    >>> table, y, w = weighted_rows(np.array([[1.0], [5.0], [9.0]]), np.array([0, 1, 1]), [1, 0, 2])
+    >>> table.ravel().tolist(), y.tolist(), w.tolist()
+    ([1.0, 9.0], [0, 1], [1.0, 2.0])
+    """
+    if sample_weight is None:
+        return table, y, None
+    weights = np.asarray(sample_weight, dtype=float)
+    if weights.shape != (len(y),):
+        raise ValueError(f"sample_weight has shape {weights.shape}; expected ({len(y)},), one weight per row.")
+    if not np.all(np.isfinite(weights)) or (weights < 0).any():
+        raise ValueError("sample_weight must be finite and non-negative.")
+    kept = weights > 0
+    if not kept.any():
+        raise ValueError("sample_weight sums to zero; at least one row needs a positive weight.")
+    if kept.all():
+        return table, y, weights
+    rows = table.iloc[kept] if isinstance(table, pd.DataFrame) else table[kept]
+    return rows, y[kept], weights[kept]
 
 
-class GreedyTreeClassifier(ClassifierMixin, BaseEstimator):
+class GreedyTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
     """Greedy decision tree (C4.5 or CART) with the lecture's criteria and prunings.
 
     Parameters
@@ -90,15 +111,30 @@ class GreedyTreeClassifier(ClassifierMixin, BaseEstimator):
     tree_ : Tree
     classes_ : ndarray
     binarizer_ : Binarizer
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when ``X`` had string column names.
     solver_ : GreedyInduction
-        The finished stepwise builder (its ``trace`` and ``snapshot()``).
+        The finished stepwise builder (its ``trace`` and ``snapshot()``). Not pickled with the
+        estimator (it holds its finished search generator); a pickled estimator keeps the tree.
     objective_ : float
         ``loss + λ × leaves`` of ``tree_`` on the training data.
     lower_bound_ : float
         A valid lower bound on the optimal objective (not tight: greedy trees prove nothing).
     n_leaves_ : int
+    feature_importances_ : ndarray of shape (n_features_in_,)
+        The normalised total decrease of the split criterion's impurity (entropy for
+        ``"gain_ratio"``) by the splits on each input column, weighted by training weight, as
+        scikit-learn defines it; thresholds and categories of one column add up to that column.
     trace_ : DataFrame
     n_steps_ : int
+
+    Notes
+    -----
+    ``get_depth()``, ``get_n_leaves()``, ``apply(X)`` (leaf index) and ``decision_path(X)``
+    (sparse node indicator) read ``tree_`` as scikit-learn's trees do
+    (:class:`~treeopt.fitted_tree.FittedTreeMixin`). A row of ``sample_weight`` 0 counts as a
+    row left out: it places no threshold either.
 
     Examples
     --------
@@ -154,14 +190,14 @@ class GreedyTreeClassifier(ClassifierMixin, BaseEstimator):
         self.missing = missing
 
     def _solver(self, X, y, sample_weight, pruning) -> GreedyInduction:
+        from ..building import check_labels    # building imports the solver registry, which imports this package
+
         self._validate_params()
-        table, y = _table(self, X, y)
-        if pd.isna(y).any():
-            raise ValueError("y has missing values (NaN); drop those rows or fill them in.")
+        table, y = validate_fit_input(self, X, y)
+        check_labels(y)
+        check_classification_targets(y)       # a continuous y: "Unknown label type"
         self.classes_ = np.unique(y)
-        if len(self.classes_) < 2:
-            raise ValueError(f"y has a single class ({self.classes_.tolist()}); a classifier needs at least "
-                             "two classes to learn anything.")
+        table, y, sample_weight = weighted_rows(table, y, sample_weight)
         self.binarizer_ = Binarizer(thresholds=self.thresholds, max_thresholds=self.max_thresholds,
                                     missing=self.missing).fit(table)
         dataset = Dataset.from_arrays(table, y, sample_weight=sample_weight, binarizer=self.binarizer_,
@@ -192,7 +228,6 @@ class GreedyTreeClassifier(ClassifierMixin, BaseEstimator):
         self.tree_ = result.tree
         self.objective_ = float(result.objective)
         self.lower_bound_ = float(result.lower_bound)
-        self.n_leaves_ = self.tree_.n_leaves
         self.trace_ = result.trace_frame()
         self.n_steps_ = int(result.expansions)
         return self
@@ -220,24 +255,26 @@ class GreedyTreeClassifier(ClassifierMixin, BaseEstimator):
             leaves.append(link.n_leaves)
         return Bunch(ccp_alphas=np.asarray(alphas), impurities=np.asarray(risks), n_leaves=np.asarray(leaves))
 
-    def _binary(self, X):
-        table, _ = _table(self, X, reset=False)
-        return table
+    def _tree_input(self, X) -> tuple:
+        """``(table, binarized=False)`` for the tree's methods: the validated original table."""
+        check_is_fitted(self, "tree_")
+        return validate_predict_input(self, X), False
 
     def predict(self, X) -> np.ndarray:
         """Predicted label of each row."""
-        check_is_fitted(self, "tree_")
-        return self.classes_[self.tree_.predict_index(self._binary(X), binarized=False)]
+        data = self._tree_input(X)                 # checks fitted before tree_ is read
+        return self.classes_[self.tree_.predict_index(*data)]
 
     def predict_proba(self, X) -> np.ndarray:
         """Class frequencies of the leaf each row reaches."""
-        check_is_fitted(self, "tree_")
-        return self.tree_.predict_proba(self._binary(X), binarized=False)
+        data = self._tree_input(X)
+        return self.tree_.predict_proba(*data)
 
-    def apply(self, X) -> np.ndarray:
-        """Index of the leaf each row reaches (leaves numbered left to right)."""
-        check_is_fitted(self, "tree_")
-        return self.tree_.apply(self._binary(X), binarized=False)
+    def _importance_statistics(self) -> tuple:
+        """``feature_importances_`` decrease the split criterion's impurity (entropy for the gain ratio,
+        whose gain is the information gain) over the leaves' weighted class counts."""
+        criterion = "entropy" if self.criterion == "gain_ratio" else self.criterion
+        return criterion, lambda leaf: np.asarray(leaf.counts, dtype=float)
 
     def to_sklearn(self, *, input: str = "auto", node_values: str = "frequencies"):
         """The fitted tree as a fitted ``sklearn.tree.DecisionTreeClassifier``.
@@ -249,11 +286,16 @@ class GreedyTreeClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "tree_")
         return to_sklearn(self, input=input, node_values=node_values)
 
+    def __getstate__(self):
+        state = dict(super().__getstate__())  # a copy: BaseEstimator may hand back __dict__ itself
+        state.pop("solver_", None)          # holds its search generator, which cannot be pickled
+        return state
+
     def __sklearn_tags__(self):
         return table_input_tags(super().__sklearn_tags__(), getattr(self, "missing", "error"))
 
 
-class GreedyTreeRegressor(RegressorMixin, BaseEstimator):
+class GreedyTreeRegressor(FittedTreeMixin, RegressorMixin, BaseEstimator):
     """CART regression tree: squared loss, the mean in every leaf (slides part 4).
 
     Each split is chosen by a line search over every feature and split point
@@ -279,7 +321,13 @@ class GreedyTreeRegressor(RegressorMixin, BaseEstimator):
         Its ``classes`` are the distinct leaf means, so ``tree_.predict`` returns means.
     binarizer_ : Binarizer
     root_ : GrownNode
+    n_features_in_ : int
+    feature_names_in_ : ndarray of str
+        Only when ``X`` had string column names.
     n_leaves_ : int
+    feature_importances_ : ndarray of shape (n_features_in_,)
+        The normalised total squared-error decrease by the splits on each input column,
+        weighted by training weight (scikit-learn's ``DecisionTreeRegressor`` definition).
 
     Examples
     --------
@@ -311,9 +359,23 @@ class GreedyTreeRegressor(RegressorMixin, BaseEstimator):
         self.missing = missing
 
     def fit(self, X, y, sample_weight=None):
-        """Grow (and prune) the regression tree."""
+        """Grow (and prune) the regression tree.
+
+        Parameters
+        ----------
+        X : array_like or DataFrame of shape (n_samples, n_features)
+            Numeric, binary or categorical columns. No NaN unless ``missing="indicator"``.
+        y : array_like of shape (n_samples,)
+            Numbers.
+        sample_weight : array_like of shape (n_samples,), optional
+            Non-negative; a row of weight 0 counts as a row left out.
+
+        Returns
+        -------
+        self
+        """
         self._validate_params()
-        table, y = _table(self, X, y)
+        table, y = validate_fit_input(self, X, y)
         try:
             y = np.asarray(y, dtype=float)
         except (TypeError, ValueError):
@@ -321,9 +383,8 @@ class GreedyTreeRegressor(RegressorMixin, BaseEstimator):
                 from None
         if not np.all(np.isfinite(y)):
             raise ValueError("y has NaN or infinite values; drop or fill them before fitting.")
-        w = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
-        if w.shape != y.shape or (w < 0).any() or not np.all(np.isfinite(w)) or w.sum() <= 0:
-            raise ValueError(f"sample_weight must be {len(y)} finite non-negative numbers with a positive sum.")
+        table, y, w = weighted_rows(table, y, sample_weight)
+        w = np.ones(len(y)) if w is None else w
         self.binarizer_ = Binarizer(thresholds=self.thresholds, max_thresholds=self.max_thresholds,
                                     missing=self.missing).fit(table)
         Z = self.binarizer_.transform(table)
@@ -362,7 +423,6 @@ class GreedyTreeRegressor(RegressorMixin, BaseEstimator):
 
         self.root_ = root
         self.tree_ = Tree(root.to_node(make_leaf), features, means, binarizer=self.binarizer_)
-        self.n_leaves_ = self.tree_.n_leaves
         return self
 
     def _splittable(self, node: GrownNode) -> bool:
@@ -373,14 +433,29 @@ class GreedyTreeRegressor(RegressorMixin, BaseEstimator):
             return False
         return weight >= self.min_samples_split
 
+    def _tree_input(self, X) -> tuple:
+        """``(table, binarized=False)`` for the tree's methods: the validated original table."""
+        check_is_fitted(self, "tree_")
+        return validate_predict_input(self, X), False
+
     def predict(self, X) -> np.ndarray:
         """The mean of the leaf each row reaches."""
-        check_is_fitted(self, "tree_")
-        table, _ = _table(self, X, reset=False)
-        return np.asarray(self.tree_.predict(table, binarized=False), dtype=float)
+        data = self._tree_input(X)                 # checks fitted before tree_ is read
+        return np.asarray(self.tree_.predict(*data), dtype=float)
 
-    def apply(self, X) -> np.ndarray:
-        """Index of the leaf each row reaches."""
-        check_is_fitted(self, "tree_")
-        table, _ = _table(self, X, reset=False)
-        return self.tree_.apply(table, binarized=False)
+    def _importance_statistics(self) -> tuple:
+        """``feature_importances_`` decrease the squared error (scikit-learn's ``"squared_error"``), from
+        each leaf's weight, mean and squared loss: ``(w, w·mean, loss + w·mean²)`` over the total weight
+        (a leaf keeps its squared loss as a fraction of the total weight; a common scale changes no
+        importance)."""
+        total = sum(leaf.counts[0] for _, leaf in self.tree_.leaves())
+        means = self.tree_.classes
+
+        def statistics(leaf):
+            weight, mean = leaf.counts[0] / total, means[leaf.prediction]
+            return np.array([weight, weight * mean, leaf.loss + weight * mean * mean])
+
+        return "squared_error", statistics
+
+    def __sklearn_tags__(self):
+        return table_input_tags(super().__sklearn_tags__(), getattr(self, "missing", "error"))

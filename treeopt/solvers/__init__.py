@@ -1,7 +1,7 @@
 """Stepwise solvers. Each speaks the protocol of :mod:`treeopt.solvers.base`.
 
-``SOLVERS`` (from :mod:`treeopt.solvers.registry`) maps the names the estimator accepts
-(``solver="gosdt"``) to classes; :func:`treeopt.make_solver` builds any of them from a table.
+``SOLVERS`` (:mod:`treeopt.registry`, above the solvers it lists) maps the names the estimator
+accepts (``solver="gosdt"``) to classes; :func:`treeopt.make_solver` builds any of them from a table.
 """
 
 from .base import QueueEntry, SearchResult, Snapshot, Solver, TracePoint
@@ -9,7 +9,6 @@ from .branches import Branches
 from .capabilities import Capabilities
 from .gosdt import GOSDT, DepthDeepening, Portfolio
 from .osdt.search import OSDT
-from .registry import SOLVERS, solvers_that
 
 __all__ = ["Solver", "Snapshot", "QueueEntry", "SearchResult", "TracePoint", "Capabilities", "GOSDT", "DepthDeepening", "Portfolio", "OSDT",
-           "Branches", "SOLVERS", "solvers_that"]
+           "Branches"]

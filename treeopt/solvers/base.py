@@ -628,6 +628,12 @@ class Solver:
         ``MemoryError`` inside a unit of work ends the search with status
         ``memory``: the best tree and bounds so far are kept and the
         search's cache is released (:meth:`_release_search`); it cannot resume.
+
+        A search stopped by a limit and then released (:meth:`release`, which
+        ``OptimalTreeClassifier.fit`` calls unless ``keep_search=True``) cannot
+        resume either: ``run()`` raises ``RuntimeError`` naming the fix instead of
+        returning the same result as if it had searched. A released search that
+        had finished, or had run out of memory, returns its result.
         """
         if time_limit is not None and not time_limit > 0:
             raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}.")
@@ -635,6 +641,8 @@ class Solver:
             raise ValueError(f"node_limit must be a non-negative integer or None, got {node_limit!r}.")
         check_cache_limit(cache_limit)
         memory_limit = parse_memory_limit(memory_limit)
+        if self._released is not None and not self._finished and self.status != "memory":
+            raise RuntimeError(_released_run_message(self.status))   # released while it could have resumed
         self._resume()
         if self._broken:
             return self.result()
@@ -814,6 +822,21 @@ class Solver:
                 f"lower_bound={self.lower_bound:.6g}, upper_bound={self.upper_bound:.6g}, "
                 f"expansions={self.expansions})") if self._generator is not None else \
             f"{type(self).__name__}(regularization={self.regularization}, status='not_started')"
+
+
+def _released_run_message(status: str) -> str:
+    """Why ``run()`` cannot resume a released search that had not finished, and what to do instead.
+
+    Examples
+    --------
+    >>> _released_run_message("time_limit")  # doctest: +ELLIPSIS
+    'run() cannot resume this search: it stopped (time_limit) and was then released ... keep_search=True ...'
+    """
+    return (f"run() cannot resume this search: it stopped ({status}) and was then released (Solver.release(), "
+            "which OptimalTreeClassifier.fit calls unless keep_search=True), so only its result is kept. "
+            "result() still gives its tree and gap. To continue a "
+            "search with a larger limit, fit with keep_search=True (or do not call release()); to search "
+            "again from the start, call rebuild().run(...).")
 
 
 #: What Solver.__init__/__new__ and make_solver set: kept when _release_search drops the search state.

@@ -4,7 +4,7 @@
 builds (binary features, or categorical columns kept whole), to refuse an objective or an option
 the solver cannot take (naming the solvers that can), and to pass the solver's own options on.
 A new solver declares its capabilities in its class and registers itself in
-:mod:`treeopt.solvers.registry`; nothing else changes.
+:mod:`treeopt.registry`; nothing else changes.
 
 Examples
 --------

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["Problem"]
+__all__ = ["Problem", "counts_minus"]
 
 
-def _minus(total: tuple, part: tuple) -> tuple:
+def counts_minus(total: tuple, part: tuple) -> tuple:
     """Class counts of a support set minus those of a subset of it."""
     if len(total) == 2:
         return (total[0] - part[0], total[1] - part[1])

@@ -130,7 +130,7 @@ from .sorted_depth_two import SortedDepthTwo, nested_chains
 from .similar_support import SimilarSupport
 from .gc_pause import HeapFreeze
 from .dives import Dives
-from .problem import Problem, _minus
+from .problem import Problem, counts_minus
 from .starts import IncumbentStarts
 from .subsolver_calls import SubsolverCalls
 
@@ -574,7 +574,7 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
                     else:
                         right_sums = (right_p.counts, right_p.eq)
                     left = create(left_support, left_key, depth_left, (problem, j, False),
-                                  _minus(problem.counts, right_sums[0]), problem.eq - right_sums[1])
+                                  counts_minus(problem.counts, right_sums[0]), problem.eq - right_sums[1])
             if early and left.lb >= limit:
                 early_pruned += 1
                 continue
@@ -583,7 +583,7 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
                     right_p = create(right, right_key, depth_left, (problem, j, True), *right_sums)
                 elif subtract:                                     # parent's sums minus the left child's
                     right_p = create(right, right_key, depth_left, (problem, j, True),
-                                     _minus(problem.counts, left.counts), problem.eq - left.eq)
+                                     counts_minus(problem.counts, left.counts), problem.eq - left.eq)
                 else:
                     right_p = create(right, right_key, depth_left, (problem, j, True))
             if early and right_p.lb >= limit:

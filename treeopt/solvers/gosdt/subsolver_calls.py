@@ -76,7 +76,7 @@ from ...events import Expanded
 from .depth_three import DepthThreeSolver
 from .depth_two import LEAF, DepthTwoSolver
 from .sorted_depth_two import SortedDepthTwo
-from .problem import Problem, _minus
+from .problem import Problem, counts_minus
 from typing import NamedTuple
 
 __all__ = ["SubsolverCalls", "Subsolvers"]
@@ -252,7 +252,7 @@ class SubsolverCalls:
                 if not right or right == support:
                     continue
                 right_counts = ds.class_counts(right)
-                left_counts = _minus(counts, right_counts) if self._subtract else ds.class_counts(support ^ right)
+                left_counts = counts_minus(counts, right_counts) if self._subtract else ds.class_counts(support ^ right)
                 objective = model.leaf(left_counts)[0] + model.leaf(right_counts)[0] + two
                 if objective < best_obj:
                     best_obj, best = objective, (j, right, left_counts, right_counts)

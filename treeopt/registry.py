@@ -17,12 +17,12 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..frontier.search import ParetoSearch
-from ..greedy.solver import GreedyInduction
-from .branches import Branches
-from .gosdt import GOSDT, DepthDeepening, Portfolio
-from .osdt.search import OSDT
-from ..rashomon.stepwise import RashomonSearch
+from .frontier.search import FrontierSearch
+from .greedy.solver import GreedyInduction
+from .solvers.branches import Branches
+from .solvers.gosdt import GOSDT, DepthDeepening, Portfolio
+from .solvers.osdt.search import OSDT
+from .rashomon.stepwise import RashomonSearch
 
 __all__ = ["SOLVERS", "solvers_that"]
 
@@ -34,7 +34,7 @@ SOLVERS = {
     "deepening": DepthDeepening,
     "portfolio": Portfolio,
     "rashomon": RashomonSearch,
-    "frontier": ParetoSearch,
+    "frontier": FrontierSearch,
 }
 
 
