@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 
-.PHONY: demo test docs bench bench-narrow bench-wide bench-contree lab install install-test system-deps clean
+.PHONY: demo test docs bench bench-narrow bench-wide bench-contree bench-continuous lab install install-test system-deps clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -44,7 +44,7 @@ docs: $(VENV)/.docs
 	$(VENV)/bin/sphinx-build -W --keep-going -n -b html docs docs/_build/html
 
 # The side-by-side suites, one after the other (never two at once: each times whole processes).
-bench: bench-narrow bench-wide bench-contree
+bench: bench-narrow bench-wide bench-contree bench-continuous
 
 $(VENV)/.bench: pyproject.toml $(VENV)/.test
 	$(PIP) install -q -e '.[bench]'
@@ -58,6 +58,9 @@ bench-wide: $(VENV)/.bench
 
 bench-contree: $(VENV)/.bench
 	$(PY) benchmarks/contree_bench.py
+
+bench-continuous: $(VENV)/.bench
+	$(PY) benchmarks/continuous_bench.py
 
 lab: $(VENV)/.test
 	$(PIP) install -q jupyterlab

@@ -13,7 +13,6 @@ import warnings
 from collections import Counter
 
 import numpy as np
-import pandas as pd
 
 from .categorical import CategoricalDataset
 from .data import Dataset
@@ -21,6 +20,7 @@ from .guessing.fitting import make_binarizer, reference_kwargs
 from .memory import available_memory, format_bytes, parse_memory_limit, resident_memory
 from .objectives import OBJECTIVES, get_objective
 from .solvers.base import Solver
+from .input_validation import check_labels
 from .registry import SOLVERS, solvers_that
 
 __all__ = ["make_solver", "solver_options_of_all", "check_labels", "check_setup_memory", "SETTINGS"]
@@ -296,27 +296,3 @@ def check_setup_memory(n_rows: int, n_features: int, memory_limit: int | None) -
                          f"{format_bytes(needed)} on top of the {format_bytes(held)} the process holds, more than "
                          f"memory_limit={format_bytes(memory_limit)}. Keep fewer thresholds (max_thresholds=..., "
                          f"or thresholds='guess') or raise memory_limit.")
-
-
-def check_labels(y) -> None:
-    """Refuse labels a classifier cannot learn from: missing values, or a single class.
-
-    Examples
-    --------
-    >>> check_labels(np.array([0, 0]))
-    Traceback (most recent call last):
-    ...
-    ValueError: y has only one class ([0]); a classifier needs at least two classes to learn anything.
-    """
-    y = np.asarray(y)
-    if pd.isna(y).any():
-        raise ValueError("y has missing values (NaN); drop those rows or fill them in.")
-    try:
-        classes = np.unique(y)
-    except TypeError:                     # labels that cannot be ordered, e.g. 1 and "1" together
-        kinds = sorted({type(value).__name__ for value in y.ravel().tolist()})
-        raise ValueError(f"y mixes label types {kinds}, which cannot be ordered into classes; convert the "
-                         "labels to one type first (for example y.astype(str)).") from None
-    if len(classes) < 2:
-        raise ValueError(f"y has only one class ({classes.tolist()}); a classifier needs at least "
-                         "two classes to learn anything.")

@@ -10,7 +10,9 @@ code      meaning
 2         the command line itself is wrong (argparse's usage message)
 3         stopped by a limit (``--time-limit``, ``--cache-limit``, ``--memory-limit``) or by
           running out of memory before the tree was certified: the best tree, its gap and
-          the ``--json``/``--output`` files are still written
+          the ``--json``/``--output`` files are still written (the one-leaf tree when the
+          limit or memory ran out while binarizing; nothing when ``--time-limit`` ran out
+          while reading the CSV, since there are no data yet)
 130, 143  stopped by SIGINT (Ctrl-C) or SIGTERM (``timeout``, ``kill``): 128 + the signal's
           number, as shells report it; the best tree, its gap and the files are still written
 ========  ===============================================================================

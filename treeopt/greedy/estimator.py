@@ -30,7 +30,7 @@ from .criteria import impurity
 from ..data import Dataset
 from ..fitted_tree import FittedTreeMixin
 from .grown_tree import GrownNode, route
-from ..input_validation import validate_fit_input, validate_predict_input
+from ..input_validation import check_labels, validate_fit_input, validate_predict_input
 from ..objectives import OBJECTIVES, get_objective
 from .prunings import cost_complexity_pruning
 from .solver import CLASSIFICATION_CRITERIA, PRUNING_RISKS, GreedyInduction, SplitFinder
@@ -190,8 +190,6 @@ class GreedyTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         self.missing = missing
 
     def _solver(self, X, y, sample_weight, pruning) -> GreedyInduction:
-        from ..building import check_labels    # building imports the solver registry, which imports this package
-
         self._validate_params()
         table, y = validate_fit_input(self, X, y)
         check_labels(y)

@@ -415,7 +415,7 @@ def rashomon_set(X, y=None, *, regularization: float, epsilon: float | None = No
             raise ValueError("with a Dataset, give neither y nor sample_weight: the dataset holds them.")
         dataset = X
     else:
-        from treeopt.building import check_labels
+        from treeopt.input_validation import check_labels
         from treeopt.guessing.fitting import make_binarizer
         if y is None:
             raise ValueError("rashomon_set needs y (the labels) unless X is a treeopt Dataset.")
