@@ -60,7 +60,10 @@ def site(tmp_path_factory) -> Path:
     before = _digest(NOTEBOOKS)
     process = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-n", "-q", "-b", "html",
                               str(DOCS), str(html)], cwd=ROOT, capture_output=True, text=True, timeout=1800)
-    assert process.returncode == 0, f"sphinx-build failed:\n{process.stdout[-4000:]}\n{process.stderr[-8000:]}"
+    assert process.returncode == 0, (
+        f"sphinx-build failed:\n{process.stdout[-4000:]}\n{process.stderr[-8000:]}\n"
+        "A 'reference target not found' names an object no page documents: add its module to the "
+        "'Modules' list of docs/api/index.rst, or write the name as ``literal`` text if it is private.")
     assert _digest(NOTEBOOKS) == before, "building the site changed the notebooks in notebooks/"
     return html
 
