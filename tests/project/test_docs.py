@@ -157,6 +157,28 @@ def test_no_page_loads_anything_from_the_network(site):
     assert (site / "_static" / "plotly.min.js").is_file()
 
 
+def test_a_failing_notebook_cell_fails_the_build(tmp_path):
+    """The site's configuration on a one-notebook project whose cell raises: the build stops with the error."""
+    pytest.importorskip("myst_nb", reason="the docs extra is not installed: pip install -e '.[docs]'")
+    import nbformat
+
+    docs = tmp_path / "docs"
+    shutil.copytree(DOCS / "_ext", docs / "_ext")
+    shutil.copy(DOCS / "conf.py", docs / "conf.py")
+    (docs / "index.md").write_text("# Site\n\n```{toctree}\n:glob:\n\nnotebooks/*\n```\n")
+    (tmp_path / "benchmarks").mkdir()
+    (tmp_path / "notebooks").mkdir()
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Broken"),
+                                               nbformat.v4.new_code_cell("raise ValueError('a failing cell')")])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    nbformat.write(notebook, tmp_path / "notebooks" / "broken.ipynb")
+    process = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-n", "-q", "-b", "html",
+                              str(docs), str(docs / "_build" / "html")], cwd=tmp_path, capture_output=True,
+                             text=True, timeout=600)
+    assert process.returncode != 0
+    assert "a failing cell" in process.stdout + process.stderr
+
+
 def test_the_generated_sources_follow_the_repository(tmp_path):
     from offline_pages import copy_notebooks, write_benchmark_pages
 
