@@ -105,7 +105,8 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         such as ``"2GB"`` (:mod:`treeopt.memory`): a binarized table that
         would exceed it is refused before the search, and a search that
         exceeds it stops with status ``memory_limit``, its best tree and gap,
-        and a ``ConvergenceWarning``. Checked about every 10 ms.
+        and a ``ConvergenceWarning``. Checked at most every
+        ``treeopt.solvers.base.MEMORY_CHECK_SECONDS``.
     bounds : dict, optional
         Switch bounds off by name, e.g. ``{"lookahead": False}`` (the solver's ``SWITCHES`` of kind
         ``"bound"``).

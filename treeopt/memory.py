@@ -1,4 +1,4 @@
-"""The process's memory: ``memory_limit`` values ("2GB") and the resident set size they cap.
+"""The process's memory: ``memory_limit`` values (``"2GB"``) and the resident set size they cap.
 
 ``run(memory_limit=...)``, ``OptimalTreeClassifier(memory_limit=...)`` and ``treeopt fit
 --memory-limit`` stop a search once the whole process's resident memory (what the operating

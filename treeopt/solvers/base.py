@@ -611,7 +611,7 @@ class Solver:
             string such as ``"2GB"`` or ``"512MiB"`` (:mod:`treeopt.memory`):
             stop with status ``memory_limit`` once it is exceeded. Checked
             before the first unit of work and then at most every
-            ``MEMORY_CHECK_SECONDS`` (0.01 s). Resumable like ``cache_limit``.
+            ``MEMORY_CHECK_SECONDS`` seconds. Resumable like ``cache_limit``.
 
         Returns
         -------
