@@ -16,11 +16,14 @@ from .data import Dataset
 from .estimator import OptimalTreeClassifier
 from .estimator_cv import OptimalTreeClassifierCV
 from .frontier.cross_validation import CVFrontier, cross_validate_frontier
-from .frontier.result import Frontier, frontier
+from .frontier.result import Frontier
+from .frontiers import frontier
 from .greedy.estimator import GreedyTreeClassifier, GreedyTreeRegressor
 from .guessing import ThresholdGuessBinarizer, depth_guess
 from .objectives import Accuracy, BalancedAccuracy, WeightedAccuracy, get_objective
 from .registry import SOLVERS
+from .regularization import DEFAULT_REGULARIZATION
+from .slow_certificate import SlowCertificateWarning
 from .solvers import GOSDT, OSDT, Branches, DepthDeepening, Portfolio
 from .solvers.osdt.ablation import ablation
 from .rashomon import RashomonSet, rashomon_set
@@ -32,4 +35,4 @@ __all__ = ["OptimalTreeClassifier", "OptimalTreeClassifierCV", "Dataset", "Binar
            "GOSDT", "Branches", "SOLVERS", "make_solver", "Accuracy", "BalancedAccuracy", "WeightedAccuracy", "get_objective",
            "frontier", "Frontier", "cross_validate_frontier", "CVFrontier", "OSDT", "ablation",
            "GreedyTreeClassifier", "GreedyTreeRegressor", "ThresholdGuessBinarizer", "depth_guess", "rashomon_set",
-           "RashomonSet", "DepthDeepening", "Portfolio"]
+           "RashomonSet", "DepthDeepening", "Portfolio", "SlowCertificateWarning", "DEFAULT_REGULARIZATION"]

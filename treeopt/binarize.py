@@ -41,7 +41,7 @@ from .table_columns import FittedColumns, read_columns, table_array
 
 __all__ = ["BinaryFeature", "Binarizer", "as_frame", "is_binary_numeric", "format_threshold", "format_thresholds",
            "name_features", "split_points", "is_missing_value", "missing_mask", "check_missing_policy",
-           "MISSING_POLICIES", "BinarizationTimeout", "binarization_deadline"]
+           "MISSING_POLICIES", "BinarizationTimeout", "binarization_deadline", "check_deadline"]
 
 #: Values of the ``missing`` option of :class:`Binarizer` (and of the estimators).
 MISSING_POLICIES = ("error", "indicator")
@@ -85,8 +85,12 @@ def _check_deadline(where: str) -> None:
     if deadline is not None and time.perf_counter() > deadline[0]:
         raise BinarizationTimeout(
             f"time_limit={deadline[1]:g} s ran out while binarizing ({where}), "
-            "before the search started, so there is no tree yet. Raise time_limit, or binarize less: "
+            "before the search started. Raise time_limit, or binarize less: "
             "max_thresholds=k, thresholds='quantile' or thresholds='guess'.")
+
+
+#: The setup's deadline check, for the other steps of a setup (threshold guessing) to call between theirs.
+check_deadline = _check_deadline
 
 
 def is_missing_value(value: Any) -> bool:

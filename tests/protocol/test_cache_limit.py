@@ -19,7 +19,7 @@ from treeopt.categorical import CategoricalDataset
 from treeopt.cli import main
 from treeopt.data import Dataset
 from treeopt.datasets import load_monk
-from treeopt.frontier.result import frontier
+from treeopt import frontier
 from treeopt.solvers import GOSDT, OSDT, Branches
 from treeopt.greedy.solver import GreedyInduction
 from treeopt.frontier.search import FrontierSearch

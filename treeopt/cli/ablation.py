@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ..data import Dataset
+from ..regularization import DEFAULT_REGULARIZATION
 from ..solvers.osdt.ablation import ablation
 from ..solvers.osdt.schedules import SCHEDULES
 from .messages import in_flags
@@ -23,7 +24,8 @@ def add_cli_arguments(parser) -> None:
                                     "other columns are binarized)")
     parser.add_argument("--target", default=None, help="label column (default: the last column)")
     parser.add_argument("--sep", default=None, help="column separator (default: sniffed)")
-    parser.add_argument("--regularization", type=float, default=0.005, help="λ (default 0.005)")
+    parser.add_argument("--regularization", type=float, default=DEFAULT_REGULARIZATION,
+                        help=f"λ (default {DEFAULT_REGULARIZATION}, as every front end; the thesis's table used 0.005)")
     parser.add_argument("--schedule", default="curiosity", choices=list(SCHEDULES),
                         help="queue policy (default curiosity)")
     parser.add_argument("--bounds", default=None,

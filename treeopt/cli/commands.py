@@ -30,9 +30,12 @@ import pandas as pd
 from ..binarize import BinarizationTimeout
 from ..datasets import load_monk
 from ..estimator import OptimalTreeClassifier
+from ..guessing.fitting import OPTIMAL_OVER_GUESSED_THRESHOLDS
 from ..model_json import fit_document
 from ..objectives import OBJECTIVES
 from ..registry import SOLVERS
+from ..slow_certificate import SlowCertificateWarning
+from ..regularization import DEFAULT_REGULARIZATION
 from . import ablation as ablation_cli
 from . import frontier as frontier_cli
 from .certificate import certificate_of, single_leaf
@@ -54,7 +57,12 @@ def _report(tree, certificate, X, y, clf=None, out=None) -> None:
     accuracy = float((np.asarray(predictions) == pd.Series(y).to_numpy()).mean())
     print(tree.rules(), file=out)
     print("", file=out)
-    certified = "certified optimal" if certificate.optimal else f"NOT certified ({certificate.status})"
+    if certificate.optimal:
+        certified = "certified optimal"
+    elif certificate.status == OPTIMAL_OVER_GUESSED_THRESHOLDS:     # Theorem 4.1's guarantee follows
+        certified = "certified optimal over the guessed thresholds only, NOT over all thresholds"
+    else:
+        certified = f"NOT certified ({certificate.status})"
     print(f"objective      {certificate.objective:.10f}   ({certified}, gap {certificate.gap:.3g})", file=out)
     print(f"lower bound    {certificate.lower_bound:.10f}", file=out)
     print(f"accuracy       {accuracy:.4f} (training)", file=out)
@@ -75,27 +83,33 @@ def _report(tree, certificate, X, y, clf=None, out=None) -> None:
         print(f"bound counts   {counts}", file=out)
 
 
-def _fit(clf, X, y):
+def _fit(clf, X, y, args):
     """Fit with a progress line on stderr (``verbose=1``) for runs longer than a second; return seconds.
 
     Ctrl-C during the search is not an error here: ``fit`` stored the best tree so far
     (``status_ == "interrupted"``) before re-raising, and the report below prints it with its gap.
+    The hint of a slow search (:class:`~treeopt.SlowCertificateWarning`) is printed on stderr in
+    the command's flags; other warnings are left to the report, which states the status and gap.
     """
     clf.set_params(verbose=1)
     start = time.perf_counter()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")      # the report below states the status and gap
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
         try:
             clf.fit(X, y)
         except KeyboardInterrupt:
             if getattr(clf, "status_", None) != "interrupted":
                 raise                         # Ctrl-C before the search started: nothing to report
+        finally:
+            for warning in caught:
+                if issubclass(warning.category, SlowCertificateWarning):
+                    print(f"treeopt: {in_flags(str(warning.message), args)}", file=sys.stderr)
     return time.perf_counter() - start
 
 
 def _demo_args(parser):
-    parser.add_argument("--regularization", type=float, default=0.02,
-                        help="λ, the objective cost of one leaf (default 0.02)")
+    parser.add_argument("--regularization", type=float, default=DEFAULT_REGULARIZATION,
+                        help=f"λ, the objective cost of one leaf (default {DEFAULT_REGULARIZATION})")
 
 
 def _demo(args) -> int:
@@ -103,10 +117,14 @@ def _demo(args) -> int:
     X, y = load_monk(1)
     print("treeopt demo: MONK-1 (432 robots generated from the rule "
           "'head_shape == body_shape or jacket_color == red'),")
-    print(f"6 categorical attributes one-hot encoded; regularization {args.regularization}\n")
+    print(f"6 categorical attributes one-hot encoded; regularization {args.regularization}"
+          f" (λ: a leaf must correct {args.regularization:.0%} of the rows).")
+    if args.regularization > 0.02:
+        print("With --regularization 0.02 a leaf pays for 2 % of the rows, and the tree recovers the whole rule.")
+    print("")
     clf = OptimalTreeClassifier(regularization=args.regularization)
     try:
-        elapsed = _fit(clf, X, y)
+        elapsed = _fit(clf, X, y, args)
     except (ValueError, TypeError) as error:
         raise SystemExit(f"treeopt: {in_flags(str(error), args)}")
     _report(clf.tree_, certificate_of(clf, elapsed), X, y, clf)
@@ -116,7 +134,8 @@ def _demo(args) -> int:
 def _fit_args(parser):
     parser.add_argument("csv", help="CSV file with a header row")
     parser.add_argument("--target", required=True, help="name of the label column")
-    parser.add_argument("--regularization", type=float, default=0.05, help="λ (default 0.05)")
+    parser.add_argument("--regularization", type=float, default=DEFAULT_REGULARIZATION,
+                        help=f"λ, the objective cost of one leaf (default {DEFAULT_REGULARIZATION})")
     parser.add_argument("--solver", default="auto", choices=["auto", *sorted(SOLVERS)],
                         help="the search: auto (default: GOSDT, the portfolio on wide data, OSDT for f1/auc), "
                              "or a registered solver by name")
@@ -144,7 +163,8 @@ def _fit_args(parser):
                         help="cap threshold features per numeric column")
     parser.add_argument("--thresholds", choices=["auto", "all", "quantile", "guess"], default="auto",
                         help="numeric columns: every midpoint, quantiles, or guessed from a boosted model "
-                             "(McTavish et al. 4.1); auto (default): all, or guessed above 256 thresholds")
+                             "(McTavish et al. 4.1); auto (default): all, or guessed above 256 thresholds. A tree "
+                             "certified over guessed thresholds exits with 4, not 0")
     parser.add_argument("--reference", choices=["gbdt"], default=None,
                         help="lower-bound guesses from a boosted reference model (McTavish et al. 4.3)")
     parser.add_argument("--random-state", type=int, default=None, help="seed of the boosted reference model")
@@ -206,8 +226,12 @@ def _fit_command(args) -> int:
                                 random_state=args.random_state, missing=args.missing, penalty=args.penalty,
                                 top_k=args.top_k)
     try:
-        _fit(clf, X, y)
+        _fit(clf, X, y, args)
         tree, certificate = clf.tree_, certificate_of(clf, time.perf_counter() - start)
+        if getattr(clf, "setup_stopped_", None):              # fit kept the one-leaf tree
+            print("treeopt: the time limit ran out while binarizing, before any search: the one-leaf tree "
+                  "follows. Raise --time-limit, or binarize less (--max-thresholds, --thresholds quantile "
+                  "or guess).", file=sys.stderr)
     except (ValueError, TypeError) as error:
         raise SystemExit(f"treeopt: {in_flags(str(error), args)}")
     except (BinarizationTimeout, MemoryError) as error:      # the setup ran out before any search

@@ -56,7 +56,7 @@ import time
 
 from ..binarize import BinarizationTimeout
 from ..frontier.cross_validation import cross_validate_frontier
-from ..frontier.result import frontier
+from ..frontiers import frontier
 from .exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_UNCERTIFIED, exit_code
 from .messages import in_flags
 from .outputs import STDOUT, check_output, write_output

@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
-from ..binarize import Binarizer, BinaryFeature, as_frame, split_points
+from ..binarize import Binarizer, BinaryFeature, as_frame, check_deadline, split_points
 from ..table_columns import FittedColumns
 from .reference import ReferenceInput, make_reference_model
 
@@ -173,7 +173,9 @@ class ThresholdGuessBinarizer(Binarizer):
             frame, y, weights = frame[kept_rows], y[kept_rows], weights[kept_rows]
         self.n_features_all_ = len(Binarizer(categorical_features=self.categorical_features).fit(frame).features_)
 
-        # Step 1: T on the original columns, and every binary feature its trees use.
+        # Step 1: T on the original columns, and every binary feature its trees use. The setup's
+        # deadline (time_limit, treeopt.binarize.binarization_deadline) is checked between steps.
+        check_deadline("guessing thresholds: before fitting the reference model")
         encoding = self.initial_encoding_ = ReferenceInput.fit(frame, self.categorical_features)
         matrix = encoding.transform(frame)
         self.initial_model_ = self._booster().fit(matrix, y, sample_weight=weights)
@@ -189,6 +191,7 @@ class ThresholdGuessBinarizer(Binarizer):
         start = accuracy
         self.elimination_path_ = [(len(kept), accuracy)]
         while len(kept) > 1:
+            check_deadline(f"guessing thresholds: eliminating features, {len(kept)} of {len(candidates)} kept")
             drop = int(np.argmin(model.feature_importances_))
             trial = kept[:drop] + kept[drop + 1:]
             trial_model, trial_accuracy = self._refit(Z, trial, y, weights)
