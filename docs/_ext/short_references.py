@@ -127,6 +127,11 @@ def _resolve(app, env, node: pending_xref, contnode):
     if not found and "." in target:
         defined = defined_name(target)
         found = [defined] if defined in domain.objects else []
+    if not found and target.count(".") >= 2:
+        # ``package.module.Class.member`` of a class documented under another name: ``Class.member``.
+        short = ".".join(target.split(".")[-2:])
+        found = candidates(domain.objects, short, ROLE_TYPES[node["reftype"]])
+        found = list({(domain.objects[name].docname, domain.objects[name].node_id): name for name in found}.values())
     if len(found) != 1:
         return None
     entry = domain.objects[found[0]]
