@@ -19,8 +19,8 @@ True
 Subclasses implement :meth:`Solver._search`, a generator that does one
 bounded unit of work per ``yield`` (one expansion), calls :meth:`_emit` for
 events (a no-op on the fast path), :meth:`_count` for prunes, and
-:meth:`_record` whenever a global bound changes; plus :attr:`lower_bound`,
-:attr:`upper_bound`, :meth:`_incumbent` and :meth:`_queue_entries`.
+:meth:`_record` whenever a global bound changes; plus :attr:`Solver.lower_bound`,
+:attr:`Solver.upper_bound`, :meth:`_incumbent` and :meth:`_queue_entries`.
 
 The unit budget: every unit of work keeps to :attr:`Solver.unit_budget` seconds
 (the player's slice), because the driver can only stop, pause or answer a
@@ -283,7 +283,7 @@ class Solver:
         return cls(self.dataset, **{**getattr(self, "_settings", {}), **changes})
 
     def _switch_states(self, bounds: dict | None, strategies: dict | None) -> dict:
-        """Check ``bounds`` and ``strategies`` against :attr:`switches` and merge them into one state."""
+        """Check ``bounds`` and ``strategies`` against ``self.switches`` and merge them into one state."""
         import warnings
 
         states = {}
@@ -399,6 +399,7 @@ class Solver:
 
     # -- helpers for subclasses -----------------------------------------------
     def _emit(self, event: Event) -> None:
+        """Pass ``event`` to the caller of :meth:`steps` (dropped on the fast path of :meth:`run`)."""
         if self._events is not None:
             self._events.append(event)
 
@@ -419,6 +420,7 @@ class Solver:
                     self._emit(event)
 
     def _count(self, bound: str, n: int = 1) -> None:
+        """Add ``n`` prunes to the counter of ``bound`` (a name in ``BOUNDS``)."""
         self.prune_counts[bound] += n
 
     def _record(self, improved: bool = False, raised: bool = False) -> None:
@@ -786,7 +788,7 @@ class Solver:
         """Drop the search's state (memo, caches, queue) once it can never resume.
 
         Called by :meth:`release` (by the user, the estimator, or after a ``MemoryError``), when
-        :attr:`_released` holds the result. The default
+        ``_released`` holds the result. The default
         drops every attribute a subclass set (everything but the solver's settings and the
         driver's own bookkeeping) and turns the solver into its released variant, whose
         :attr:`lower_bound`, :attr:`upper_bound`, :attr:`best_tree`, :meth:`result` and
