@@ -50,7 +50,7 @@ def solver_options() -> set:
     Examples
     --------
     >>> sorted(solver_options())
-    ['bound', 'epsilon', 'max_leaves', 'min_regularization']
+    ['bound', 'epsilon', 'max_leaves', 'min_regularization', 'plugins']
     """
     return {name for cls in SOLVERS.values() for name in cls.CAPABILITIES.options} - set(SETTINGS)
 
@@ -116,7 +116,8 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
         raise ValueError(f"unknown objective {s['objective']!r}; choose one of {sorted(OBJECTIVES)}.")
     objective = get_objective(s["objective"], omega=s["omega"], theta=s["theta"])
     if auto:
-        osdt_only = s["schedule"] is not None or s["warm_start"] not in (None, False) or s["top_k"] != 1
+        osdt_only = s["schedule"] is not None or s["warm_start"] not in (None, False) or s["top_k"] != 1 \
+            or bool(extra.get("plugins"))
         solver = "osdt" if osdt_only or not objective.additive else "gosdt"
     solver_cls = SOLVERS[solver]
     capabilities = solver_cls.CAPABILITIES

@@ -225,6 +225,15 @@ class OSDT(Solver):
         Certify the ``top_k`` best distinct trees, not only the best (see
         "The k best trees" in the module docstring: the bounds that only
         prove a tree is not *the* optimum are switched off).
+    plugins : list, optional
+        Plug-in lower bounds and at most one queue policy built with
+        :func:`treeopt.lower_bound` and :func:`treeopt.queue_policy`
+        (:mod:`treeopt.bounds_lab`). Each is a switch beside the built-in
+        bounds: a counter in ``prune_counts``, ``Pruned`` events, and
+        ``bounds={name: False}`` switches it off. A plug-in bound prunes a
+        child when it reaches the incumbent (whether or not
+        ``hierarchical`` is on) and raises the child's bound otherwise;
+        plug-in bounds need an additive objective.
 
     Attributes
     ----------
@@ -282,7 +291,7 @@ class OSDT(Solver):
     """
 
     name = "osdt"
-    CAPABILITIES = Capabilities(objectives="any", options=("schedule", "warm_start", "top_k"))
+    CAPABILITIES = Capabilities(objectives="any", options=("schedule", "warm_start", "top_k", "plugins"))
     BOUNDS = {
         "hierarchical": "OSDT Theorem 1 (hierarchical objective lower bound); GOSDT Theorems B.1, 2.1, 2.2",
         "lookahead": "OSDT Lemma 2 (objective lower bound with one-step lookahead), Algorithm 2",
@@ -302,7 +311,9 @@ class OSDT(Solver):
 
     def __init__(self, dataset: Dataset, *, regularization: float, objective="accuracy",
                  bounds: dict | None = None, depth_budget: int | None = None, schedule: str = "curiosity",
-                 warm_start=None, top_k: int = 1):
+                 warm_start=None, top_k: int = 1, plugins=None):
+        from ...bounds_lab.plugins import PluginBound, QueuePolicy, check_plugins
+        self._plugins = check_plugins(plugins, taken=self.SWITCHES)
         if isinstance(top_k, bool) or not isinstance(top_k, (int, np.integer)) or top_k < 1:
             raise ValueError(f"top_k must be a positive integer (how many best trees to certify), got {top_k!r}.")
         top_k = int(top_k)
@@ -344,6 +355,13 @@ class OSDT(Solver):
             raise ValueError(f"warm_start tree has {len(warm_start.features)} features but the dataset has "
                              f"{dataset.n_features}; pass a tree fitted on the same binary features.")
         self._W = W
+        self._bound_plugins = [p for p in self._plugins if isinstance(p, PluginBound)]
+        self._policy = next((p for p in self._plugins if isinstance(p, QueuePolicy)), None)
+        if self._bound_plugins and not self.additive:
+            raise ValueError(f"plug-in bounds see each leaf's own loss, which objective={self.objective.name!r} "
+                             "does not have (it is not a sum over leaves); use an additive objective such as "
+                             "'accuracy', or a queue policy.")
+        self._check_plugins_on_root()
         self._masks = dataset.feature_masks
         self._leaves: dict[int, LeafInfo] = {}
         self._tree_cache: set = set()
@@ -363,6 +381,60 @@ class OSDT(Solver):
         self.trees_evaluated = 0
         self.trees_to_optimum = 0
         self.time_to_optimum = 0.0
+
+    # -- plug-ins (treeopt.bounds_lab) ------------------------------------------------
+    def _plugin_switches(self) -> tuple:
+        return tuple(plugin.switch for plugin in self._plugins)
+
+    def _subproblem(self, fixed, split):
+        """The read-only record a plug-in receives for the partial tree ``(fixed, split)``."""
+        from ...bounds_lab.subproblem import Subproblem
+        W = self._W
+        return Subproblem(
+            fixed_counts=tuple(tuple(float(n) for n in leaf.counts) for leaf in fixed),
+            split_counts=tuple(tuple(float(n) for n in leaf.counts) for leaf in split),
+            fixed_losses=tuple(leaf.loss / W for leaf in fixed) if self.additive else (),
+            split_losses=tuple(leaf.loss / W for leaf in split) if self.additive else (),
+            regularization=self.regularization, incumbent=self._cutoff / W,
+            depth=max((leaf.depth for group in (fixed, split) for leaf in group), default=0), total=W)
+
+    def _check_plugins_on_root(self) -> None:
+        """Call every plug-in once on the single-leaf tree, so a broken one fails before the search."""
+        if not self._plugins:
+            return
+        from ...bounds_lab.subproblem import Subproblem
+        counts = tuple(float(n) for n in self.dataset.class_counts(self.dataset.all_points))
+        loss = self.model.leaf(counts)[0] / self._W if self.additive else 0.0
+        root = Subproblem(fixed_counts=(), split_counts=(counts,), fixed_losses=(),
+                          split_losses=(loss,) if self.additive else (), regularization=self.regularization,
+                          incumbent=loss + self.regularization, depth=0, total=self._W)
+        for plugin in self._plugins:
+            try:
+                plugin(root)
+            except TypeError:
+                raise
+            except Exception as error:
+                raise ValueError(f"plug-in {plugin.name!r} fails on the single-leaf tree: "
+                                 f"{type(error).__name__}: {error}. It receives a treeopt.Subproblem "
+                                 "(fields fixed_counts, split_counts, fixed_losses, split_losses, "
+                                 "regularization, incumbent, depth, total).") from error
+
+    def _plugin_bound(self, fixed, split, bound, best):
+        """``bound`` raised by the plug-in bounds that are on, or None when one of them prunes."""
+        node = None
+        for plugin in self._bound_plugins:
+            if not self.bounds[plugin.name]:
+                continue
+            if node is None:
+                node = self._subproblem(fixed, split)
+            value = plugin(node)
+            if value is True or (value is not False and value * self._W >= best):
+                self.prune_counts[plugin.name] += 1
+                self._pruned_bound = bound if isinstance(value, bool) else max(bound, value * self._W)
+                return None
+            if value is not False:
+                bound = max(bound, value * self._W)
+        return bound
 
     # -- leaves (the leaf cache, section 5.3) ----------------------------------------
     def _leaf(self, key: int, support: int, depth: int, dead_features: int) -> LeafInfo:
@@ -497,12 +569,16 @@ class OSDT(Solver):
     # -- the queue ----------------------------------------------------------------------
     def _push(self, tree: PartialTree) -> None:
         W = self._W
-        fixed_weight = sum(leaf.weight for leaf in tree.fixed)
-        entropy = 0.0
-        if self.schedule == "entropy":
-            entropy = label_entropy([leaf.counts for leaf in tree.fixed + tree.split], W)
-        tree.key = priority_key(self.schedule, lower_bound=tree.bound / W, objective=tree.objective / W,
-                                fixed_support=fixed_weight / W, entropy=entropy, sequence=tree.sequence)
+        policy = self._policy
+        if policy is not None and self.bounds[policy.name]:
+            tree.key = policy(self._subproblem(tree.fixed, tree.split))
+        else:
+            fixed_weight = sum(leaf.weight for leaf in tree.fixed)
+            entropy = 0.0
+            if self.schedule == "entropy":
+                entropy = label_entropy([leaf.counts for leaf in tree.fixed + tree.split], W)
+            tree.key = priority_key(self.schedule, lower_bound=tree.bound / W, objective=tree.objective / W,
+                                    fixed_support=fixed_weight / W, entropy=entropy, sequence=tree.sequence)
         heapq.heappush(self._queue, (tree.key, tree.sequence, tree))
         heapq.heappush(self._bound_heap, (tree.bound, tree.sequence, tree))
 
@@ -637,6 +713,8 @@ class OSDT(Solver):
             self.prune_counts["lookahead"] += 1
             self._pruned_bound = ahead
             return None
+        if self._bound_plugins:
+            return self._plugin_bound(fixed, split, ahead, best)
         return ahead
 
     def _expand(self, tree: PartialTree):
@@ -857,6 +935,7 @@ class OSDT(Solver):
                 "trees_evaluated": self.trees_evaluated, "trees_to_optimum": self.trees_to_optimum,
                 "time_to_optimum": self.time_to_optimum, "leaf_cache": len(self._leaves),
                 "tree_cache": len(self._tree_cache)} | (
+            {"plugins": [plugin.name for plugin in self._plugins]} if self._plugins else {}) | (
             {"top_k": self.top_k, "top_k_lower_bound": self.top_k_lower_bound} if self.top_k > 1 else {})
 
 
