@@ -36,7 +36,7 @@ from ..tree import Tree
 from .oracle import optimal_tree
 from .plugins import PluginBound
 
-__all__ = ["check_bound", "BoundCheck", "Counterexample"]
+__all__ = ["check_bound", "BoundCheck", "Counterexample", "random_cases"]
 
 
 def _plural(n: int, word: str) -> str:
@@ -107,8 +107,20 @@ class BoundCheck:
         return f"BoundCheck({self.name!r}: UNSAFE, case {self.n_cases}; {self.counterexample!r})"
 
 
-def _cases(n_cases, max_rows, max_features, regularizations, rng) -> list:
-    """Random tiny problems, smallest first (rows, then features)."""
+def random_cases(n_cases: int, max_rows: int, max_features: int, regularizations, random_state: int = 0) -> list:
+    """The tiny problems :func:`check_bound` tries, smallest first (rows, then features, then draw).
+
+    Returns
+    -------
+    list of (X, y, regularization)
+        ``X`` of 0/1 with 2 to ``max_rows`` rows and 1 to ``max_features`` columns, ``y`` of 0/1.
+
+    Examples
+    --------
+    >>> [X.shape for X, _, _ in random_cases(4, 6, 3, [0.1])]
+    [(2, 1), (2, 2), (3, 3), (6, 2)]
+    """
+    rng = np.random.default_rng(random_state)
     cases = []
     for index in range(n_cases):
         n_rows = int(rng.integers(2, max_rows + 1))
@@ -118,7 +130,7 @@ def _cases(n_cases, max_rows, max_features, regularizations, rng) -> list:
         regularization = float(regularizations[int(rng.integers(len(regularizations)))])
         cases.append((n_rows, n_features, index, X, y, regularization))
     cases.sort(key=lambda case: case[:3])
-    return cases
+    return [case[3:] for case in cases]
 
 
 def check_bound(bound, n_cases: int = 200, *, max_rows: int = 10, max_features: int = 4,
@@ -173,10 +185,9 @@ def check_bound(bound, n_cases: int = 200, *, max_rows: int = 10, max_features: 
         raise TypeError(f"bound must be a plug-in built with treeopt.lower_bound(name, function) or the name "
                         f"of one of OSDT's bounds {pruning}; got {bound!r}.")
     switches = {other: other in kept for other in pruning}
-    rng = np.random.default_rng(random_state)
-    for tried, (n_rows, n_features, _, X, y, regularization) in enumerate(
-            _cases(n_cases, max_rows, max_features, regularizations, rng), start=1):
-        names = [f"x{j}" for j in range(n_features)]
+    cases = random_cases(n_cases, max_rows, max_features, regularizations, random_state)
+    for tried, (X, y, regularization) in enumerate(cases, start=1):
+        names = [f"x{j}" for j in range(X.shape[1])]
         dataset = Dataset.from_binary(X, y, feature_names=names, classes=[0, 1])
         optimum, tree = optimal_tree(dataset, regularization=regularization)
         result = OSDT(dataset, regularization=regularization, bounds=switches, plugins=plugins).run()

@@ -234,6 +234,9 @@ class OSDT(Solver):
         child when it reaches the incumbent (whether or not
         ``hierarchical`` is on) and raises the child's bound otherwise;
         plug-in bounds need an additive objective.
+    strategies : dict of str to bool, optional
+        Switch a plug-in queue policy off (``{name: False}``): the
+        ``schedule`` orders the queue again.
 
     Attributes
     ----------
@@ -311,7 +314,7 @@ class OSDT(Solver):
 
     def __init__(self, dataset: Dataset, *, regularization: float, objective="accuracy",
                  bounds: dict | None = None, depth_budget: int | None = None, schedule: str = "curiosity",
-                 warm_start=None, top_k: int = 1, plugins=None):
+                 warm_start=None, top_k: int = 1, plugins=None, strategies: dict | None = None):
         from ...bounds_lab.plugins import PluginBound, QueuePolicy, check_plugins
         self._plugins = check_plugins(plugins, taken=self.SWITCHES)
         if isinstance(top_k, bool) or not isinstance(top_k, (int, np.integer)) or top_k < 1:
@@ -327,7 +330,7 @@ class OSDT(Solver):
             opt_in.update({name: False for name in self.NOT_FOR_TOP_K})
         opt_in.update(bounds or {})
         super().__init__(dataset, regularization=regularization, objective=objective, bounds=opt_in,
-                         depth_budget=depth_budget)
+                         depth_budget=depth_budget, strategies=strategies)
         if schedule not in SCHEDULES:
             raise ValueError(f"unknown schedule {schedule!r}; choose one of {sorted(SCHEDULES)}.")
         if not (warm_start is None or warm_start == "cart" or isinstance(warm_start, Tree)):
