@@ -8,12 +8,15 @@ ones are written from this record's fields:
 
 - Theorem 1 (hierarchical lower bound): ``fixed_loss + regularization * n_leaves``;
 - Lemma 2 (one-step lookahead): every split leaf becomes at least two leaves, so
-  ``fixed_loss + regularization * (n_leaves + n_split)``.
+  ``fixed_loss + regularization * (n_leaves + n_split)``;
+- Theorem 9 (equivalent points): rows with identical features cannot be separated, so every
+  descendant also loses ``sum(split_equivalent_losses)`` under the split leaves.
 
 Examples
 --------
 >>> node = Subproblem(fixed_counts=((3, 0),), split_counts=((2, 4),), fixed_losses=(0.0,),
-...                   split_losses=(0.2,), regularization=0.05, incumbent=0.3, depth=1, total=9.0)
+...                   split_losses=(0.2,), regularization=0.05, incumbent=0.3, depth=1, total=9.0,
+...                   split_equivalent_losses=(0.1,))
 >>> node.n_leaves, node.n_split, node.fixed_loss
 (2, 1, 0.0)
 >>> round(node.fixed_loss + node.regularization * (node.n_leaves + node.n_split), 12)
@@ -50,6 +53,9 @@ class Subproblem:
         The depth of the deepest leaf (a single leaf has depth 0).
     total : float
         The training weight (the number of rows when unweighted).
+    split_equivalent_losses : tuple of float, default=()
+        For each split leaf, the loss no subtree can remove: the minority of every group of its
+        rows with identical features (Theorem 9; additive objectives).
 
     Attributes
     ----------
@@ -69,6 +75,7 @@ class Subproblem:
     incumbent: float
     depth: int
     total: float
+    split_equivalent_losses: tuple = ()
 
     @property
     def n_leaves(self) -> int:

@@ -399,7 +399,8 @@ class OSDT(Solver):
             fixed_losses=tuple(leaf.loss / W for leaf in fixed) if self.additive else (),
             split_losses=tuple(leaf.loss / W for leaf in split) if self.additive else (),
             regularization=self.regularization, incumbent=self._cutoff / W,
-            depth=max((leaf.depth for group in (fixed, split) for leaf in group), default=0), total=W)
+            depth=max((leaf.depth for group in (fixed, split) for leaf in group), default=0), total=W,
+            split_equivalent_losses=tuple(leaf.eq / W for leaf in split) if self.additive else ())
 
     def _check_plugins_on_root(self) -> None:
         """Call every plug-in once on the single-leaf tree, so a broken one fails before the search."""
