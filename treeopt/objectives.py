@@ -358,8 +358,8 @@ class AUC(Objective):
         return (table[:, 1] > table[:, 0]).astype(int)
 
     def tree_loss(self, leaf_counts, predictions=None) -> float:
-        from .roc import roc_hull
-        return 1.0 - roc_hull(self._table(leaf_counts)).auc
+        from .roc import hull_area
+        return 1.0 - hull_area(self._table(leaf_counts).tolist())
 
 
 class PartialAUC(AUC):
@@ -389,8 +389,8 @@ class PartialAUC(AUC):
         super().validate(dataset)
 
     def tree_loss(self, leaf_counts, predictions=None) -> float:
-        from .roc import roc_hull
-        return 1.0 - roc_hull(self._table(leaf_counts)).partial_auc(self.theta)
+        from .roc import hull_area
+        return 1.0 - hull_area(self._table(leaf_counts).tolist(), check_theta(self.theta))
 
 
 class LossModel:
