@@ -141,6 +141,7 @@ import numpy as np
 
 from ...data import Dataset, bits_of
 from ...events import Expanded, Pruned, Started
+from ...objectives import AUC
 from ...tree import Leaf, Split, Tree
 from ..base import EPS, QueueEntry, Solver
 from ..capabilities import Capabilities
@@ -358,6 +359,7 @@ class OSDT(Solver):
             raise ValueError(f"warm_start tree has {len(warm_start.features)} features but the dataset has "
                              f"{dataset.n_features}; pass a tree fitted on the same binary features.")
         self._W = W
+        self._hull_objective = isinstance(self.objective, AUC)
         self._bound_plugins = [p for p in self._plugins if isinstance(p, PluginBound)]
         self._policy = next((p for p in self._plugins if isinstance(p, QueuePolicy)), None)
         if self._bound_plugins and not self.additive:
@@ -537,6 +539,9 @@ class OSDT(Solver):
         """Objective (weight units) of the tree made of ``leaves``."""
         if self.additive:
             return sum(leaf.loss for leaf in leaves) + self.penalty * len(leaves)
+        if self._hull_objective:                     # AUC / partial AUC: counts known valid, no array
+            loss = self.objective.tree_loss([leaf.counts for leaf in leaves if leaf.weight > 0], check_input=False)
+            return loss * self._W + self.penalty * len(leaves)
         table = np.asarray([leaf.counts for leaf in leaves if leaf.weight > 0], dtype=float)
         return self.objective.tree_loss(table) * self._W + self.penalty * len(leaves)
 
