@@ -741,6 +741,13 @@ class OSDT(Solver):
         fixed, fixed_loss = tree.fixed, tree.fixed_loss
         n_new = 2 * len(tree.split)
         work = 0
+        # Non-additive objectives: a complete tree's objective costs a whole ROC hull, so it is
+        # computed only when it can beat R^c (R_k). Every complete tree that shares the first j
+        # splits (a prefix of the combination) has the other split leaves' rows in two leaves each,
+        # so its loss is at least the hierarchical bound with those rows sorted into pure leaves
+        # (GOSDT Theorems B.1, 2.1, 2.2), and it has exactly len(fixed) + n_new leaves.
+        hopeless = self._hopeless_prefixes(tree) if not self.additive and self.bounds["hierarchical"] \
+            and len(tree.split) > 1 else None
         for combo in itertools.product(*per_leaf):
             new_leaves = []
             for _, left, right, _ in combo:
@@ -749,9 +756,11 @@ class OSDT(Solver):
             all_leaves = fixed + tuple(new_leaves)
             if self.additive:
                 objective = fixed_loss + sum(leaf.loss for leaf in new_leaves) + self.penalty * len(all_leaves)
+            elif hopeless is not None and hopeless(combo):
+                objective = None                                    # cannot improve: not evaluated
             else:
                 objective = self._objective_of(all_leaves)
-            if self._improve(objective, all_leaves):
+            if objective is not None and self._improve(objective, all_leaves):
                 self._record(improved=True)
             if similar is not None:
                 similar.stop(record, objective)                     # a complete descendant
@@ -795,6 +804,8 @@ class OSDT(Solver):
                             similar.stop(record, bound)             # the queued copy has its descendants
                         continue
                     self._tree_cache.add(key)
+                if objective is None:
+                    objective = self._objective_of(all_leaves)
                 child = PartialTree(child_fixed, tuple(new_split), child_loss, bound, objective,
                                     next(self._sequence))
                 if similar is not None:
@@ -811,7 +822,35 @@ class OSDT(Solver):
                 if self.prune_counts[bound] > before:
                     self._emit(Pruned(self.expansions, bound, self.prune_counts[bound] - before))
 
-    # -- reading the state -------------------------------------------------------------
+    def _hopeless_prefixes(self, tree: PartialTree):
+        """``hopeless(combo)``: whether no complete tree with ``combo``'s first splits can beat ``R^c``.
+
+        Bounds are cached per prefix (one hull per prefix, shared by all its completions). A prefix
+        found hopeless stays so (``R^c`` only decreases); one found hopeful is not re-checked.
+        """
+        fixed_counts = [leaf.counts for leaf in tree.fixed]
+        split = tree.split
+        n_leaves = len(tree.fixed) + 2 * len(split)
+        rest = [(sum(leaf.counts[0] for leaf in split[j:]), sum(leaf.counts[1] for leaf in split[j:]))
+                for j in range(len(split) + 1)]
+        cache: dict = {}
+
+        def hopeless(combo) -> bool:
+            for j in range(1, len(combo)):
+                key = combo[:j]
+                verdict = cache.get(key)
+                if verdict is None:
+                    counts = fixed_counts + [leaf.counts for option in key for leaf in option[1:3]]
+                    bound = hierarchical_bound(self.objective, counts, *rest[j]) * self._W \
+                        + self.penalty * n_leaves
+                    verdict = cache[key] = bound >= self._cutoff - self.eps
+                if verdict:
+                    return True
+            return False
+
+        return hopeless
+
+        # -- reading the state -------------------------------------------------------------
     def _obj(self, weight_units: float) -> float:
         return weight_units / self._W
 
