@@ -12,7 +12,7 @@ Passing is evidence, not a proof: a bound that fails only on larger data passes 
 
 Examples
 --------
->>> from treeopt.bounds_lab.plugins import lower_bound
+>>> from treeopt.solvers.plugins import lower_bound
 >>> check_bound("lookahead", n_cases=20)
 BoundCheck('lookahead': safe on 20 cases)
 >>> too_greedy = lower_bound(
@@ -34,7 +34,8 @@ import pandas as pd
 from ..data import Dataset
 from ..tree import Tree
 from .oracle import optimal_tree
-from .plugins import PluginBound
+from ..solvers.osdt.search import OSDT
+from ..solvers.plugins import PluginBound
 
 __all__ = ["check_bound", "BoundCheck", "Counterexample", "random_cases"]
 
@@ -163,8 +164,6 @@ def check_bound(bound, n_cases: int = 200, *, max_rows: int = 10, max_features: 
     >>> check_bound("leaf_support", n_cases=10).safe
     True
     """
-    from ..solvers.osdt.search import OSDT
-
     if solver != "osdt":
         raise ValueError(f"check_bound runs bounds in OSDT's search; solver={solver!r} takes no plug-ins. "
                          "Use solver='osdt'.")

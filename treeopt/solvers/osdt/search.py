@@ -145,6 +145,8 @@ from ...objectives import AUC
 from ...tree import Leaf, Split, Tree
 from ..base import EPS, QueueEntry, Solver
 from ..capabilities import Capabilities
+from ..plugins import PluginBound, QueuePolicy, check_plugins
+from ..subproblem import Subproblem
 from .leafset_bounds import (NON_ADDITIVE, equivalent_points_bound, hierarchical_bound,
                              split_gain_bound)
 from .schedules import SCHEDULES, label_entropy, priority_key
@@ -316,7 +318,6 @@ class OSDT(Solver):
     def __init__(self, dataset: Dataset, *, regularization: float, objective="accuracy",
                  bounds: dict | None = None, depth_budget: int | None = None, schedule: str = "curiosity",
                  warm_start=None, top_k: int = 1, plugins=None, strategies: dict | None = None):
-        from ...bounds_lab.plugins import PluginBound, QueuePolicy, check_plugins
         self._plugins = check_plugins(plugins, taken=self.SWITCHES)
         if isinstance(top_k, bool) or not isinstance(top_k, (int, np.integer)) or top_k < 1:
             raise ValueError(f"top_k must be a positive integer (how many best trees to certify), got {top_k!r}.")
@@ -393,7 +394,6 @@ class OSDT(Solver):
 
     def _subproblem(self, fixed, split):
         """The read-only record a plug-in receives for the partial tree ``(fixed, split)``."""
-        from ...bounds_lab.subproblem import Subproblem
         W = self._W
         return Subproblem(
             fixed_counts=tuple(tuple(float(n) for n in leaf.counts) for leaf in fixed),
@@ -408,7 +408,6 @@ class OSDT(Solver):
         """Call every plug-in once on the single-leaf tree, so a broken one fails before the search."""
         if not self._plugins:
             return
-        from ...bounds_lab.subproblem import Subproblem
         counts = tuple(float(n) for n in self.dataset.class_counts(self.dataset.all_points))
         loss = self.model.leaf(counts)[0] / self._W if self.additive else 0.0
         root = Subproblem(fixed_counts=(), split_counts=(counts,), fixed_losses=(),

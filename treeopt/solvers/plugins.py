@@ -3,7 +3,7 @@
 A branch-and-bound search has two places where a new idea plugs in: a *lower bound* (or a
 rule "prune this"), which removes a partial tree whose descendants cannot beat the incumbent,
 and a *queue policy*, which chooses what to expand next. :func:`lower_bound` and
-:func:`queue_policy` wrap a plain function of a :class:`~treeopt.bounds_lab.subproblem.Subproblem`
+:func:`queue_policy` wrap a plain function of a :class:`~treeopt.solvers.subproblem.Subproblem`
 into a plug-in that OSDT takes as ``plugins=[...]``. Each plug-in declares a switch on the solver
 (:meth:`treeopt.solvers.base.Solver.declare_switch`): it has a counter in ``prune_counts``, emits
 ``Pruned(name, n)`` events and shows in the bounds view beside the built-in bounds, and
@@ -36,7 +36,7 @@ from typing import Callable
 
 import numpy as np
 
-from ..solvers.switches import Switch
+from .switches import Switch
 from .subproblem import Subproblem
 
 __all__ = ["PluginBound", "QueuePolicy", "lower_bound", "queue_policy", "check_plugins"]
