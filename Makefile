@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 
-.PHONY: demo test bench bench-narrow bench-wide bench-contree lab install install-test system-deps clean
+.PHONY: demo test bench bench-narrow bench-wide bench-contree bench-continuous lab install install-test system-deps clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -33,7 +33,7 @@ test: $(VENV)/.test system-deps
 	$(PY) -m pytest -q
 
 # The side-by-side suites, one after the other (never two at once: each times whole processes).
-bench: bench-narrow bench-wide bench-contree
+bench: bench-narrow bench-wide bench-contree bench-continuous
 
 $(VENV)/.bench: pyproject.toml $(VENV)/.test
 	$(PIP) install -q -e '.[bench]'
@@ -47,6 +47,9 @@ bench-wide: $(VENV)/.bench
 
 bench-contree: $(VENV)/.bench
 	$(PY) benchmarks/contree_bench.py
+
+bench-continuous: $(VENV)/.bench
+	$(PY) benchmarks/continuous_bench.py
 
 lab: $(VENV)/.test
 	$(PIP) install -q jupyterlab

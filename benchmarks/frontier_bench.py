@@ -1,6 +1,6 @@
 """One frontier search against separate GOSDT runs over a grid of λ (issue #10).
 
-For each dataset: one :class:`~treeopt.frontier.search.ParetoSearch`
+For each dataset: one :class:`~treeopt.frontier.search.FrontierSearch`
 (every optimal tree for every λ at or above ``min_regularization``, up to
 ``max_leaves`` leaves), then one GOSDT run per λ of the grid. For every λ the
 frontier certifies and GOSDT proves optimal, the two objectives must agree to
@@ -62,11 +62,11 @@ def run_dataset(name: str, grid: list, max_leaves: int, min_regularization: floa
 
     from treeopt import Frontier
     from treeopt.solvers import GOSDT
-    from treeopt.frontier.search import ParetoSearch
+    from treeopt.frontier.search import FrontierSearch
 
     X, y, dataset = load(name)
     start = time.perf_counter()
-    search = ParetoSearch(dataset, max_leaves=max_leaves, min_regularization=min_regularization)
+    search = FrontierSearch(dataset, max_leaves=max_leaves, min_regularization=min_regularization)
     search.run(time_limit=frontier_limit)
     frontier_time = time.perf_counter() - start
     front = Frontier.from_search(search)
@@ -161,7 +161,7 @@ def main(argv=None) -> int:
             results.append(result)
             print(summarize(result), flush=True)
 
-    lines = ["# Frontier benchmark: one ParetoSearch vs separate GOSDT runs", "",
+    lines = ["# Frontier benchmark: one FrontierSearch vs separate GOSDT runs", "",
              f"Command: `.venv/bin/python benchmarks/frontier_bench.py {' '.join(argv or sys.argv[1:])}`  ",
              f"Date: {datetime.date.today()}, Python {platform.python_version()}, {os.cpu_count()} cores "
              f"(timings depend on machine load; the runs of one dataset are sequential in one process).", "",

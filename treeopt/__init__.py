@@ -17,11 +17,14 @@ from .data import Dataset
 from .estimator import OptimalTreeClassifier
 from .estimator_cv import OptimalTreeClassifierCV
 from .frontier.cross_validation import CVFrontier, cross_validate_frontier
-from .frontier.result import Frontier, frontier
+from .frontier.result import Frontier
+from .frontiers import frontier
 from .greedy.estimator import GreedyTreeClassifier, GreedyTreeRegressor
 from .guessing import ThresholdGuessBinarizer, depth_guess
 from .objectives import Accuracy, BalancedAccuracy, WeightedAccuracy, get_objective
 from .registry import SOLVERS
+from .regularization import DEFAULT_REGULARIZATION
+from .slow_certificate import SlowCertificateWarning
 from .solvers import GOSDT, OSDT, Branches, DepthDeepening, Portfolio
 from .solvers.osdt.ablation import ablation
 from .rashomon import RashomonSet, rashomon_set
@@ -33,4 +36,5 @@ __all__ = ["OptimalTreeClassifier", "OptimalTreeClassifierCV", "Dataset", "Binar
            "GOSDT", "Branches", "SOLVERS", "make_solver", "Accuracy", "BalancedAccuracy", "WeightedAccuracy", "get_objective",
            "frontier", "Frontier", "cross_validate_frontier", "CVFrontier", "OSDT", "ablation",
            "GreedyTreeClassifier", "GreedyTreeRegressor", "ThresholdGuessBinarizer", "depth_guess", "rashomon_set",
-           "RashomonSet", "DepthDeepening", "Portfolio", "lower_bound", "queue_policy", "check_bound", "Subproblem"]
+           "RashomonSet", "DepthDeepening", "Portfolio", "SlowCertificateWarning", "DEFAULT_REGULARIZATION",
+           "lower_bound", "queue_policy", "check_bound", "Subproblem"]

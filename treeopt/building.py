@@ -13,21 +13,24 @@ import warnings
 from collections import Counter
 
 import numpy as np
-import pandas as pd
 
 from .categorical import CategoricalDataset
+from .binarize import Binarizer
 from .data import Dataset
 from .guessing.fitting import make_binarizer, reference_kwargs
-from .memory import available_memory, format_bytes, parse_memory_limit, resident_memory
+from .memory import format_bytes, memory_room, parse_memory_limit, resident_memory
 from .objectives import OBJECTIVES, get_objective
 from .solvers.base import Solver
+from .input_validation import check_labels
+from .regularization import DEFAULT_REGULARIZATION
 from .registry import SOLVERS, solvers_that
 
-__all__ = ["make_solver", "solver_options", "check_labels", "check_setup_memory", "SETTINGS"]
+__all__ = ["make_solver", "no_feature_binarizer", "solver_options_of_all", "check_labels", "check_setup_memory",
+           "SETTINGS"]
 
 #: The settings make_solver takes, with their defaults (the estimator's parameters of the same names).
 SETTINGS = {
-    "regularization": 0.05, "objective": "accuracy", "omega": None, "theta": None, "depth_budget": None,
+    "regularization": DEFAULT_REGULARIZATION, "objective": "accuracy", "omega": None, "theta": None, "depth_budget": None,
     "bounds": None, "strategies": None, "thresholds": "auto", "max_thresholds": None, "schedule": None, "warm_start": None,
     "top_k": 1, "reference": None, "random_state": None, "penalty": "leaf", "missing": "error",
     "memory_limit": None,
@@ -43,20 +46,20 @@ AUTO_WIDE_FEATURES = 24
 AUTO_SHALLOW_DEPTH = 4
 
 
-def solver_options() -> set:
+def solver_options_of_all() -> set:
     """The registered solvers' own options that are not :data:`SETTINGS` (e.g. the Rashomon set's
     ``epsilon`` and ``bound``, the frontier's ``max_leaves``): :func:`make_solver` and ``explore`` pass them to a solver that declares them.
 
     Examples
     --------
-    >>> sorted(solver_options())
+    >>> sorted(solver_options_of_all())
     ['bound', 'epsilon', 'max_leaves', 'min_regularization', 'plugins']
     """
     return {name for cls in SOLVERS.values() for name in cls.CAPABILITIES.options} - set(SETTINGS)
 
 
 def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, classes=None,
-                **settings) -> Solver:
+                solver_options: dict | None = None, binarizer=None, **settings) -> Solver:
     """Build a (not yet started) solver on ``(X, y)``.
 
     Parameters
@@ -76,6 +79,14 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
         decision tree optimization via reference ensembles*, section 4.3).
     classes : array_like, optional
         The label values in order (default: the sorted distinct values of ``y``).
+    solver_options : dict, optional
+        The chosen solver's own options, beyond the shared settings: the names in its
+        ``CAPABILITIES.options`` (the Rashomon set's ``epsilon``, the frontier's ``max_leaves``, OSDT's
+        ``schedule``). The same as passing them as keywords; an option the solver does not take is
+        refused with the list of those it does.
+    binarizer : Binarizer, optional
+        A binarizer already fitted on ``X``'s columns, used instead of learning one from the
+        ``thresholds`` settings (see :func:`no_feature_binarizer`).
     **settings
         Any of ``SETTINGS`` (the parameters of :class:`~treeopt.OptimalTreeClassifier` of the
         same names: ``regularization``, ``objective``, ``bounds``, ``schedule``, ...).
@@ -100,13 +111,30 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
     Traceback (most recent call last):
     ...
     ValueError: solver='gosdt' does not take schedule='dfs'; schedule needs solver='osdt' (or leave schedule=None).
+    >>> make_solver(X, y, solver="rashomon", regularization=0.1, solver_options={"epsilon": 0.05}).epsilon
+    0.05
     """
-    own_options = solver_options()
+    own_options = solver_options_of_all()
     extra = {name: settings.pop(name) for name in list(settings) if name in own_options}
+    if solver_options is not None:
+        if not isinstance(solver_options, dict) or not all(isinstance(k, str) for k in solver_options):
+            raise TypeError(f"solver_options must be a dict of option names to values, got {solver_options!r}.")
+        every_option = {name for cls in SOLVERS.values() for name in cls.CAPABILITIES.options}
+        shared = sorted(set(solver_options) & set(SETTINGS) - every_option)
+        if shared:
+            raise ValueError(f"{shared} are shared settings, not solver options: pass them as keywords.")
+        if solver != "auto" and solver in SOLVERS:
+            accepted = SOLVERS[solver].CAPABILITIES.options
+            wrong = sorted(set(solver_options) - set(accepted))
+            if wrong:
+                raise ValueError(f"solver={solver!r} takes no option(s) {wrong}; its options are "
+                                 f"{sorted(accepted) or 'none'}.")
+        for name, value in solver_options.items():
+            (settings if name in SETTINGS else extra)[name] = value
     unknown = sorted(set(settings) - set(SETTINGS))
     if unknown:
         raise TypeError(f"make_solver() got unknown setting(s) {unknown}; the settings are {sorted(SETTINGS)} "
-                        f"and the solvers' own options {sorted(solver_options())}.")
+                        f"and the solvers' own options {sorted(solver_options_of_all())}.")
     s = {**SETTINGS, **settings}
     auto = solver == "auto"
     memory_limit = parse_memory_limit(s["memory_limit"])
@@ -170,8 +198,9 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
                                                  thresholds=s["thresholds"], max_thresholds=s["max_thresholds"],
                                                  missing=s["missing"])
     else:
-        binarizer = make_binarizer(s["thresholds"], s["max_thresholds"], s["random_state"], X, y, sample_weight,
-                                   missing=s["missing"])
+        if binarizer is None:
+            binarizer = make_binarizer(s["thresholds"], s["max_thresholds"], s["random_state"], X, y,
+                                       sample_weight, missing=s["missing"])
         check_setup_memory(len(y), len(binarizer.features_), memory_limit)
         if solver_cls.exact and (s["depth_budget"] is None or s["depth_budget"] > EASY_DEPTH_BUDGET):
             warn_if_hopeless(len(y), binarizer.features_)
@@ -194,6 +223,27 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
                        depth_budget=s["depth_budget"], **options, **guess)
     built.reference_predictions = predictions
     return built
+
+
+def no_feature_binarizer(X, missing: str = "error") -> Binarizer:
+    """A binarizer of ``X``'s columns that keeps no binary feature: a search over it has only the single leaf.
+
+    What a fit falls back on when ``time_limit`` runs out while binarizing
+    (:class:`~treeopt.binarize.BinarizationTimeout`): the estimator still returns a tree, the
+    single leaf, with status ``time_limit``, and predicts from any table with ``X``'s columns.
+    It reads one row of ``X`` (the columns' names and kinds), whatever ``X``'s size.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> binarizer = no_feature_binarizer(pd.DataFrame({"age": [30.5, 41.0], "city": ["Oslo", "Rome"]}))
+    >>> binarizer.features_, binarizer.n_features_in_, binarizer.transform(pd.DataFrame({"age": [1.0], "city": ["x"]})).shape
+    ([], 2, (1, 0))
+    """
+    first = X.iloc[:1] if hasattr(X, "iloc") else np.asarray(X)[:1]
+    binarizer = Binarizer(missing=missing).fit(first)
+    binarizer.features_ = []
+    return binarizer
 
 
 #: Above this many binary features an exact search is hopeless in practice (each subproblem tries
@@ -242,13 +292,15 @@ SMALL_TABLE_BYTES = 16 * 2 ** 20
 
 
 def check_setup_memory(n_rows: int, n_features: int, memory_limit: int | None) -> None:
-    """Refuse a binarized table that would push the process past ``memory_limit`` or the free memory.
+    """Refuse a binarized table that would push the process past ``memory_limit`` or the memory it can get.
 
-    The table is ``n_rows × n_features`` bytes (one boolean per row and binary feature) on top of
-    what the process holds already (:func:`treeopt.memory.resident_memory`). Without a
-    ``memory_limit`` the limit is what the system can still give
-    (:func:`treeopt.memory.available_memory`): better a clear error now than numpy's after
-    minutes of work.
+    The table is ``n_rows × n_features`` bytes (one boolean per row and binary feature), built about
+    twice over (the binarizer's matrix, then its distinct rows). It must fit in what the process
+    can still allocate (:func:`treeopt.memory.memory_room`: the system's available memory, the
+    room under the process's ``RLIMIT_AS`` and under its cgroup's memory limit) and, with a
+    ``memory_limit``, on top of what the process holds already
+    (:func:`treeopt.memory.resident_memory`) under that limit: better a clear error now than
+    numpy's ``MemoryError`` after minutes of work.
 
     Examples
     --------
@@ -258,44 +310,19 @@ def check_setup_memory(n_rows: int, n_features: int, memory_limit: int | None) -
     ValueError: binarizing 50000 rows into 49999 binary features needs about 2.5 GB on top of the ... memory_limit=2 GB...
     """
     needed = n_rows * n_features
-    if memory_limit is None:
-        if 2 * needed <= SMALL_TABLE_BYTES:
-            return                  # no machine lacks that much (so small fits skip reading the free memory)
-        # The table is built about twice over (the binarizer's matrix, then its distinct rows).
-        free = available_memory()
-        if free is not None and 2 * needed > free:
+    if memory_limit is not None:
+        held = resident_memory()
+        if held + needed > memory_limit:
             raise ValueError(f"binarizing {n_rows} rows into {n_features} binary features needs about "
-                             f"{format_bytes(2 * needed)}, more than the {format_bytes(free)} of memory available. "
-                             "Keep fewer thresholds (max_thresholds=..., e.g. 20 per numeric column, or "
-                             "thresholds='guess').")
-        return
-    held = resident_memory()
-    if held + needed > memory_limit:
+                             f"{format_bytes(needed)} on top of the {format_bytes(held)} the process holds, more "
+                             f"than memory_limit={format_bytes(memory_limit)}. Keep fewer thresholds "
+                             f"(max_thresholds=..., or thresholds='guess') or raise memory_limit.")
+    if 2 * needed <= SMALL_TABLE_BYTES:
+        return                  # no process lacks that much (so small fits skip reading the limits)
+    room = memory_room()
+    if room is not None and 2 * needed > room:
         raise ValueError(f"binarizing {n_rows} rows into {n_features} binary features needs about "
-                         f"{format_bytes(needed)} on top of the {format_bytes(held)} the process holds, more than "
-                         f"memory_limit={format_bytes(memory_limit)}. Keep fewer thresholds (max_thresholds=..., "
-                         f"or thresholds='guess') or raise memory_limit.")
-
-
-def check_labels(y) -> None:
-    """Refuse labels a classifier cannot learn from: missing values, or a single class.
-
-    Examples
-    --------
-    >>> check_labels(np.array([0, 0]))
-    Traceback (most recent call last):
-    ...
-    ValueError: y has only one class ([0]); a classifier needs at least two classes to learn anything.
-    """
-    y = np.asarray(y)
-    if pd.isna(y).any():
-        raise ValueError("y has missing values (NaN); drop those rows or fill them in.")
-    try:
-        classes = np.unique(y)
-    except TypeError:                     # labels that cannot be ordered, e.g. 1 and "1" together
-        kinds = sorted({type(value).__name__ for value in y.ravel().tolist()})
-        raise ValueError(f"y mixes label types {kinds}, which cannot be ordered into classes; convert the "
-                         "labels to one type first (for example y.astype(str)).") from None
-    if len(classes) < 2:
-        raise ValueError(f"y has only one class ({classes.tolist()}); a classifier needs at least "
-                         "two classes to learn anything.")
+                         f"{format_bytes(2 * needed)}, more than the {format_bytes(room)} this process can still "
+                         "allocate (the least of the available memory, its address-space limit RLIMIT_AS and "
+                         "its cgroup's memory limit). Keep fewer thresholds (max_thresholds=..., e.g. 20 per "
+                         "numeric column, or thresholds='guess').")

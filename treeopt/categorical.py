@@ -32,6 +32,7 @@ import pandas as pd
 
 from .binarize import Binarizer, BinaryFeature, as_frame, check_missing_policy, missing_mask
 from .data import Dataset
+from .table_columns import FittedColumns, read_columns
 
 __all__ = ["CategoricalColumn", "CategoricalDataset", "OriginalColumns", "read_uci_categorical"]
 
@@ -79,6 +80,10 @@ class OriginalColumns:
         Number of columns of the original table.
     missing : {"error", "indicator"}, default="error"
         Whether the table may hold missing values (see :class:`~treeopt.binarize.Binarizer`).
+    columns : FittedColumns, optional
+        The fitted table's columns: a later table is read through
+        :func:`~treeopt.table_columns.read_columns` (by name when fitted on a DataFrame).
+        Default: ``n_columns`` columns ``x0, x1, ...`` read by position.
 
     Examples
     --------
@@ -87,17 +92,19 @@ class OriginalColumns:
     [[True], [False]]
     """
 
-    def __init__(self, features: list, n_columns: int, missing: str = "error"):
+    def __init__(self, features: list, n_columns: int, missing: str = "error", columns: FittedColumns | None = None):
         self.features_ = list(features)
         self.n_features_in_ = int(n_columns)
         self.missing = missing
+        self.fitted_columns_ = columns if columns is not None else FittedColumns(
+            tuple(f"x{i}" for i in range(self.n_features_in_)), (None,) * self.n_features_in_, named=False)
+        if columns is not None and columns.named:
+            self.feature_names_in_ = np.asarray(columns.names, dtype=object)
 
     def transform(self, X) -> np.ndarray:
         """Boolean matrix (rows × binary features) of an original table."""
-        frame = as_frame(X, missing=getattr(self, "missing", "error"))
-        if frame.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {frame.shape[1]} columns but the data had {self.n_features_in_}; "
-                             "pass the original table with the same columns.")
+        frame = as_frame(read_columns(X, self.fitted_columns_, reader="the tree"),
+                         missing=getattr(self, "missing", "error"))
         columns = [frame.iloc[:, i].to_numpy(dtype=object) for i in range(frame.shape[1])]
         out = np.zeros((len(frame), len(self.features_)), dtype=bool)
         for j, feature in enumerate(self.features_):
@@ -232,7 +239,8 @@ class CategoricalDataset(Dataset):
                     features.append(f)
                     blocks.append(np.asarray(f.evaluate(values), dtype=bool))
         Z = np.column_stack(blocks) if blocks else np.zeros((len(frame), 0), dtype=bool)
-        evaluator = OriginalColumns(features, len(names), missing)
+        evaluator = OriginalColumns(features, len(names), missing,
+                                    FittedColumns.of_table(frame, named=isinstance(X, pd.DataFrame)))
         dataset = cls._build(Z, y, sample_weight, features, classes, evaluator)
         dataset.columns = columns
         dataset._index_columns()

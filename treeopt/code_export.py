@@ -6,7 +6,11 @@ dict or anything indexable by column name (``row["age"]``, so any column
 name works, a pandas row included), and returns the predicted class as a
 literal. It follows treeopt's routing exactly (:meth:`~treeopt.tree.Tree.predict`):
 
-* a threshold ``x <= t`` compares with the exact threshold (``repr`` of the float);
+* a threshold ``x <= t`` compares with the exact threshold: the float64 or integer that
+  :meth:`~treeopt.tree.Tree.predict` compares with, written so that it reads back as exactly
+  that number (:func:`~treeopt.numeric_thresholds.threshold_text`); Python compares ints and
+  floats exactly, so the function and ``predict`` agree on every value, integers beyond
+  ``2**53`` included;
 * a category ``color = red`` and a 0/1 column ``x`` (true for 1) compare with ``==``;
 * a missing value (None, NaN, ``pd.NA``) is false on every test except ``x is
   missing``: the generated ``_is_missing`` helper guards tests on columns
@@ -33,6 +37,7 @@ import numpy as np
 
 from .binarize import format_threshold, is_missing_value
 from .nodes import Leaf, MultiwaySplit
+from .numeric_thresholds import threshold_text
 
 __all__ = ["tree_to_python", "tree_to_latex", "latex_escape"]
 
@@ -141,8 +146,16 @@ def _python_test(feature, value: str) -> str:
         return f"_is_missing({value})"
     guard = f"not _is_missing({value}) and " if feature.has_missing else ""
     if feature.kind == "threshold":
-        return f"{guard}{value} <= {_literal(float(feature.value))}"
+        return f"{guard}{value} <= {_threshold_literal(feature.value)}"
     return f"{guard}{value} == {_literal(feature.value)}"
+
+
+def _threshold_literal(value) -> str:
+    """A Python literal of a threshold that reads back as exactly the compared number."""
+    text = threshold_text(value)
+    if isinstance(value, (int, np.integer)) or not math.isfinite(float(value)):
+        return _literal(value)
+    return text if any(c in text for c in ".eE") else text + ".0"
 
 
 def _literal(value) -> str:
@@ -182,7 +195,7 @@ def latex_escape(text) -> str:
 
 
 def _latex_number(value) -> str:
-    return latex_escape(format_threshold(float(value)))
+    return latex_escape(threshold_text(value))
 
 
 def _latex_condition(tree, node, value: bool) -> str:

@@ -14,7 +14,7 @@ count vector *bit-sliced*: slice ``k`` is the bitset of points whose count has
 bit ``k`` set, so ``sum(counts[s]) = sum_k 2**k * popcount(s & slice_k)``.
 That is a handful of popcounts per query, exact, with no numpy call. We
 measured it against the alternatives on the benchmark data: one bit per raw
-row is as fast on small data but 10-40x longer bitsets on compas/fico
+row is as fast on small data but gives much longer bitsets on compas/fico
 (thousands of duplicate rows), and summing float vectors with numpy over the
 set bits costs microseconds per query, which dominates the search. Non-integer
 sample weights fall back to that numpy sum (correct, slower).
@@ -70,8 +70,8 @@ def pack_columns(X: np.ndarray) -> np.ndarray:
     whole = n_points // 8                                     # bytes of eight points each
     packed = np.zeros((n_features, (n_points + 63) // 64 * 8), dtype=np.uint8)
     # Byte b of column f holds points 8b .. 8b+7, point 8b+k at bit k: a weighted sum over k.
-    # (np.packbits along the points' axis reads the matrix across its rows, ten times slower here:
-    # 40 against 4 ms on breast cancer's 569 × 15,310 threshold features.)
+    # (np.packbits along the points' axis reads the matrix across its rows, much slower on wide
+    # threshold tables.)
     eight = bits[:whole * 8].reshape(whole, 8, n_features).view(np.uint8)
     packed[:, :whole] = np.einsum("bkf,k->fb", eight, _BIT_VALUES, dtype=np.uint8)
     if n_points > whole * 8:                                  # the last, partial byte
@@ -108,8 +108,8 @@ def distinct_rows(Z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _class_indices(y: np.ndarray, classes: np.ndarray) -> np.ndarray:
     """The index of each label among ``classes``; a ``ValueError`` naming a label that is not one.
 
-    Numeric labels and sorted numeric classes (``np.unique``'s): one binary search per label (6,907
-    labels: 0.1 ms instead of 1 ms); others, one dictionary lookup per label.
+    Numeric labels and sorted numeric classes (``np.unique``'s): one vectorised binary search for
+    all labels; others, one dictionary lookup per label.
 
     Examples
     --------
@@ -382,8 +382,8 @@ class Dataset:
         """Each feature's bitset of points as a Python int (bit ``u`` = point ``u``), made on first use.
 
         The searches split support sets with them; a search that never splits one (a depth
-        budget of two, solved by the depth-two solver) does without the 15,000 big integers
-        of breast cancer's thresholds (4-5 ms).
+        budget of two, solved by the depth-two solver) does without one big integer per
+        threshold feature.
         """
         return [int.from_bytes(column.tobytes(), "little") for column in self.column_words]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import warnings
 from numbers import Integral, Real
@@ -14,14 +15,16 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from .binarize import Binarizer, as_frame, binarization_deadline, table_input_tags
-from .building import SETTINGS, check_labels, make_solver
+from .binarize import BinarizationTimeout, as_frame, binarization_deadline, table_input_tags
+from .building import SETTINGS, check_labels, make_solver, no_feature_binarizer
 from .fitted_tree import FittedTreeMixin
 from .guessing.fitting import guarantee_report
 from .guessing.thresholds import ThresholdGuessBinarizer
 from .input_validation import validate_fit_input, validate_predict_input
-from .objectives import OBJECTIVES, get_objective
+from .objectives import get_objective
 from .progress import progress_display
+from .regularization import DEFAULT_REGULARIZATION
+from .slow_certificate import SlowCertificateHint
 from .solvers.base import trace_frame
 from .tree import Tree
 
@@ -60,7 +63,12 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
     regularization : float, default=0.05
         λ, the cost of one leaf in objective units: a leaf must save a
         fraction λ of the (weighted) rows to be worth adding. Never changed
-        by ``fit``, however small.
+        by ``fit``, however small. The default
+        (:data:`~treeopt.regularization.DEFAULT_REGULARIZATION`, the same in every
+        front end) asks a leaf to correct 5 % of the rows: on two classes an
+        optimal tree then has at most ``1/(2λ) + 1 = 11`` leaves (the one-leaf
+        tree's objective is at most ½ + λ), readable and quick to certify. Pass a
+        smaller λ for larger, more accurate trees at a higher search cost.
     solver : str, default="auto"
         ``"auto"``: ``"gosdt"``, or ``"portfolio"`` on 24 or more binary features, or ``"osdt"``
         for objectives that are not sums over leaves and OSDT's options (see
@@ -105,10 +113,16 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         such as ``"2GB"`` (:mod:`treeopt.memory`): a binarized table that
         would exceed it is refused before the search, and a search that
         exceeds it stops with status ``memory_limit``, its best tree and gap,
-        and a ``ConvergenceWarning``. Checked about every 10 ms.
+        and a ``ConvergenceWarning``. Checked at most every
+        ``treeopt.solvers.base.MEMORY_CHECK_SECONDS``.
     bounds : dict, optional
         Switch bounds off by name, e.g. ``{"lookahead": False}`` (the solver's ``SWITCHES`` of kind
         ``"bound"``).
+    solver_options : dict, optional
+        The chosen solver's own options beyond these parameters, e.g. ``{"epsilon": 0.05}`` for
+        ``solver="rashomon"`` or ``{"max_leaves": 8}`` for ``solver="frontier"`` (the names in the
+        solver's ``CAPABILITIES.options``); a name the solver does not take is refused, with the list
+        of those it takes.
     strategies : dict, optional
         Switch the search's other parts off by name: search orders, first incumbents and
         subsolvers, e.g. ``{"cart_start": False}`` (the solver's other ``SWITCHES``).
@@ -121,7 +135,8 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         than 256 thresholds (``treeopt.guessing.fitting.AUTO_MAX_THRESHOLDS``; for
         example 30 measured columns), then ``"guess"``: the certificate then
         covers trees over the guessed thresholds, and ``guarantee_`` says how far
-        that can be from trees over all of them. ``thresholds_`` tells which was
+        that can be from trees over all of them (``status_ ==
+        "optimal_over_guessed_thresholds"``, ``optimal_`` False). ``thresholds_`` tells which was
         used; ``thresholds="all"`` searches every threshold.
     max_thresholds : int, optional
         Cap on threshold features per numeric column.
@@ -176,7 +191,8 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         0: quiet. 1 or more: progress about once a second (expansions, time, lower and upper
         bounds, gap, queue): a ``tqdm`` bar when the optional ``tqdm`` package is installed (a
         widget in Jupyter, text in a terminal), else one line on ``sys.stderr`` rewritten in
-        place (:func:`~treeopt.progress.progress_display`).
+        place (:func:`~treeopt.progress.progress_display`). The line also shows the hint of a
+        slow search (see Notes).
     proba_smoothing : float, default=0.0
         Additive (Laplace) smoothing α of :meth:`predict_proba`: a leaf's
         probability of class ``c`` is ``(n_c + α) / (n + α K)``, with
@@ -205,10 +221,15 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         Only when ``X`` had string column names.
     binarizer_ : Binarizer
     status_ : str
-        ``optimal``, ``time_limit``, ``node_limit``, ``cache_limit``, ``memory_limit``,
-        ``interrupted`` (Ctrl-C) or ``memory`` (a ``MemoryError``; see Notes).
+        ``optimal``, ``optimal_over_guessed_thresholds`` (certified among the trees on the
+        guessed thresholds only: ``thresholds="guess"``, or ``"auto"`` when it guessed),
+        ``guessed`` (lower-bound guesses, see ``reference``), ``time_limit``, ``node_limit``,
+        ``cache_limit``, ``memory_limit``, ``interrupted`` (Ctrl-C) or ``memory`` (a
+        ``MemoryError``; see Notes).
     optimal_ : bool
-        Whether optimality was certified.
+        Whether optimality was certified over every tree the options allow: False when
+        thresholds or lower bounds were guessed, whose certificate covers less
+        (``status_`` and ``guarantee_`` say what it covers).
     lower_bound_, upper_bound_, gap_ : float
         Certificate: ``lower_bound_ <= optimum <= upper_bound_`` (= the tree's objective).
     objective_ : float
@@ -249,6 +270,15 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
     search. Pressing Ctrl-C twice aborts a long unit of work at once (that
     search cannot resume).
 
+    A slow search. When no certificate has come within
+    :attr:`~treeopt.slow_certificate.SlowCertificateHint.after` (a few seconds,
+    or a share of ``time_limit``) of the start of ``fit``, ``fit`` warns once with
+    :class:`~treeopt.slow_certificate.SlowCertificateWarning` (the search goes
+    on), naming the rows, binary features and depth budget and the settings
+    that shrink the search: ``depth_budget=3``, ``max_thresholds``,
+    ``thresholds="guess"``, a larger ``regularization``. Not with a depth
+    budget of 3 or less.
+
     A ``MemoryError`` inside the search ends it with ``status_ == "memory"``:
     the best tree and its gap are kept, the search's memory is released, and
     ``fit`` warns and returns.
@@ -288,6 +318,7 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         "memory_limit": [Interval(Integral, 1, None, closed="left"), str, None],
         "bounds": [dict, None],
         "strategies": [dict, None],
+        "solver_options": [dict, None],
         "thresholds": [StrOptions({"auto", "all", "quantile", "guess"})],
         "reference": [StrOptions({"gbdt"}), None],
         "random_state": ["random_state"],
@@ -302,11 +333,11 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         "keep_search": ["boolean"],
     }
 
-    def __init__(self, *, regularization: float = 0.05, solver: str = "auto", objective: str = "accuracy",
+    def __init__(self, *, regularization: float = DEFAULT_REGULARIZATION, solver: str = "auto", objective: str = "accuracy",
                  omega: float | None = None, theta: float | None = None, depth_budget: int | None = None,
                  time_limit: float | None = None, cache_limit: int | None = None,
                  memory_limit: int | str | None = None, node_limit: int | None = None, bounds: dict | None = None,
-                 strategies: dict | None = None, thresholds: str = "auto",
+                 strategies: dict | None = None, solver_options: dict | None = None, thresholds: str = "auto",
                  max_thresholds: int | None = None, schedule: str | None = None, warm_start=None,
                  reference: str | None = None, random_state=None, penalty: str = "leaf", missing: str = "error",
                  proba_smoothing: float = 0.0, top_k: int = 1, verbose: int = 0, keep_search: bool = False):
@@ -322,6 +353,7 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         self.memory_limit = memory_limit
         self.bounds = bounds
         self.strategies = strategies
+        self.solver_options = solver_options
         self.thresholds = thresholds
         self.max_thresholds = max_thresholds
         self.reference = reference
@@ -340,7 +372,8 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         """Validate ``(X, y)`` as scikit-learn does, then build the solver with :func:`treeopt.make_solver`."""
         table, y = check_fit_input(self, X, y)
         solver = make_solver(table, y, solver=self.solver, sample_weight=sample_weight, y_ref=y_ref,
-                             classes=self.classes_, **{name: getattr(self, name) for name in SETTINGS})
+                             classes=self.classes_, solver_options=self.solver_options,
+                             **{name: getattr(self, name) for name in SETTINGS})
         self.binarizer_ = solver.dataset.binarizer
         self.thresholds_ = "guess" if isinstance(self.binarizer_, ThresholdGuessBinarizer) else \
             getattr(self.binarizer_, "thresholds", self.thresholds)
@@ -375,21 +408,33 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
             "interrupted"``) and warning with ``ConvergenceWarning``: the fitted attributes are
             usable, and the interrupt still stops a loop of fits (cross-validation, a grid
             search). ``solver_.run()`` resumes the search.
-        BinarizationTimeout
-            A ``TimeoutError`` when ``time_limit`` runs out during the binarization, before any
-            search (there is no tree yet); its message names the fix.
+
+        Notes
+        -----
+        When ``time_limit`` runs out while binarizing, before any search, the fit keeps the
+        single leaf (the best tree without any binary feature) with ``status_ == "time_limit"``
+        and warns with ``ConvergenceWarning``, naming where the setup stopped and the fix; the
+        message is also kept in ``setup_stopped_`` (None after a fit whose setup finished).
         """
         started = time.perf_counter()
-        with binarization_deadline(self.time_limit):    # a long binarization stops at time_limit
-            solver = self._build_solver(X, y, sample_weight, y_ref)
+        hint = SlowCertificateHint(time_limit=self.time_limit, depth_budget=self.depth_budget,
+                                   regularization=self.regularization)
+        try:
+            with binarization_deadline(self.time_limit):    # a long binarization stops at time_limit
+                solver = self._build_solver(X, y, sample_weight, y_ref)
+        except BinarizationTimeout as stopped:
+            self._store_setup_timeout(X, y, sample_weight, stopped)
+            return self
+        self.setup_stopped_ = None
         time_limit = self.time_limit
         if time_limit is not None:          # the limit covers the setup (binarization) too
             time_limit = max(time_limit - (time.perf_counter() - started), 1e-9)
-        progress = progress_display() if self.verbose else None
+        progress = hint.display = progress_display() if self.verbose else None
         try:
             result = solver.run(time_limit=time_limit, node_limit=self.node_limit,
                                 cache_limit=self.cache_limit, memory_limit=self.memory_limit,
-                                progress=progress)
+                                progress=hint)      # the verbose display, and the hint of a slow search
+            hint.check(solver, result)              # a search that ended uncertified after the hint's time
         finally:
             if progress is not None:
                 progress.close()
@@ -401,25 +446,64 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
                                     f"'interrupted', gap_={self.gap_:.3g}); solver_.run() resumes the search.")
         return self
 
+    def _store_setup_timeout(self, X, y, sample_weight, stopped: BinarizationTimeout) -> None:
+        """Fit the single leaf after ``time_limit`` ran out while binarizing: a tree, status ``time_limit``.
+
+        The solver sees no binary feature (:func:`treeopt.building.no_feature_binarizer`), so its
+        incumbent is the single leaf; it is not run (it would call that leaf optimal) but stopped
+        with status ``time_limit`` and released, so that ``solver_.run()`` cannot claim more.
+        """
+        table, y = check_fit_input(self, X, y)
+        self.setup_stopped_ = str(stopped)
+        settings = {name: getattr(self, name) for name in SETTINGS}
+        settings.update(reference=None, thresholds="all", max_thresholds=None)   # nothing more to learn
+        solver = make_solver(table, y, solver=self.solver, sample_weight=sample_weight, classes=self.classes_,
+                             solver_options=self.solver_options, binarizer=no_feature_binarizer(table, self.missing),
+                             **settings)
+        self.binarizer_ = solver.dataset.binarizer
+        self.thresholds_ = self.thresholds
+        self._y_ref = None
+        solver.result()                                 # started, not run: its incumbent is the leaf
+        solver.status = "time_limit"
+        result = solver.result()
+        # The bound every tree meets: λ for its one leaf at least (nothing when λ is paid per split).
+        floor = float(self.regularization) if self.penalty == "leaf" else 0.0
+        if result.lower_bound < floor <= result.upper_bound:
+            result = dataclasses.replace(result, lower_bound=floor, gap=result.upper_bound - floor)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)    # one warning, with the setup's message
+            self._store(solver, result)
+        solver.release()
+        warnings.warn(f"{stopped} The fit keeps the single leaf (status_='time_limit', gap_={self.gap_:.3g}).",
+                      ConvergenceWarning, stacklevel=3)
+
     def _store(self, solver, result) -> None:
+        """Set every fitted attribute from the search's ``result``, in this one place.
+
+        The guesses (McTavish et al. 2022, Theorems 4.1 and 4.3) change what the certificate
+        covers: :func:`~treeopt.guessing.fitting.guarantee_report` computes the honest status,
+        ``optimal_`` and lower bound, and ``guarantee_`` beside them.
+        """
+        table, self._fit_table = getattr(self, "_fit_table", None), None
+        y, self._fit_y = getattr(self, "_fit_y", None), None
+        status, optimal, lower_bound, report = result.status, bool(result.optimal), float(result.lower_bound), {}
+        if table is not None:
+            honest = guarantee_report(self, solver, result, table, None if y is None else np.asarray(y).ravel(),
+                                      getattr(self, "_y_ref", None), getattr(self, "_fit_weight", None))
+            status, optimal, lower_bound, report = honest.status, honest.optimal, honest.lower_bound, honest.report
         self.solver_ = solver
         self.tree_ = result.tree
-        self.status_ = result.status
-        self.optimal_ = bool(result.optimal)
-        self.lower_bound_ = float(result.lower_bound)
-        self.upper_bound_ = float(result.upper_bound)
-        self.gap_ = float(result.gap)
+        self.status_ = status
+        self.optimal_ = optimal
         self.objective_ = float(result.objective)
+        self.lower_bound_ = lower_bound
+        self.upper_bound_ = float(result.upper_bound)
+        self.gap_ = float(result.gap) if lower_bound == float(result.lower_bound) else self.objective_ - lower_bound
+        self.guarantee_ = report
         self._trace_points, self._trace_frame = list(result.trace), None      # trace_ is made when read
         self.n_steps_ = int(result.expansions)
         self.prune_counts_ = dict(result.prune_counts)
         self.top_trees_ = list(getattr(result, "top_trees", None) or [(self.objective_, self.tree_)])
-        # The guesses' guarantees (McTavish et al. Theorems 4.1, 4.3); honest certificate when guessed.
-        table, self._fit_table = getattr(self, "_fit_table", None), None
-        y, self._fit_y = getattr(self, "_fit_y", None), None
-        if table is not None:
-            guarantee_report(self, solver, table, None if y is None else np.asarray(y).ravel(),
-                             getattr(self, "_y_ref", None), getattr(self, "_fit_weight", None))
         if not result.optimal and result.status != "guessed":   # stopped early (a completed guessed
             # search is reported by guarantee_, not warned about)
             warnings.warn(self._stopped_message(result), ConvergenceWarning, stacklevel=3)

@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
+import math
+import time
 from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.metrics import get_scorer_names
+from sklearn.model_selection import check_cv
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from .binarize import table_input_tags
+from .encoding import THRESHOLD_OPTIONS
 from .estimator import OptimalTreeClassifier, check_fit_input
 from .frontier.cross_validation import cross_validate_frontier
 
 __all__ = ["OptimalTreeClassifierCV"]
+
+#: With ``time_limit``, the refit may binarize for this many times what binarizing all the data took before.
+_SETUP_MARGIN = 2.0
 
 
 class OptimalTreeClassifierCV(ClassifierMixin, BaseEstimator):
@@ -45,19 +52,32 @@ class OptimalTreeClassifierCV(ClassifierMixin, BaseEstimator):
         Only λ at or above this value are considered (faster searches; see
         :func:`~treeopt.frontier`).
     selection : {"best", "one_se"}, default="best"
-        ``"best"``: the λ with the best mean score (the sparsest on ties);
-        ``"one_se"``: the largest λ whose mean is within one standard error of
-        the best.
+        ``"best"``: the λ with the best mean score; ``"one_se"``: the sparsest
+        score within one standard error of the best. Among the λ intervals of
+        that score, the one where the tree on all the data has as many leaves
+        as the folds' trees (the sparsest on ties): the refit is then the kind
+        of tree the score was earned by (:attr:`CVFrontier.best_index`).
     objective : {"accuracy", "balanced_accuracy", "weighted_accuracy"}, default="accuracy"
         The (additive) training objective of every search.
     omega : float, optional
         Weight of false negatives for ``"weighted_accuracy"``.
     time_limit : float, optional
-        Seconds per search (each fold, the frontier on all the data, the refit).
+        Seconds for the whole ``fit``: the folds' searches and the frontier on
+        all the data share it (each search runs at most ``time_limit / (waves +
+        1)``, where ``waves`` is how many rounds of ``n_jobs`` parallel searches
+        they take, and none past ``time_limit``), and the refit gets what
+        remains, at least that share plus room to binarize the data again. A
+        search stops at the end of its current unit of work, and binarizing is
+        not cut short, so ``fit`` can run longer by that much.
     cache_limit : int, optional
         Memory cap per search (entries of its memo).
-    thresholds : {"all", "quantile"}, default="all"
-        How numeric columns are binarized, inside each fold on its training rows.
+    thresholds : {"auto", "all", "quantile", "guess"}, default="auto"
+        How numeric columns are binarized, inside each fold on its training
+        rows and for the refit, by the policy every front end shares
+        (:func:`treeopt.encoding.fit_binarizer`): ``"auto"`` keeps every
+        threshold up to :data:`treeopt.encoding.AUTO_MAX_THRESHOLDS` and
+        guesses them above (McTavish et al. 2022, section 4.1), as
+        :class:`~treeopt.OptimalTreeClassifier` does.
     max_thresholds : int, optional
         Cap on threshold features per numeric column.
     missing : {"error", "indicator"}, default="error"
@@ -66,6 +86,9 @@ class OptimalTreeClassifierCV(ClassifierMixin, BaseEstimator):
     proba_smoothing : float, default=0.0
         Laplace smoothing of ``predict_proba`` (for the refit tree and for
         probability scorers).
+    random_state : int, RandomState or None, default=None
+        Seed of the boosted model that guesses thresholds (``"guess"``, or
+        ``"auto"`` on many thresholds), in the folds and the refit.
 
     Attributes
     ----------
@@ -74,7 +97,9 @@ class OptimalTreeClassifierCV(ClassifierMixin, BaseEstimator):
     cv_results_ : dict of ndarray
         One entry per interval of λ on which every fold keeps the same tree
         (sparsest first): ``params``, ``param_regularization``,
-        ``lambda_min``, ``lambda_max``, ``leaves``, ``mean_test_score``,
+        ``lambda_min``, ``lambda_max``, ``leaves`` (of the tree on all the
+        data: the refit's), ``mean_leaves`` (of the folds' trees),
+        ``mean_test_score``,
         ``std_test_score``, ``rank_test_score`` (0 for uncertified rows),
         ``certified``, ``split<i>_test_score``, ``split<i>_leaves``,
         ``split<i>_status`` (``"optimal"``, or why fold ``i``'s tree is not
@@ -111,7 +136,7 @@ class OptimalTreeClassifierCV(ClassifierMixin, BaseEstimator):
     >>> X, y = load_monk(1)
     >>> clf = OptimalTreeClassifierCV(cv=KFold(3, shuffle=True, random_state=0), max_leaves=8).fit(X, y)
     >>> round(clf.regularization_, 4), clf.tree_.n_leaves, clf.optimal_, clf.score(X, y)
-    (0.0229, 7, True, 1.0)
+    (0.0219, 7, True, 1.0)
     >>> clf.cv_results_["mean_test_score"][clf.best_index_], clf.cv_results_["split0_status"][0]
     (np.float64(1.0), 'optimal')
     """
@@ -127,17 +152,18 @@ class OptimalTreeClassifierCV(ClassifierMixin, BaseEstimator):
         "omega": [Interval(Real, 0, None, closed="neither"), None],
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
         "cache_limit": [Interval(Integral, 1, None, closed="left"), None],
-        "thresholds": [StrOptions({"all", "quantile"})],
+        "thresholds": [StrOptions(set(THRESHOLD_OPTIONS))],
         "max_thresholds": [Interval(Integral, 1, None, closed="left"), None],
         "missing": [StrOptions({"error", "indicator"})],
         "proba_smoothing": [Interval(Real, 0, None, closed="left")],
+        "random_state": ["random_state"],
     }
 
     def __init__(self, *, cv=None, scoring=None, n_jobs: int | None = None, max_leaves: int = 20,
                  min_regularization: float | None = None, selection: str = "best", objective: str = "accuracy",
                  omega: float | None = None, time_limit: float | None = None, cache_limit: int | None = None,
-                 thresholds: str = "all", max_thresholds: int | None = None, missing: str = "error",
-                 proba_smoothing: float = 0.0):
+                 thresholds: str = "auto", max_thresholds: int | None = None, missing: str = "error",
+                 proba_smoothing: float = 0.0, random_state=None):
         self.cv = cv
         self.scoring = scoring
         self.n_jobs = n_jobs
@@ -152,6 +178,7 @@ class OptimalTreeClassifierCV(ClassifierMixin, BaseEstimator):
         self.max_thresholds = max_thresholds
         self.missing = missing
         self.proba_smoothing = proba_smoothing
+        self.random_state = random_state
 
     def fit(self, X, y, sample_weight=None, groups=None):
         """Cross-validate the frontier on ``(X, y)``, choose λ, and refit on all of it.
@@ -170,27 +197,49 @@ class OptimalTreeClassifierCV(ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        started, wall_start = time.monotonic(), time.time()
         table, y = check_fit_input(self, X, y)
-        search = dict(objective=self.objective, omega=self.omega, time_limit=self.time_limit,
-                      cache_limit=self.cache_limit, thresholds=self.thresholds, max_thresholds=self.max_thresholds,
-                      missing=self.missing)
-        cvf = cross_validate_frontier(table, y, cv=5 if self.cv is None else self.cv, max_leaves=self.max_leaves,
+        cv = check_cv(5 if self.cv is None else self.cv, y, classifier=True)
+        encoding = dict(objective=self.objective, omega=self.omega, cache_limit=self.cache_limit,
+                        thresholds=self.thresholds, max_thresholds=self.max_thresholds, missing=self.missing,
+                        random_state=self.random_state)
+        cvf = cross_validate_frontier(table, y, cv=cv, max_leaves=self.max_leaves,
                                       min_regularization=self.min_regularization, sample_weight=sample_weight,
                                       groups=groups, scoring=self.scoring, n_jobs=self.n_jobs,
-                                      proba_smoothing=self.proba_smoothing, refit=True, **search)
+                                      proba_smoothing=self.proba_smoothing, refit=True,
+                                      time_limit=self._search_time_limit(cv.get_n_splits(table, y, groups)),
+                                      deadline=None if self.time_limit is None else wall_start + self.time_limit,
+                                      **encoding)
         self.frontier_ = cvf
         self.n_splits_ = cvf.n_splits
         self.best_index_ = cvf.best_index if self.selection == "best" else cvf.one_se_index
         self.regularization_ = min(1.0, cvf.regularization(self.selection))
         self.cv_results_ = cvf.cv_results()
         self.best_score_ = float(self.cv_results_["mean_test_score"][self.best_index_])
+        refit_time = None
+        if self.time_limit is not None:
+            # What the folds left, but at least the refit's own wave, plus room to binarize the whole table again
+            # (twice what the frontier on all the data took for it: the machine's load varies).
+            share = self._search_time_limit(self.n_splits_)
+            refit_time = max(self.time_limit - (time.monotonic() - started),
+                             share + _SETUP_MARGIN * cvf.full.setup_seconds)
         refit = OptimalTreeClassifier(regularization=self.regularization_, proba_smoothing=self.proba_smoothing,
-                                      **search)
+                                      time_limit=refit_time, **encoding)
         self.best_estimator_ = refit.fit(table, y, sample_weight=sample_weight)
         self.tree_ = refit.tree_
         self.status_ = refit.status_
         self.optimal_ = refit.optimal_
         return self
+
+    def _search_time_limit(self, n_splits: int) -> float | None:
+        """Seconds for each frontier search so that the folds, the frontier on all the data and the refit fit
+        in ``time_limit``: the ``n_splits + 1`` searches run in waves of ``n_jobs``, and the refit is one wave more."""
+        if self.time_limit is None:
+            return None
+        from joblib import effective_n_jobs
+
+        waves = math.ceil((n_splits + 1) / max(1, effective_n_jobs(self.n_jobs)))
+        return self.time_limit / (waves + 1)
 
     def _checked(self, X):
         check_is_fitted(self, "best_estimator_")

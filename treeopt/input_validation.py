@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from sklearn.utils.validation import check_consistent_length, column_or_1d, validate_data
 
-__all__ = ["validate_fit_input", "validate_predict_input"]
+__all__ = ["validate_fit_input", "validate_predict_input", "check_labels"]
 
 
 def validate_fit_input(estimator, X, y) -> tuple:
@@ -104,3 +104,27 @@ def _check_frame(estimator, X: pd.DataFrame) -> pd.DataFrame:
         raise ValueError(f"Complex data not supported: columns {complex_columns} of X hold complex numbers; "
                          "split them into real columns (e.g. real and imaginary parts).")
     return X
+
+
+def check_labels(y) -> None:
+    """Refuse labels a classifier cannot learn from: missing values, or a single class.
+
+    Examples
+    --------
+    >>> check_labels(np.array([0, 0]))
+    Traceback (most recent call last):
+    ...
+    ValueError: y has only one class ([0]); a classifier needs at least two classes to learn anything.
+    """
+    y = np.asarray(y)
+    if pd.isna(y).any():
+        raise ValueError("y has missing values (NaN); drop those rows or fill them in.")
+    try:
+        classes = np.unique(y)
+    except TypeError:                     # labels that cannot be ordered, e.g. 1 and "1" together
+        kinds = sorted({type(value).__name__ for value in y.ravel().tolist()})
+        raise ValueError(f"y mixes label types {kinds}, which cannot be ordered into classes; convert the "
+                         "labels to one type first (for example y.astype(str)).") from None
+    if len(classes) < 2:
+        raise ValueError(f"y has only one class ({classes.tolist()}); a classifier needs at least "
+                         "two classes to learn anything.")

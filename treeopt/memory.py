@@ -1,10 +1,15 @@
-"""The process's memory: ``memory_limit`` values ("2GB") and the resident set size they cap.
+"""The process's memory: ``memory_limit`` values (``"2GB"``) and the resident set size they cap.
 
 ``run(memory_limit=...)``, ``OptimalTreeClassifier(memory_limit=...)`` and ``treeopt fit
 --memory-limit`` stop a search once the whole process's resident memory (what the operating
 system has in RAM for it: the data, Python, numpy and the search) exceeds the limit. It is read
 from ``/proc/self/statm`` on Linux; elsewhere from :func:`resource.getrusage`, which only knows the
 peak resident size (so a process that once used more memory stops at once).
+
+Before a large table is built, :func:`memory_room` says how many more bytes this process can
+get: the least of the system's available memory, the room left under the process's address-space
+limit (``RLIMIT_AS``, set by ``ulimit -v``) and the room left in its control group (cgroup v2
+``memory.max``, v1 ``memory.limit_in_bytes``), so a refusal comes before numpy's ``MemoryError``.
 
 Examples
 --------
@@ -19,7 +24,7 @@ from __future__ import annotations
 import os
 import re
 
-__all__ = ["parse_memory_limit", "resident_memory", "available_memory", "format_bytes"]
+__all__ = ["parse_memory_limit", "resident_memory", "available_memory", "memory_room", "format_bytes"]
 
 _UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
           "k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12,
@@ -116,6 +121,87 @@ def available_memory() -> int | None:
     except (OSError, ValueError, IndexError):
         pass
     return None
+
+
+def _read_number(path: str) -> int | None:
+    """The integer in a one-line file such as ``/sys/fs/cgroup/memory.max`` (None: absent, or ``max``)."""
+    try:
+        with open(path, "rb") as handle:
+            return int(handle.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _cgroup_room() -> int | None:
+    """Bytes left under the memory limit of the process's control group, or None without a limit.
+
+    cgroup v2: ``memory.max`` minus ``memory.current`` of the group in ``/proc/self/cgroup``'s
+    ``0::`` line; cgroup v1: ``memory.limit_in_bytes`` minus ``memory.usage_in_bytes`` of the
+    ``memory`` controller's group. Both are looked up where the group's path says and, as
+    inside a container, at the controller's root.
+    """
+    try:
+        with open("/proc/self/cgroup") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        return None
+    candidates = []
+    for line in lines:
+        parts = line.split(":", 2)
+        if len(parts) != 3:
+            continue
+        _, controllers, path = parts
+        if controllers == "":
+            for root in (f"/sys/fs/cgroup{path}", "/sys/fs/cgroup"):
+                candidates.append((f"{root}/memory.max", f"{root}/memory.current"))
+        elif "memory" in controllers.split(","):
+            for root in (f"/sys/fs/cgroup/memory{path}", "/sys/fs/cgroup/memory"):
+                candidates.append((f"{root}/memory.limit_in_bytes", f"{root}/memory.usage_in_bytes"))
+    rooms = []
+    for limit_path, usage_path in candidates:
+        limit, usage = _read_number(limit_path), _read_number(usage_path)
+        if limit is not None and usage is not None and limit < 2 ** 60:   # v1 writes "no limit" as ~2**63
+            rooms.append(max(limit - usage, 0))
+    return min(rooms) if rooms else None
+
+
+def _address_space_room() -> int | None:
+    """Bytes of address space left under ``RLIMIT_AS`` (``ulimit -v``), or None without that limit."""
+    try:
+        import resource
+    except ImportError:                                  # pragma: no cover - Windows
+        return None
+    soft, _ = resource.getrlimit(resource.RLIMIT_AS)
+    if soft == resource.RLIM_INFINITY:
+        return None
+    try:
+        with open("/proc/self/statm", "rb") as handle:
+            virtual = int(handle.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        virtual = resident_memory()                      # pragma: no cover - not Linux: a lower estimate
+    return max(soft - virtual, 0)
+
+
+def memory_room() -> int | None:
+    """Bytes this process can still allocate: the least of the limits it can see, or None if it sees none.
+
+    The system's available memory (:func:`available_memory`), the room under the process's
+    address-space limit (``RLIMIT_AS``: its soft limit minus the address space it maps now) and
+    the room in its control group's memory limit (cgroup v1 or v2). A table larger than this
+    cannot be built, whatever the machine's free memory says.
+
+    Returns
+    -------
+    int or None
+
+    Examples
+    --------
+    >>> room = memory_room()
+    >>> room is None or room >= 0
+    True
+    """
+    rooms = [room for room in (available_memory(), _address_space_room(), _cgroup_room()) if room is not None]
+    return min(rooms) if rooms else None
 
 
 def format_bytes(n: float) -> str:

@@ -104,12 +104,15 @@ Node = Union[Leaf, Split, MultiwaySplit]
 
 
 def subtree_weight(node) -> float:
-    """Total training weight of the leaves below ``node`` (the sum of their counts)."""
-    if isinstance(node, Leaf):
-        return float(sum(node.counts))
-    if isinstance(node, Split):
-        return subtree_weight(node.left) + subtree_weight(node.right)
-    return sum(subtree_weight(child) for child in node.children)
+    """Total training weight of the leaves below ``node`` (the sum of their counts), walked with a stack."""
+    total, stack = 0.0, [node]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Leaf):
+            total += float(sum(node.counts))
+        else:
+            stack.extend(children_in_display_order(node))
+    return total
 
 
 def children_in_display_order(node) -> list:

@@ -4,7 +4,8 @@ Both are ``progress`` callbacks of :meth:`treeopt.solvers.base.Solver.run` (call
 second). :class:`ProgressLine` writes plain text with a carriage return, which a terminal and a
 notebook's output area both show as one updating line; the ``treeopt`` command uses it.
 :class:`TqdmProgress` is a ``tqdm`` bar (``tqdm.auto``: a widget in Jupyter, text in a terminal)
-counting expansions with the bounds beside it. :func:`progress_display` picks the bar when the
+counting expansions with the bounds beside it. Both show the ``hint`` of
+:class:`~treeopt.slow_certificate.SlowCertificateHint` once it is set. :func:`progress_display` picks the bar when the
 optional ``tqdm`` package is installed and the line otherwise; ``OptimalTreeClassifier(verbose=1)``
 uses it.
 """
@@ -48,6 +49,7 @@ class ProgressLine:
     def __init__(self, stream=None):
         self.stream = stream
         self.printed = False
+        self.hint: str | None = None        # set by the slow-certificate hint, shown after the numbers
 
     def _out(self):
         return sys.stderr if self.stream is None else self.stream
@@ -57,7 +59,8 @@ class ProgressLine:
         out = self._out()
         out.write(f"\r  {solver.elapsed:7.1f} s  expansions {solver.expansions:>9}  "
                   f"{lower} {solver.lower_bound:.6f}  upper {solver.upper_bound:.6f}  "
-                  f"queue {solver.queue_size:>8}  cache {solver.cache_size:>9}")
+                  f"queue {solver.queue_size:>8}  cache {solver.cache_size:>9}"
+                  + (f"  ({self.hint})" if self.hint else ""))
         out.flush()
         self.printed = True
 
@@ -102,6 +105,7 @@ class TqdmProgress:
         self._tqdm = tqdm
         self.stream = stream
         self.bar = None
+        self.hint: str | None = None        # set by the slow-certificate hint, shown in the postfix
 
     def __call__(self, solver) -> None:
         if self.bar is None:
@@ -110,7 +114,8 @@ class TqdmProgress:
         lower = _lower_label(solver)
         self.bar.n = int(solver.expansions)
         self.bar.set_postfix_str(f"{lower}={solver.lower_bound:.6f} upper={solver.upper_bound:.6f} "
-                                 f"gap={solver.gap:.3g} queue={solver.queue_size}", refresh=False)
+                                 f"gap={solver.gap:.3g} queue={solver.queue_size}"
+                                 + (f" ({self.hint})" if self.hint else ""), refresh=False)
         self.bar.refresh()
 
     def close(self) -> None:

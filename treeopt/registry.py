@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .frontier.search import ParetoSearch
+from .frontier.search import FrontierSearch
 from .greedy.solver import GreedyInduction
 from .solvers.branches import Branches
 from .solvers.gosdt import GOSDT, DepthDeepening, Portfolio
@@ -34,7 +34,7 @@ SOLVERS = {
     "deepening": DepthDeepening,
     "portfolio": Portfolio,
     "rashomon": RashomonSearch,
-    "frontier": ParetoSearch,
+    "frontier": FrontierSearch,
 }
 
 

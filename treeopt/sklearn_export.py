@@ -33,10 +33,18 @@ Which table the exported model reads (``input=``):
 The exported model records its choice in ``treeopt_input_`` and the names
 of the columns it reads in ``treeopt_feature_names_`` (pass them as
 ``feature_names=`` to ``export_text``/``plot_tree``, which otherwise print
-``feature_0``, ...). Caveats: scikit-learn compares in float32; thresholds are
-adjusted so that a value equal to a threshold is routed as in treeopt, but a
-value within float32 precision of a threshold (relative 6e-8) and not equal
-to it may be routed differently; a 0/1 column given a value other than 0 or 1 is
+``feature_0``, ...).
+
+The float32 boundary (``input="original"``). treeopt compares ``x <= t`` exactly (float64,
+and integers as integers); a scikit-learn tree rounds ``x`` to float32 before comparing it
+with its threshold, so it cannot tell apart values that round to the same float32 (about
+seven significant digits: relative 6e-8, and integers beyond ``2**24``). What ``to_sklearn``
+does about it: each threshold is stored as ``max(t, float32(t))``, so every value treeopt
+sends to the true side of ``x <= t`` also goes left in scikit-learn (rounding is monotone),
+a value equal to the threshold included. A value above ``t`` that rounds to the same
+float32 as ``t`` goes left in scikit-learn and to the false side in treeopt: the exported
+model can disagree there, and only there. To predict exactly, use treeopt (or
+``input="binarized"``, whose 0/1 columns have no rounding). Other caveats: a 0/1 column given a value other than 0 or 1 is
 read as ``x <= 0.5`` (treeopt: ``x = 1``); ``n_node_samples`` is the leaf's
 training weight rounded (treeopt keeps weighted counts, not row counts).
 Multiway splits (``solver="branches"``, ``multiway=True``) have no
@@ -271,7 +279,7 @@ def _node_arrays(tree: Tree, kind: str, leaf_probabilities: np.ndarray):
     return nodes, np.asarray(values, dtype=np.float64).reshape(len(records), 1, n_classes), deepest[0]
 
 
-def _float32_safe_threshold(t: float) -> float:
+def _float32_safe_threshold(t) -> float:
     """The threshold scikit-learn needs to send ``x`` left exactly when treeopt's ``x <= t`` holds.
 
     scikit-learn rounds ``x`` to float32 before comparing it with a float64
@@ -286,7 +294,7 @@ def _float32_safe_threshold(t: float) -> float:
     >>> _float32_safe_threshold(0.05) > 0.05, _float32_safe_threshold(2.5) == 2.5
     (True, True)
     """
-    return max(t, float(np.float32(t)))
+    return max(float(t), float(np.float32(t)))
 
 
 def _sklearn_split(tree: Tree, node: Split, kind: str) -> tuple[int, float, object, object, bool]:
@@ -300,7 +308,7 @@ def _sklearn_split(tree: Tree, node: Split, kind: str) -> tuple[int, float, obje
         return node.feature, 0.5, node.left, node.right, False
     feature = tree.features[node.feature]
     if feature.kind == "threshold":       # true = x <= t = left; a missing value is false: right
-        return feature.column_index, _float32_safe_threshold(float(feature.value)), node.right, node.left, False
+        return feature.column_index, _float32_safe_threshold(feature.value), node.right, node.left, False
     if feature.kind == "missing":         # every present value <= inf goes left (false); NaN right (true)
         return feature.column_index, float("inf"), node.left, node.right, False
     # A 0/1 column: true = (x = 1) = x > 0.5 = right; a missing value is false: left.

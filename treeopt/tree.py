@@ -15,17 +15,18 @@ on the original table (its binary splits, if any, evaluate their
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Iterator, Union
 
 import numpy as np
 
-from .binarize import BinaryFeature, format_threshold, is_missing_value
+from .binarize import format_threshold, is_missing_value
 from .code_export import tree_to_latex, tree_to_python
+from .model_json import tree_from_dict, tree_from_json, tree_to_dict, tree_to_json
 from .nodes import Leaf, MultiwaySplit, Node, Split, children_in_display_order, subtree_weight
 from .objectives import get_objective
 from .roc import leaf_class_counts
+from .table_columns import FittedColumns, read_columns
 
 __all__ = ["Leaf", "Split", "MultiwaySplit", "Tree"]
 
@@ -47,9 +48,18 @@ class Tree:
         Names of the original columns the tree was fitted on (default: the
         binarizer's). Kept in :meth:`to_dict`, so a tree read back from JSON
         knows whether a table is the original one or the binary matrix.
+    columns_named : bool, optional
+        Whether those columns were named (fitted on a DataFrame): then a
+        DataFrame is read by column name. Default: the binarizer's, else
+        named unless the names are ``x0, x1, ...``.
 
     Notes
     -----
+    How ``X`` is read. A tree fitted on a DataFrame reads the original table
+    by column name (any order; a missing, renamed or extra column is a
+    ``ValueError`` listing the difference), a tree fitted on an array by
+    position (:func:`~treeopt.table_columns.read_columns`).
+
     What ``X`` is. A tree fitted through a binarizer tests original columns
     (``age <= 30``); its binary matrix has one column per feature. Without
     ``binarized=``, a tree that has its binarizer reads the original table; a
@@ -90,11 +100,34 @@ class Tree:
     classes: list
     binarizer: object = field(default=None, compare=False, repr=False)
     columns_in: list | None = field(default=None, compare=False, repr=False)
+    columns_named: bool | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self):
         self.classes = list(np.asarray(self.classes).tolist())
         if self.columns_in is None and getattr(self.binarizer, "feature_names_in_", None) is not None:
             self.columns_in = [str(c) for c in self.binarizer.feature_names_in_]
+        fitted = getattr(self.binarizer, "fitted_columns_", None)
+        if self.columns_named is None and fitted is not None:
+            self.columns_named = fitted.named
+        if self.columns_named is None and self.columns_in is not None:
+            self.columns_named = list(self.columns_in) != [f"x{i}" for i in range(len(self.columns_in))]
+
+    @property
+    def fitted_columns(self) -> FittedColumns | None:
+        """The columns of the table the tree was fitted on (None when unknown: an older JSON file)."""
+        fitted = getattr(self.binarizer, "fitted_columns_", None)
+        if fitted is not None:
+            return fitted
+        if self.columns_in is None:
+            return None
+        tested = {f.column for f in self.features if f.kind == "threshold"}
+        numeric = tuple(True if name in tested else None for name in self.columns_in)
+        return FittedColumns(tuple(self.columns_in), numeric, named=bool(self.columns_named))
+
+    def _read_original(self, X):
+        """The original table ``X`` with its columns in fitted order (see the class Notes)."""
+        fitted = self.fitted_columns
+        return X if fitted is None else read_columns(X, fitted)
 
     # -- shape ----------------------------------------------------------------
     @property
@@ -110,18 +143,23 @@ class Tree:
     @property
     def depth(self) -> int:
         """Splits on the longest root-to-leaf path (a single leaf has depth 0, as in gosdt)."""
-        def depth(node):
-            return 0 if isinstance(node, Leaf) else 1 + max(depth(child) for child in children_in_display_order(node))
-        return depth(self.root)
+        deepest, stack = 0, [(self.root, 0)]         # a stack, not recursion: trees may be deep
+        while stack:
+            node, depth = stack.pop()
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in children_in_display_order(node))
+        return deepest
 
     def _nodes(self, node) -> Iterator[Node]:
-        yield node
-        if isinstance(node, Split):
-            yield from self._nodes(node.left)
-            yield from self._nodes(node.right)
-        elif isinstance(node, MultiwaySplit):
-            for child in node.children:
-                yield from self._nodes(child)
+        """The nodes below ``node`` in pre-order (left before right), walked with a stack."""
+        stack = [node]
+        while stack:
+            node = stack.pop()
+            yield node
+            if isinstance(node, Split):
+                stack.extend((node.right, node.left))
+            elif isinstance(node, MultiwaySplit):
+                stack.extend(reversed(node.children))
 
     @property
     def has_multiway(self) -> bool:
@@ -152,23 +190,30 @@ class Tree:
     @property
     def _features_are_columns(self) -> bool:
         """Whether binary feature ``j`` is original 0/1 column ``j`` (then both readings of X agree)."""
-        return all(f.kind == "binary" and f.column_index == j for j, f in enumerate(self.features))
+        # A tree without binary features (a leaf, multiway splits) reads the original table.
+        return bool(self.features) and all(f.kind == "binary" and f.column_index == j
+                                           for j, f in enumerate(self.features))
 
     def _reads_binarized(self, X) -> bool:
         """Whether ``X`` (given without ``binarized=``) is the binary matrix rather than the original table.
 
         See the class Notes: decided by the binarizer when the tree has one, else from ``X``.
         """
+        if self.binarizer is None and self._features_are_columns and hasattr(X, "columns") \
+                and self.fitted_columns is not None:
+            return False                            # the same table: read it by its names
         if self.binarizer is not None or self._features_are_columns:
             return self.binarizer is None
         n_features = len(self.features)
         feature_columns = {f.column for f in self.features}
-        if hasattr(X, "columns"):                   # a DataFrame: by its column names
+        if hasattr(X, "columns") and self.columns_named is not False:     # a DataFrame: by its column names
             names = {str(c) for c in X.columns}
             if feature_columns <= names:
                 return False
             if {f.name for f in self.features} <= names:
                 return True
+            if self.fitted_columns is not None:
+                return False                        # read_columns lists the difference
             raise ValueError(f"X's columns {sorted(names)[:8]} are neither the original columns the tree tests "
                              f"{sorted(feature_columns)[:8]} nor its binary features; pass the table the tree was "
                              "fitted on (or binarized=True with the binary feature matrix).")
@@ -182,7 +227,7 @@ class Tree:
             n_original = len(self.columns_in)
             original_fits = n_columns == n_original
         else:                                       # older JSON: at least the columns the features test
-            n_original = 1 + max(f.column_index for f in self.features)
+            n_original = 1 + max((f.column_index for f in self.features), default=-1)
             original_fits = n_columns >= n_original
         if original_fits and n_columns == n_features:
             known = f" {self.columns_in}" if self.columns_in is not None else ""
@@ -216,6 +261,7 @@ class Tree:
 
     def _evaluate_features(self, X) -> np.ndarray:
         """Binary features computed from the original table by the features alone (trees read from JSON)."""
+        X = self._read_original(X)
         frame = X if hasattr(X, "iloc") else None
         array = None if frame is not None else np.asarray(X, dtype=object)
         if array is not None and array.ndim != 2:
@@ -223,7 +269,7 @@ class Tree:
         n_rows = len(frame) if frame is not None else array.shape[0]
         Z = np.zeros((n_rows, len(self.features)), dtype=bool)
         for j, feature in enumerate(self.features):
-            if frame is not None and feature.column in frame.columns:
+            if frame is not None and self.fitted_columns is None and feature.column in frame.columns:
                 values = frame[feature.column].to_numpy()
             else:
                 values = (frame.iloc[:, feature.column_index] if frame is not None
@@ -261,6 +307,7 @@ class Tree:
         return out
 
     def _original_table(self, X) -> np.ndarray:
+        X = self._read_original(X)
         table = X.to_numpy(dtype=object) if hasattr(X, "to_numpy") else np.asarray(X, dtype=object)
         if table.ndim != 2:
             raise ValueError(f"X must be a 2-dimensional table of original columns, got shape {table.shape}.")
@@ -273,26 +320,28 @@ class Tree:
         return table
 
     def _route_original(self, node, table, rows, out, leaf_ids):
-        if isinstance(node, Leaf):
-            out[rows] = leaf_ids[id(node)]
-            return
-        if isinstance(node, Split):
-            feature = self.features[node.feature]
-            mask = np.asarray(feature.evaluate(table[rows, feature.column_index]), dtype=bool)
-            self._route_original(node.left, table, rows[~mask], out, leaf_ids)
-            self._route_original(node.right, table, rows[mask], out, leaf_ids)
-            return
-        child = _multiway_child_index(node, table[rows, node.column_index])
-        for i, subtree in enumerate(node.children):
-            self._route_original(subtree, table, rows[child == i], out, leaf_ids)
+        stack = [(node, rows)]                      # a stack, not recursion: trees may be deep
+        while stack:
+            node, rows = stack.pop()
+            if isinstance(node, Leaf):
+                out[rows] = leaf_ids[id(node)]
+            elif isinstance(node, Split):
+                feature = self.features[node.feature]
+                mask = np.asarray(feature.evaluate(table[rows, feature.column_index]), dtype=bool)
+                stack.extend(((node.left, rows[~mask]), (node.right, rows[mask])))
+            else:
+                child = _multiway_child_index(node, table[rows, node.column_index])
+                stack.extend((subtree, rows[child == i]) for i, subtree in enumerate(node.children))
 
     def _route(self, node, Z, rows, out, leaf_ids):
-        if isinstance(node, Leaf):
-            out[rows] = leaf_ids[id(node)]
-            return
-        mask = Z[rows, node.feature]
-        self._route(node.left, Z, rows[~mask], out, leaf_ids)
-        self._route(node.right, Z, rows[mask], out, leaf_ids)
+        stack = [(node, rows)]
+        while stack:
+            node, rows = stack.pop()
+            if isinstance(node, Leaf):
+                out[rows] = leaf_ids[id(node)]
+            else:
+                mask = Z[rows, node.feature]
+                stack.extend(((node.left, rows[~mask]), (node.right, rows[mask])))
 
     def predict_index(self, X, binarized: bool | None = None) -> np.ndarray:
         """Predicted class index of each row."""
@@ -406,58 +455,29 @@ class Tree:
 
     # -- serialisation --------------------------------------------------------
     def to_dict(self) -> dict:
-        """A JSON-compatible dictionary (round-trips through :meth:`from_dict`)."""
-        def node_dict(node):
-            if isinstance(node, Leaf):
-                return {"prediction": int(node.prediction), "counts": [_py(c) for c in node.counts],
-                        "loss": float(node.loss)}
-            if isinstance(node, MultiwaySplit):
-                return {"column": node.column, "column_index": int(node.column_index),
-                        "values": [_py(v) for v in node.values],
-                        "children": [node_dict(child) for child in node.children]}
-            return {"feature": int(node.feature), "left": node_dict(node.left), "right": node_dict(node.right)}
+        """A JSON-compatible dictionary (round-trips through :meth:`from_dict`).
 
-        input_ = {"table": "binary"} if self._features_are_columns and self.binarizer is None else \
-            {"table": "original", **({"columns": list(self.columns_in)} if self.columns_in is not None else {})}
-        return {
-            "classes": [_py(c) for c in self.classes],
-            "input": input_,
-            "features": [{"column": f.column, "column_index": int(f.column_index), "kind": f.kind,
-                          "value": _py(f.value), "name": f.name,
-                          **({"has_missing": True} if f.has_missing else {})} for f in self.features],
-            "root": node_dict(self.root),
-        }
+        The schema is documented in :mod:`treeopt.model_json`.
+        """
+        return tree_to_dict(self)
 
     @classmethod
     def from_dict(cls, data: dict, binarizer=None) -> "Tree":
-        """Rebuild a tree from :meth:`to_dict` output."""
-        n_classes, n_features = len(data["classes"]), len(data["features"])
+        """Rebuild a tree from :meth:`to_dict` output (or the ``treeopt fit --json`` envelope around it).
 
-        def index(d, key, bound):
-            value = int(d[key])
-            if not 0 <= value < bound:
-                raise ValueError(f"tree JSON: {key} {value} is outside 0..{bound - 1}; "
-                                 "the file is corrupt or was edited by hand.")
-            return value
-
-        def node(d):
-            if "prediction" in d:
-                index(d, "prediction", n_classes)
-                return Leaf(int(d["prediction"]), tuple(d.get("counts", ())), float(d.get("loss", 0.0)))
-            if "children" in d:
-                return MultiwaySplit(d["column"], int(d["column_index"]), list(d["values"]),
-                                     [node(child) for child in d["children"]])
-            return Split(index(d, "feature", n_features), node(d["left"]), node(d["right"]))
-
-        features = [BinaryFeature(f["column"], f["column_index"], f["kind"], f["value"], f["name"],
-                                  bool(f.get("has_missing", False))) for f in data["features"]]
-        columns = (data.get("input") or {}).get("columns")
-        return cls(node(data["root"]), features, data["classes"], binarizer=binarizer,
-                   columns_in=None if columns is None else [str(c) for c in columns])
+        Every field is checked against the schema of :mod:`treeopt.model_json`; a bad one raises
+        :class:`~treeopt.model_json.ModelJSONError` (a ``ValueError``) naming its JSON path.
+        """
+        return tree_from_dict(data, binarizer=binarizer)
 
     def to_json(self, **kwargs) -> str:
         """:meth:`to_dict` as a JSON string."""
-        return json.dumps(self.to_dict(), **kwargs)
+        return tree_to_json(self, **kwargs)
+
+    @classmethod
+    def from_json(cls, text: str, binarizer=None) -> "Tree":
+        """Rebuild a tree from :meth:`to_json` output (see :meth:`from_dict`)."""
+        return tree_from_json(text, binarizer=binarizer)
 
     def to_python(self, function_name: str = "predict") -> str:
         """Source of a plain Python function ``predict(row)`` over one row of original values.

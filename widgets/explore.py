@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from treeopt.building import SETTINGS, make_solver, solver_options
+from treeopt.building import SETTINGS, make_solver, solver_options_of_all
 
 from .player import SolverPlayer
 
@@ -53,8 +53,11 @@ def explore(X, y, *, sample_weight=None, views="default", speed: int = 200, dela
     >>> player.step(10**6), player.status, player.n_steps > 0
     (False, 'optimal', True)
     """
-    limits = {"time_limit": None, "cache_limit": None, "node_limit": None}
-    valid = {"solver", *SETTINGS, *solver_options(), *limits}
+    limits = {"time_limit": None, "cache_limit": None}
+    if "node_limit" in estimator_params:
+        raise TypeError("explore() has no node_limit: a player is paused by hand or stopped by time_limit or "
+                        "cache_limit (a node limit belongs to solver.run(node_limit=...) or the estimator).")
+    valid = {"solver", *SETTINGS, *solver_options_of_all(), "solver_options", *limits}
     unknown = sorted(set(estimator_params) - valid)
     if unknown:
         raise TypeError(f"explore() got unknown parameter(s) {unknown}; it accepts the parameters of "

@@ -9,7 +9,7 @@ point selects its tree.
 
 The frontier fills in while its search runs: the explorer holds a
 :class:`~widgets.player.SolverPlayer` (play, pause, step) around a
-:class:`~treeopt.frontier.search.ParetoSearch` and redraws on every
+:class:`~treeopt.frontier.search.FrontierSearch` and redraws on every
 frame; points not yet certified are drawn hollow.
 
 Following :mod:`widgets.live_figure`: edits to a displayed
@@ -37,7 +37,7 @@ import ipywidgets as widgets
 from traitlets import Bool, Float, Int
 
 from treeopt.frontier.result import Frontier, frontier_traces
-from treeopt.frontier.search import ParetoSearch
+from treeopt.frontier.search import FrontierSearch
 
 from .live_figure import LiveFigure, figure_widget
 from .player import SolverPlayer
@@ -66,7 +66,7 @@ class FrontierExplorer(widgets.VBox):
 
     Parameters
     ----------
-    source : ParetoSearch or Frontier
+    source : FrontierSearch or Frontier
         The search to watch (it may be unstarted: press Play), or a finished
         :class:`~treeopt.Frontier`.
     X_test, y_test : optional
@@ -108,7 +108,7 @@ class FrontierExplorer(widgets.VBox):
     >>> from treeopt.datasets import load_monk
     >>> from treeopt import Dataset
     >>> X, y = load_monk(1)
-    >>> explorer = FrontierExplorer(ParetoSearch(Dataset.from_arrays(X, y), max_leaves=8))
+    >>> explorer = FrontierExplorer(FrontierSearch(Dataset.from_arrays(X, y), max_leaves=8))
     >>> explorer.player.step(10**6)
     False
     >>> explorer.complete, explorer.figure.data[0].x
@@ -143,12 +143,12 @@ class FrontierExplorer(widgets.VBox):
                  rule: str = "best", **kwargs):
         if isinstance(source, Frontier):
             search = source.search
-        elif isinstance(source, ParetoSearch):
+        elif isinstance(source, FrontierSearch):
             search = source
         else:
-            raise TypeError(f"FrontierExplorer needs a ParetoSearch or a Frontier, got {type(source).__name__}; "
+            raise TypeError(f"FrontierExplorer needs a FrontierSearch or a Frontier, got {type(source).__name__}; "
                             "build one with treeopt.frontier(X, y, max_leaves=...) or "
-                            "ParetoSearch(Dataset.from_arrays(X, y), max_leaves=...).")
+                            "FrontierSearch(Dataset.from_arrays(X, y), max_leaves=...).")
         if (X_test is None) != (y_test is None):
             raise ValueError("give both X_test and y_test, or neither.")
         if backend not in ("auto", "graphviz", "python"):

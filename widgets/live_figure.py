@@ -1,6 +1,6 @@
 """``LiveFigure``: one plotly ``FigureWidget`` per view, updated in place.
 
-A ``FigureWidget`` carries plotly's whole JavaScript bundle (about 5 MB, its
+A ``FigureWidget`` carries plotly's whole JavaScript bundle (megabytes, its
 anywidget ``_esm`` trait) when it is created, so a view that built a new
 figure per redraw sent megabytes per redraw and kept the browser busy parsing
 them. Here a view creates its figure once; every redraw changes

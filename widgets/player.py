@@ -6,8 +6,8 @@ small *slices* on the notebook's asyncio event loop: it works for at most
 ``slice_seconds`` (and at most ``speed`` units of work), gives the loop a turn
 (so a click on Pause is handled at once and the kernel stays responsive), and
 repeats. A slice is bounded by time, not by a count of steps, because steps
-differ in cost by 1000x (an OSDT step on AUC costs about 30 ms, a GOSDT step
-on monk a fraction of a millisecond): within a slice the player calls
+differ in cost by orders of magnitude (an OSDT step on AUC against a GOSDT step
+on monk): within a slice the player calls
 ``step(k)`` with ``k`` sized from the measured cost of the previous units.
 Redraws are throttled: the views are refreshed at most every
 ``refresh_interval`` seconds, so playing at full speed is not dominated by

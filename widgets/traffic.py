@@ -2,7 +2,7 @@
 
 Every change a kernel makes to a widget travels to the browser as a comm
 message: a widget's whole state when it is created (for a plotly
-``FigureWidget`` that includes plotly's JavaScript bundle, about 5 MB), then
+``FigureWidget`` that includes plotly's JavaScript bundle, megabytes), then
 one ``update`` message per change. Inside ``with count_traffic() as t:`` every
 such message is counted where ipywidgets hands it to the comm
 (``Widget.open`` and ``Widget._send``), as the size of its JSON plus its

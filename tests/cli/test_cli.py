@@ -7,17 +7,29 @@ import pandas as pd
 import pytest
 
 from treeopt.cli import COMMANDS, main
+from treeopt.regularization import DEFAULT_REGULARIZATION
 from treeopt.tree import Tree
 
 
 def test_demo_prints_a_certified_tree(capsys):
-    assert main(["demo"]) == 0
+    assert main(["demo", "--regularization", "0.02"]) == 0
     out = capsys.readouterr().out
     assert "MONK-1" in out
     assert "certified optimal" in out
     assert "predict" in out and "objective" in out and "leaves" in out
     objective = float(out.split("objective")[1].split()[0])
     assert objective == pytest.approx(0.14, abs=1e-9)        # 7 leaves × λ = 0.02, no errors on MONK-1
+
+
+def test_demo_uses_the_default_regularization_and_says_how_to_see_the_whole_rule(capsys):
+    assert main(["demo"]) == 0
+    out = capsys.readouterr().out
+    assert f"regularization {DEFAULT_REGULARIZATION}" in out
+    objective = float(out.split("objective")[1].split()[0])
+    errors = 1 - float(out.split("accuracy")[1].split()[0])
+    leaves = int(out.split("leaves")[1].split()[0])
+    assert objective == pytest.approx(errors + DEFAULT_REGULARIZATION * leaves, abs=1e-9)
+    assert "--regularization 0.02" in out                    # the hint to the 7-leaf rule
 
 
 @pytest.fixture

@@ -56,7 +56,7 @@ def test_default_penalty_is_leaf(monk1_csv, capsys):
 
 
 def test_split_penalty_without_branches_is_a_clean_exit(monk1_csv):
-    with pytest.raises(SystemExit, match=r"treeopt: penalty='split' needs solver='branches'") as info:
+    with pytest.raises(SystemExit, match=r"treeopt: --penalty split needs --solver branches") as info:
         main(["fit", str(monk1_csv), "--target", "label", "--penalty", "split"])
     assert isinstance(info.value.code, str)           # a message, not a traceback
 

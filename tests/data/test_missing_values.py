@@ -244,7 +244,7 @@ def test_cli_missing_flag(tmp_path, capsys):
     X, y = planted(2, n=30)
     path = tmp_path / "gaps.csv"
     X.assign(label=y).to_csv(path, index=False)          # NaN is written as an empty cell
-    with pytest.raises(SystemExit, match="missing='indicator'"):
+    with pytest.raises(SystemExit, match="--missing indicator"):
         main(["fit", str(path), "--target", "label"])
     assert main(["fit", str(path), "--target", "label", "--missing", "indicator", "--regularization", "0.05"]) == 0
     assert "if x is missing:" in capsys.readouterr().out

@@ -30,22 +30,33 @@ def test_the_binarizer_names_thresholds_with_them():
 
 
 @settings(max_examples=300, deadline=None)
-@given(pair=st.lists(st.floats(-1e6, 1e6, allow_nan=False) | st.integers(-10**4, 10**4).map(lambda v: v / 100),
+@given(pair=st.lists(st.floats(-1e300, 1e300, allow_nan=False) | st.integers(-10**4, 10**4).map(lambda v: v / 100),
                      min_size=2, max_size=2, unique=True).map(sorted))
-def test_split_points_separate_the_values_and_route_float32_rows_as_float64_rows(pair):
-    """Each threshold lies in [midpoint, upper): the training rows fall as by the midpoint. When it
-    moved onto the float32 grid, any row at or below it stays at or below it in float32, so a
-    scikit-learn export (which compares float32(x)) sends left every row treeopt sends left."""
+def test_split_points_separate_the_values_and_read_back_as_the_compared_value(pair):
+    """Each threshold lies in [lower, upper), so the training rows fall on their sides; the number
+    its name prints parses back to exactly the float64 compared against (no float32 grid)."""
     import numpy as np
-    from treeopt.binarize import split_points
+    from treeopt.binarize import BinaryFeature, split_points
     lower, upper = pair
     threshold = float(split_points([lower], [upper])[0])
-    midpoint = (lower + upper) / 2.0
-    assert lower <= midpoint <= threshold < upper or threshold == midpoint
-    if float(np.float32(threshold)) == threshold:
-        for row in (lower, midpoint, threshold, float(format_threshold(midpoint))):
-            if row <= threshold:
-                assert float(np.float32(row)) <= threshold
+    assert lower <= threshold < upper
+    feature = BinaryFeature("x", 0, "threshold", threshold, None)
+    assert float(feature.name.split(" <= ")[1]) == threshold
+    assert feature.evaluate(np.array([lower, upper])).tolist() == [True, False]
+
+
+def test_the_midpoint_of_adjacent_floats_that_rounds_up_still_separates_them():
+    """(a + b) / 2 of two adjacent float64 values rounds to one of them; the threshold is then
+    the lower value, which still puts a on the true side and b on the false side."""
+    import numpy as np
+    from treeopt.binarize import split_points
+    lower = 0.1
+    upper = float(np.nextafter(lower, 1.0))
+    assert (lower + upper) / 2.0 in (lower, upper)
+    table = np.array([[lower], [upper]])
+    binarizer = Binarizer().fit(table)
+    assert float(split_points([lower], [upper])[0]) == lower
+    assert binarizer.transform(table)[:, 0].tolist() == [True, False]
 
 
 def test_threshold_names_made_when_read_equal_those_made_all_at_once():
@@ -71,19 +82,19 @@ def test_threshold_names_made_when_read_equal_those_made_all_at_once():
     unread = Binarizer(thresholds="all").fit(table).features_
     assert pickle.loads(pickle.dumps(unread))[1].name == "x0 <= 0.3"
     assert copy.deepcopy(unread[2]).name == "x0 <= 0.55"
-    assert BinaryFeature("x", 0, "threshold", 2.0000001, None, midpoint=2.0).negated_name == "x > 2"
+    assert BinaryFeature("x", 0, "threshold", 2.0000001, None).negated_name == "x > 2.0000001"
 
 
 @settings(max_examples=50, deadline=None)
 @given(values=st.lists(st.floats(-1e6, 1e6, allow_nan=False, width=32), min_size=2, max_size=40))
 def test_a_threshold_and_its_negation_name_the_same_number(values):
-    """"x <= t" and "x > t" (the else branch of the rules) write t alike, though the value compared
-    against sits on the float32 grid just above the midpoint t."""
+    """"x <= t" and "x > t" (the else branch of the rules) write t alike: the value compared against."""
     import numpy as np
 
     features = Binarizer(thresholds="all").fit(np.array(values)[:, None]).features_
     for feature in (f for f in features if f.kind == "threshold"):
         assert feature.name.split(" <= ")[1] == feature.negated_name.split(" > ")[1]
+        assert float(feature.name.split(" <= ")[1]) == feature.value
 
 
 def test_only_thresholds_may_go_without_a_name():
@@ -91,7 +102,7 @@ def test_only_thresholds_may_go_without_a_name():
 
     from treeopt.binarize import BinaryFeature
 
-    with pytest.raises(ValueError, match="only thresholds are named by their midpoint"):
+    with pytest.raises(ValueError, match="only thresholds are named by their value"):
         BinaryFeature("color", 0, "category", "red", None)
     with pytest.raises(AttributeError, match="no attribute 'size'"):
         BinaryFeature("x", 0, "threshold", 1.5, None).size
@@ -101,8 +112,9 @@ def test_thresholds_in_bulk_are_the_features_the_constructor_makes():
     """BinaryFeature.thresholds fills each instance directly: it must make exactly what the
     constructor makes, name (formatted when read) and negated name included."""
     from treeopt.binarize import BinaryFeature
-    values, midpoints = [0.4905000090599060, 2.5, 10.0], [0.4905, 2.5, 9.999]
-    bulk = BinaryFeature.thresholds("x", 3, values, midpoints, has_missing=True)
-    one_by_one = [BinaryFeature("x", 3, "threshold", v, None, True, midpoint=m) for v, m in zip(values, midpoints)]
+    values = [0.4905, 2.5, 10.0, 2**62 + 1]
+    bulk = BinaryFeature.thresholds("x", 3, values, has_missing=True)
+    one_by_one = [BinaryFeature("x", 3, "threshold", v, None, True) for v in values]
     assert bulk == one_by_one
     assert [(f.name, f.negated_name) for f in bulk] == [(f.name, f.negated_name) for f in one_by_one]
+    assert bulk[3].name == "x <= 4611686018427387905"

@@ -21,11 +21,12 @@ from treeopt.datasets import load_monk
 #: columns uncapped (max_thresholds=None), so check_classifiers_train's rounded blobs are separable
 #: enough (with max_thresholds=4 the best tree on all the data scores 0.825 < 0.83, the binarization
 #: reason documented for OptimalTreeClassifier in test_estimator.py); min_regularization=0.05 and
-#: max_leaves=3 keep each of the checks' many fits (folds + refit) fast.
+#: max_leaves=3 keep each of the checks' many fits (folds + refit) fast; time_limit covers the whole fit,
+#: so 50 s give each of its five searches 10 s.
 EXPECTED_FAILED_CHECKS: dict = {}
 
 
-@parametrize_with_checks([OptimalTreeClassifierCV(cv=3, max_leaves=3, min_regularization=0.05, time_limit=10)],
+@parametrize_with_checks([OptimalTreeClassifierCV(cv=3, max_leaves=3, min_regularization=0.05, time_limit=50)],
                          expected_failed_checks=lambda estimator: EXPECTED_FAILED_CHECKS)
 def test_sklearn_estimator_checks(estimator, check):
     with warnings.catch_warnings():
@@ -168,3 +169,51 @@ def test_missing_values_with_the_indicator_in_folds_and_refit():
     assert "x is missing" in clf.tree_.rules()
     front = frontier(X, y, max_leaves=4, missing="indicator")
     assert front.table["accuracy"].max() == pytest.approx(1.0)
+
+
+def test_the_refit_is_the_kind_of_tree_the_chosen_score_describes():
+    """Breast cancer, cv=3, max_leaves=2: every fold's 2-leaf trees earn the best score on a plateau of λ.
+
+    At the plateau's upper end the data as a whole already takes a single leaf; choosing there refitted a
+    constant classifier (training accuracy 0.627) under a cross-validated score of 0.884.
+    """
+    from sklearn.datasets import load_breast_cancer
+
+    X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)           # the width warning of thresholds="all"
+        clf = OptimalTreeClassifierCV(cv=3, max_leaves=2, thresholds="all").fit(X, y)
+    results, best = clf.cv_results_, clf.best_index_
+    folds = [results[f"split{i}_leaves"][best] for i in range(3)]
+    assert folds == [2, 2, 2] and results["mean_leaves"][best] == 2
+    assert clf.tree_.n_leaves == results["leaves"][best] == 2
+    assert clf.score(X, y) > 0.9
+
+
+def test_time_limit_is_shared_by_the_folds_the_frontier_on_all_the_data_and_the_refit(monk, monkeypatch):
+    """time_limit bounds the whole fit: 3 folds + the data as a whole in one process are 4 waves, the refit a 5th."""
+    import time
+
+    import treeopt.estimator_cv as estimator_cv
+
+    seen = {}
+    real_cv, real_fit = estimator_cv.cross_validate_frontier, OptimalTreeClassifier.fit
+
+    def spy_cv(*args, **kwargs):
+        seen["search"], seen["deadline"] = kwargs["time_limit"], kwargs["deadline"]
+        return real_cv(*args, **kwargs)
+
+    def spy_fit(self, *args, **kwargs):
+        seen["refit"] = self.time_limit
+        return real_fit(self, *args, **kwargs)
+
+    monkeypatch.setattr(estimator_cv, "cross_validate_frontier", spy_cv)
+    monkeypatch.setattr(OptimalTreeClassifier, "fit", spy_fit)
+    X, y = monk
+    before = time.time()
+    OptimalTreeClassifierCV(cv=3, max_leaves=4, time_limit=50.0, n_jobs=1).fit(X, y)
+    assert seen["search"] == pytest.approx(10.0)
+    assert before + 50.0 <= seen["deadline"] <= time.time() + 50.0
+    assert 10.0 <= seen["refit"] <= 50.0           # what remains, at least its own wave
+    OptimalTreeClassifierCV(cv=3, max_leaves=4, time_limit=50.0, n_jobs=2).fit(X, y)
+    assert seen["search"] == pytest.approx(50.0 / 3)                # 4 searches in 2 waves, the refit a third

@@ -18,7 +18,7 @@ from treeopt import Dataset, Frontier, frontier
 from treeopt.events import Finished, Started
 from treeopt.frontier.result import frontier_traces, regularization_intervals
 from treeopt.solvers import GOSDT
-from treeopt.frontier.search import ParetoSearch
+from treeopt.frontier.search import FrontierSearch
 
 LAMBDAS = [0.2, 0.1, 0.05, 0.02, 0.01, 0.005, 0.002, 0.001]
 
@@ -141,7 +141,7 @@ def test_front_matches_brute_force_enumeration(problem):
     costs = _costs(y_index, w, dataset.n_classes, objective)
     oracle = _oracle_front(X, y_index, w, costs, max_leaves)
 
-    search = ParetoSearch(dataset, max_leaves=max_leaves, objective=objective, min_regularization=lam0)
+    search = FrontierSearch(dataset, max_leaves=max_leaves, objective=objective, min_regularization=lam0)
     assert search.run().optimal
     front = Frontier.from_search(search)
     rows = search.front(pareto_only=False)
@@ -208,7 +208,7 @@ def test_a_paused_search_shows_its_front_and_marks_uncertified_points():
     require_datasets()
     X, y = read_binary("monk2")
     dataset = Dataset.from_binary(X, y)
-    search = ParetoSearch(dataset, max_leaves=20)
+    search = FrontierSearch(dataset, max_leaves=20)
     events = list(itertools.islice(search.steps(), 300))
     assert isinstance(events[0], Started)
     snap = search.snapshot()
@@ -238,7 +238,7 @@ def test_a_paused_search_shows_its_front_and_marks_uncertified_points():
 def test_a_stopped_search_keeps_the_certified_points():
     require_datasets()
     X, y = read_binary("monk2")
-    search = ParetoSearch(Dataset.from_binary(X, y), max_leaves=20)
+    search = FrontierSearch(Dataset.from_binary(X, y), max_leaves=20)
     result = search.run(node_limit=200)
     assert result.status == "node_limit" and not result.optimal
     assert result.gap > 0
@@ -315,7 +315,7 @@ def test_bad_input_is_rejected_before_searching():
         front.tree(99)
     with pytest.raises(ValueError, match="rows but y has"):
         front.evaluate(X, y[:2])
-    with pytest.raises(TypeError, match="ParetoSearch"):
+    with pytest.raises(TypeError, match="FrontierSearch"):
         Frontier.from_search(GOSDT(dataset, regularization=0.1))
 
 

@@ -7,6 +7,7 @@ import pickle
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import balanced_accuracy_score
@@ -84,9 +85,16 @@ def test_best_and_one_standard_error_choices(cvf):
         best = int(np.flatnonzero(table["is_best"])[0])
         one_se = int(np.flatnonzero(table["is_one_se"])[0])
         assert table["is_best"].sum() == table["is_one_se"].sum() == 1
-        assert means[best] == means.max() and means[:best].max(initial=-1) < means[best]   # the sparsest best
+        assert means[best] == means.max()
         assert means[one_se] >= means[best] - sems[best] - 1e-12
-        assert (means[:one_se] < means[best] - sems[best]).all()                           # nothing sparser qualifies
+        for chosen in (best, one_se):
+            ties = np.flatnonzero(np.isclose(means, means[chosen], rtol=0, atol=1e-12))
+            if table is cvf.by_leaves:
+                assert chosen == ties[0]                                                   # the sparsest
+            else:                                                                          # the folds' leaves, then sparsest
+                gaps = np.abs(table["leaves"].to_numpy() - table["mean_leaves"].to_numpy())[ties]
+                assert chosen == ties[np.argmin(gaps)]
+        assert (means[:ties[0]] < means[best] - sems[best]).all()                           # no sparser score qualifies
         assert table["rank_test_score"].iloc[best] == 1
     assert cvf.best_regularization == cvf.table.at[cvf.best_index, "regularization"]
     assert cvf.regularization("one_se") == cvf.table.at[cvf.one_se_index, "regularization"]
@@ -147,7 +155,7 @@ def test_parallel_folds_give_the_same_results_and_send_back_only_trees_and_numbe
     for fold in parallel.folds + [parallel.full]:
         assert isinstance(fold, FoldResult)
         assert len(pickle.dumps(fold)) < 100_000          # a table and a few trees, no search graph
-    assert "ParetoSearch" not in repr(vars(parallel.folds[0]))
+    assert "FrontierSearch" not in repr(vars(parallel.folds[0]))
 
 
 def test_scoring_and_sample_weight(monk):
@@ -229,3 +237,44 @@ def test_frontier_with_cv_is_the_cross_validated_frontier(monk, cvf):
         frontier(X, y, max_leaves=8, n_jobs=2)
     with pytest.raises(ValueError, match="X_test"):
         frontier(X, y, max_leaves=8, cv=3, X_test=X, y_test=y)
+
+
+def test_a_plateau_is_chosen_where_the_data_takes_the_folds_kind_of_tree():
+    """Equal scores on several λ intervals: the choice is where the tree on all the data has the folds' leaves.
+
+    At the plateau's upper end (rows are sparsest first) the data as a whole already takes a 1-leaf tree
+    while the folds' 2-leaf trees earned the score; the sparsest rule refitted that constant tree.
+    """
+    from treeopt.frontier.cross_validation import _choose
+
+    table = pd.DataFrame({"leaves": [1, 1, 2, 2, 3], "mean_leaves": [1.0, 2.0, 2.0, 2.0, 3.0],
+                          "mean_test_score": [0.6, 0.88, 0.88, 0.88, 0.85],
+                          "sem_test_score": [0.0, 0.01, 0.01, 0.01, 0.01],
+                          "certified": [True] * 5})
+    best, one_se = _choose(table.copy(), agree=True)
+    assert best == one_se == 2
+    assert _choose(table.copy(), agree=False) == (1, 1)       # per leaf budget (or without refit): the sparsest
+    table.loc[4, "mean_test_score"] = 0.875                   # within one standard error of 0.88, and denser
+    assert _choose(table.copy(), agree=True) == (2, 2)
+
+
+def test_frontier_and_cv_binarize_like_the_estimator():
+    """thresholds="auto" is one policy: many thresholds are guessed by the frontier, the folds and the estimator."""
+    from treeopt import OptimalTreeClassifier, cross_validate_frontier, frontier
+    from treeopt.encoding import AUTO_MAX_THRESHOLDS, fit_binarizer
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.normal(size=300).round(3), "b": rng.normal(size=300).round(3)})
+    y = (X["a"] + 0.3 * rng.normal(size=300) > 0).astype(int)
+    assert X.nunique().sum() - 2 > AUTO_MAX_THRESHOLDS
+    names = fit_binarizer(X, y, random_state=0).get_feature_names_out().tolist()
+    assert len(names) < AUTO_MAX_THRESHOLDS                                        # guessed
+    front = frontier(X, y, max_leaves=3, random_state=0)
+    assert front.search.dataset.feature_names == names
+    estimator = OptimalTreeClassifier(regularization=0.05, random_state=0).fit(X, y)
+    assert estimator.binarizer_.get_feature_names_out().tolist() == names and estimator.thresholds_ == "guess"
+    cvf = cross_validate_frontier(X, y, cv=3, max_leaves=3, random_state=0)
+    assert all(tree.n_leaves <= 3 for fold in cvf.folds for tree in fold.trees)
+    assert cvf.full.table["leaves"].tolist() == front.table["leaves"].tolist()
+    every = frontier(X, y, max_leaves=3, thresholds="all")
+    assert every.search.dataset.n_features == X.nunique().sum() - 2

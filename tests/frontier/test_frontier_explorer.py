@@ -13,7 +13,7 @@ pytest.importorskip("plotly")
 
 from treeopt import Dataset, frontier  # noqa: E402
 from treeopt.datasets import load_monk  # noqa: E402
-from treeopt.frontier.search import ParetoSearch  # noqa: E402
+from treeopt.frontier.search import FrontierSearch  # noqa: E402
 from treeopt.widgets import FrontierExplorer  # noqa: E402
 
 
@@ -26,7 +26,7 @@ def monk2():
 
 def test_it_fills_in_while_the_search_runs_and_marks_uncertified_points(monk2):
     X, y, X_test, y_test = monk2
-    search = ParetoSearch(Dataset.from_arrays(X, y), max_leaves=10)
+    search = FrontierSearch(Dataset.from_arrays(X, y), max_leaves=10)
     explorer = FrontierExplorer(search, X_test=X_test, y_test=y_test, backend="python")
     assert explorer.player.status == "not_started"
     assert list(explorer.figure.data[0].x) == [1]                     # the single leaf, before any work
@@ -87,9 +87,9 @@ def test_a_lambda_below_the_certified_range_is_flagged():
 
 def test_bad_input():
     X, y = load_monk(1)
-    with pytest.raises(TypeError, match="ParetoSearch or a Frontier"):
+    with pytest.raises(TypeError, match="FrontierSearch or a Frontier"):
         FrontierExplorer((X, y))
-    search = ParetoSearch(Dataset.from_arrays(X, y), max_leaves=3)
+    search = FrontierSearch(Dataset.from_arrays(X, y), max_leaves=3)
     with pytest.raises(ValueError, match="X_test and y_test"):
         FrontierExplorer(search, X_test=X)
     with pytest.raises(ValueError, match="backend"):

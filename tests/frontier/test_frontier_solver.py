@@ -11,7 +11,7 @@ from strategies import lambdas, problems
 from treeopt import OptimalTreeClassifier, make_solver
 from treeopt.data import Dataset
 from treeopt.datasets import load_monk
-from treeopt.frontier.search import ParetoSearch
+from treeopt.frontier.search import FrontierSearch
 
 
 @settings(max_examples=40, deadline=None)
@@ -20,7 +20,7 @@ from treeopt.frontier.search import ParetoSearch
 def test_the_frontier_solver_at_lambda_matches_the_oracle(data, lam, objective):
     X, y, w = data
     expected = brute_force(X, y, lam, sample_weight=w, objective=objective).objective
-    search = ParetoSearch(Dataset.from_binary(X, y, sample_weight=w), regularization=lam, objective=objective)
+    search = FrontierSearch(Dataset.from_binary(X, y, sample_weight=w), regularization=lam, objective=objective)
     result = search.run()
     assert result.optimal
     assert result.objective == pytest.approx(expected, abs=1e-9)
@@ -50,4 +50,4 @@ def test_the_estimator_cli_settings_and_rebuild_reach_the_frontier_solver():
     with pytest.raises(ValueError, match="min_regularization"):
         make_solver(X, y, solver="frontier", regularization=0.05, min_regularization=0.1)
     with pytest.raises(TypeError, match="max_leaves"):
-        ParetoSearch(solver.dataset)
+        FrontierSearch(solver.dataset)

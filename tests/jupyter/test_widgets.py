@@ -393,3 +393,8 @@ def test_importing_treeopt_does_not_import_jupyter():
             "bad = [m for m in ('ipywidgets', 'plotly', 'graphviz') if m in sys.modules]; "
             "assert not bad, bad")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_explore_refuses_a_node_limit_it_cannot_honour():
+    with pytest.raises(TypeError, match="no node_limit"):
+        explore(*load_monk(1), regularization=0.05, views=None, node_limit=10)

@@ -212,7 +212,7 @@ def test_cli_fit_top_k_prints_each_tree_objective_and_rules(tmp_path, capsys):
     assert "the 3 best trees (certified" in out
     for i, (value, tree) in enumerate(clf.top_trees_, start=1):
         assert f"# tree {i} of 3: objective {value:.10f}, {tree.n_leaves} leaves\n{tree.rules()}" in out
-    with pytest.raises(SystemExit, match="top_k=3 needs solver='osdt'"):
+    with pytest.raises(SystemExit, match="--top-k 3 needs --solver osdt"):
         main(["fit", str(path), "--target", "label", "--top-k", "3", "--solver", "gosdt"])
     main(["fit", str(path), "--target", "label", "--solver", "osdt"])
     assert "best trees" not in capsys.readouterr().out

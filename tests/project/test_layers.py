@@ -1,8 +1,9 @@
-"""The package's layers hold: no import circles, no private names across modules,
-and a core that imports no Jupyter, plotly or graphviz at module level.
+"""The package's layers hold: no import circles, no import that runs back up a layer, no private
+names across modules, and a core that imports no Jupyter, plotly or graphviz at module level.
 
-Read from the source with :mod:`ast` (module-level imports only: an import inside a function is
-an optional or heavy dependency, loaded when used), so the checks need nothing installed.
+Read from the source with :mod:`ast`, so the checks need nothing installed. Imports inside functions
+count like the others between the package's own modules (a function-level import hides a circle,
+it does not remove it); only imports of optional outside dependencies may be lazy.
 """
 
 from __future__ import annotations
@@ -51,11 +52,30 @@ def _module_level_imports(name: str, path: Path):
             yield module, [alias.name for alias in node.names]
 
 
-def _graph(modules: dict) -> dict:
+def _all_imports(name: str, path: Path):
+    """(imported module, imported names) of every import statement, at any depth of the module."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, []
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")
+                base = base[:len(base) - node.level + 1]
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            yield module, [alias.name for alias in node.names]
+
+
+def _graph(modules: dict, imports=None) -> dict:
+    imports = imports or _all_imports
     graph = {}
     for name, path in modules.items():
         edges = set()
-        for module, names in _module_level_imports(name, path):
+        for module, names in imports(name, path):
             for candidate in [f"{module}.{n}" for n in names] + [module]:
                 if candidate in modules and candidate != name:
                     edges.add(candidate)
@@ -64,7 +84,7 @@ def _graph(modules: dict) -> dict:
     return graph
 
 
-def test_no_module_level_import_circles():
+def test_no_import_circles_even_through_imports_inside_functions():
     graph = _graph(_modules())
     state, stack, circles = {}, [], []
 
@@ -110,3 +130,53 @@ def test_the_core_imports_no_front_end_at_module_level():
             if module.split(".")[0] in FRONT_END:
                 offenders.append(f"{name} imports {module}")
     assert not offenders, "\n".join(offenders)
+
+
+#: The layers, bottom first (ARCHITECTURE.md): a module may import from its own layer and below.
+#: A module is in the layer of the longest prefix listed here.
+LAYERS = [
+    ("data", ["treeopt.data", "treeopt.binarize", "treeopt.categorical", "treeopt.objectives", "treeopt.events",
+              "treeopt.memory", "treeopt.progress", "treeopt.datasets", "treeopt.roc", "treeopt.metrics",
+              "treeopt.nodes", "treeopt.render", "treeopt.guessing", "treeopt.encoding",
+              "treeopt.table_columns", "treeopt.sorted_columns", "treeopt.input_validation"]),
+    ("trees", ["treeopt.tree", "treeopt.code_export", "treeopt.sklearn_export", "treeopt.model_json"]),
+    ("protocol", ["treeopt.solvers.base", "treeopt.solvers.records", "treeopt.solvers.switches",
+                  "treeopt.solvers.capabilities", "treeopt.solvers.interrupts"]),
+    ("solvers", ["treeopt.solvers", "treeopt.greedy", "treeopt.frontier", "treeopt.rashomon",
+                 "treeopt.bounds_lab"]),
+    ("construction", ["treeopt.registry", "treeopt.building"]),
+    # the greedy package's estimator is a front end beside OptimalTreeClassifier
+    ("front ends", ["treeopt.estimator", "treeopt.estimator_cv", "treeopt.fitted_tree", "treeopt.cli",
+                    "treeopt.greedy.estimator", "treeopt.frontiers", "treeopt"]),
+    ("widgets", ["widgets"]),
+]
+
+
+def _layer(module: str) -> int:
+    best, found = -1, None
+    for index, (_, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > best:
+                best, found = len(prefix), index
+    return found
+
+
+def test_no_import_runs_back_up_a_layer():
+    modules = _modules()
+    graph = _graph(modules)
+    upward = []
+    for name, targets in graph.items():
+        if modules[name].name == "__init__.py":          # a package's face re-exports its rooms
+            continue
+        source = _layer(name)
+        for target in targets:
+            # a package's face (its __init__) re-exports what lies below it; only real modules count
+            if target in ("treeopt", "widgets"):
+                continue
+            if _layer(target) > source:
+                upward.append(f"{name} ({LAYERS[source][0]}) -> {target} ({LAYERS[_layer(target)][0]})")
+    assert not upward, "imports that run back up a layer:\n" + "\n".join(sorted(upward))
+
+
+def test_every_module_has_a_layer():
+    assert not [name for name in _modules() if _layer(name) is None]

@@ -19,10 +19,10 @@ from treeopt.categorical import CategoricalDataset
 from treeopt.cli import main
 from treeopt.data import Dataset
 from treeopt.datasets import load_monk
-from treeopt.frontier.result import frontier
+from treeopt import frontier
 from treeopt.solvers import GOSDT, OSDT, Branches
 from treeopt.greedy.solver import GreedyInduction
-from treeopt.frontier.search import ParetoSearch
+from treeopt.frontier.search import FrontierSearch
 
 LAM = 0.02
 
@@ -46,7 +46,7 @@ def make(name, monk):
     if name == "greedy":
         return GreedyInduction(binary, regularization=LAM), lambda tree: tree.objective(X, y, LAM)
     if name == "pareto":
-        return ParetoSearch(binary, max_leaves=6), lambda tree: tree.objective(X, y, 0.0)
+        return FrontierSearch(binary, max_leaves=6), lambda tree: tree.objective(X, y, 0.0)
     raise AssertionError(name)
 
 

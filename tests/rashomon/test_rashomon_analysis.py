@@ -102,8 +102,11 @@ def test_prediction_distinct_count_and_frame(seed):
         sorted((t.depth, tuple(f"x{j}" for j in sorted(t.features))) for t in expected)
     counts = rs.objective_counts()
     assert counts["count"].sum() == len(rs)
+    for k in {1, max(1, len(rs) // 2)}:                              # a larger set shows its first (best) trees
+        assert rs.to_frame(max_trees=k).equals(frame.head(k))
+    assert len(rs.to_frame(max_trees=0)) == 0
     with pytest.raises(ValueError, match="max_trees"):
-        rs.to_frame(max_trees=0)
+        rs.to_frame(max_trees=-1)
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -119,3 +119,73 @@ def test_three_classes_and_string_labels(seed):
     assert rs.predict_agreement(X, binarized=True) == pytest.approx(share)
     assert rs.n_prediction_distinct() == len({tuple(t.predict(np.unique(X, axis=0))) for t in expected})
     assert set(rs[0].predict(X, binarized=True)) <= {"ant", "bee", "cat"}
+
+
+@pytest.mark.parametrize("name,value", [("epsilon", float("nan")), ("epsilon", float("inf")), ("epsilon", -0.1),
+                                        ("epsilon", "0.1"), ("bound", float("nan")), ("regularization", float("nan")),
+                                        ("regularization", 0), ("time_limit", float("nan")), ("time_limit", 0)])
+def test_bad_parameters_are_refused_by_name(name, value):
+    X, y, _ = _problem(0)
+    arguments = {"regularization": 0.05, "epsilon": 0.1, name: value}
+    if name == "bound":
+        del arguments["epsilon"]
+    with pytest.raises(ValueError, match=f"{name} must be a finite number"):
+        rashomon_set(X, y, **arguments)
+
+
+def test_a_stopped_search_keeps_the_trees_it_proved_marked_partial():
+    """Stopped in the set phase, the part holds the leaf and the trees under the root splits looked at."""
+    from treeopt.rashomon.stepwise import RashomonSearch
+
+    X, y, _ = _problem(1, n=30, p=5)
+    dataset = Dataset.from_binary(X, y)
+    whole = rashomon_set(dataset, regularization=0.02, epsilon=0.3)
+    search = RashomonSearch(Dataset.from_binary(X, y), regularization=0.02, epsilon=0.3)
+    while search.snapshot().extra["phase"] == "optimum" or search.queue_size > 3:
+        search.step()
+    part = search.partial_set()
+    assert not part.complete and "partial" in repr(part)
+    assert 0 < len(part) < len(whole) and part.optimum == pytest.approx(whole.optimum)
+    assert {as_tuple(t) for t in part} <= {as_tuple(t) for t in whole}
+    assert max(part.objectives()) <= whole.bound + 1e-9
+    assert not part.filter(max_depth=1).complete
+
+
+def test_rashomon_set_with_a_time_limit_is_partial_when_stopped_and_whole_otherwise():
+    X, y, _ = _problem(2, n=30, p=5)
+    whole = rashomon_set(X, y, regularization=0.02, epsilon=0.3)
+    assert whole.complete and whole.status == "optimal"
+    timed = rashomon_set(X, y, regularization=0.02, epsilon=0.3, time_limit=600)
+    assert timed.complete and [as_tuple(t) for t in timed] == [as_tuple(t) for t in whole]
+    from sklearn.exceptions import ConvergenceWarning
+
+    with pytest.warns(ConvergenceWarning, match="complete=False"):
+        stopped = rashomon_set(X, y, regularization=0.02, epsilon=0.3, time_limit=1e-9)   # after one unit of work
+    assert not stopped.complete and stopped.status == "time_limit" and len(stopped) < len(whole)
+
+
+def test_verbose_shows_the_search_progress(monkeypatch):
+    """verbose=1 hands the search the progress display the estimator uses, and closes it at the end."""
+    import importlib
+    from treeopt.rashomon.stepwise import RashomonSearch
+
+    calls = []
+
+    class Display:
+        def __call__(self, solver):
+            calls.append(solver.expansions)
+
+        def close(self):
+            calls.append("closed")
+
+    real_run = RashomonSearch.run
+
+    def run(self, **kwargs):
+        kwargs["progress"](self)               # a fast search ends before the first once-a-second call
+        return real_run(self, **kwargs)
+
+    monkeypatch.setattr(importlib.import_module("treeopt.rashomon.rashomon_set"), "progress_display", Display)
+    monkeypatch.setattr(RashomonSearch, "run", run)
+    X, y, _ = _problem(3, n=30, p=5)
+    assert rashomon_set(X, y, regularization=0.02, epsilon=0.3, verbose=1).complete
+    assert calls == [0, "closed"]

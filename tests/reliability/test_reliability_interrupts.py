@@ -22,7 +22,7 @@ from sklearn.model_selection import cross_val_score
 
 from treeopt import OptimalTreeClassifier, make_solver
 from treeopt.datasets import load_monk
-from treeopt.events import Finished
+from treeopt.events import Expanded, Finished, Pruned
 from treeopt.solvers import GOSDT, OSDT, Branches
 from treeopt.registry import SOLVERS
 
@@ -225,7 +225,7 @@ def test_ctrl_c_stops_a_frontier_keeps_it_on_the_exception_and_resumes(monk2, mo
 
     X, y = monk2
     expected = treeopt.frontier(X, y, max_leaves=6).table
-    original = frontier_search.ParetoSearch._solve
+    original = frontier_search.FrontierSearch._solve
     calls = {"n": 0}
 
     def solve_with_ctrl_c(self, *args, **kwargs):
@@ -234,7 +234,7 @@ def test_ctrl_c_stops_a_frontier_keeps_it_on_the_exception_and_resumes(monk2, mo
             signal.raise_signal(signal.SIGINT)
         return (yield from original(self, *args, **kwargs))
 
-    monkeypatch.setattr(frontier_search.ParetoSearch, "_solve", solve_with_ctrl_c)
+    monkeypatch.setattr(frontier_search.FrontierSearch, "_solve", solve_with_ctrl_c)
     with pytest.raises(KeyboardInterrupt, match="frontier interrupted") as caught:
         treeopt.frontier(X, y, max_leaves=6)
     front = caught.value.frontier
@@ -243,3 +243,22 @@ def test_ctrl_c_stops_a_frontier_keeps_it_on_the_exception_and_resumes(monk2, mo
     resumed = type(front)(front.search).table
     assert resumed["certified"].all()
     assert resumed[["leaves", "accuracy"]].equals(expected[["leaves", "accuracy"]])
+
+
+def test_ctrl_c_in_the_callers_code_between_two_events_of_a_unit_loses_none(monk2):
+    """The events of one unit are yielded one by one; a Ctrl-C between two of them (in the loop's
+    own code, where it is delivered at once) must leave the rest to the next ``steps()``."""
+    reference = list(_solver("gosdt", monk2).steps())
+    # A unit's events: its expansion, then the prunes counted during it.
+    middle = next(i for i in range(3, len(reference) - 1)
+                  if isinstance(reference[i], Expanded) and isinstance(reference[i + 1], Pruned))
+    solver = _solver("gosdt", monk2)
+    before = []
+    events = solver.steps()
+    with pytest.raises(KeyboardInterrupt):
+        for event in events:
+            before.append(event)
+            if len(before) == middle + 1:
+                signal.raise_signal(signal.SIGINT)      # in the caller's code: raised here at once
+    after = list(solver.steps())
+    assert before + after == reference

@@ -6,6 +6,8 @@ honest gap kept, the search's state released. ``memory_limit`` caps the process'
 memory like ``cache_limit`` caps the cache: status ``memory_limit``, resumable.
 """
 
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -144,3 +146,40 @@ def test_parse_memory_limit_units():
     assert parse_memory_limit("512MiB") == 512 * 2**20
     assert parse_memory_limit("1e9") == 10**9
     assert parse_memory_limit(12345) == 12345
+
+
+_UNDER_ADDRESS_SPACE_LIMIT = """
+import resource, sys
+from treeopt.building import check_setup_memory
+from treeopt.memory import memory_room
+with open("/proc/self/statm") as handle:
+    mapped = int(handle.read().split()[0]) * resource.getpagesize()
+room = 300 * 2**20
+resource.setrlimit(resource.RLIMIT_AS, (mapped + room, resource.getrlimit(resource.RLIMIT_AS)[1]))
+assert memory_room() <= room, memory_room()
+try:
+    check_setup_memory(20_000, 10_000, None)      # 2 x 200 MB of booleans: more than the room left
+except ValueError as error:
+    print(error)
+else:
+    print("accepted")
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc/self/statm are Linux's")
+def test_a_table_beyond_the_address_space_limit_is_refused_before_it_is_built():
+    """``ulimit -v`` leaves the process less than the machine's free memory: the check sees the limit."""
+    done = subprocess.run([sys.executable, "-c", _UNDER_ADDRESS_SPACE_LIMIT], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "RLIMIT_AS" in done.stdout and "max_thresholds" in done.stdout, done.stdout
+
+
+def test_memory_room_is_the_least_limit_the_process_sees(monkeypatch):
+    import treeopt.memory as memory
+    monkeypatch.setattr(memory, "available_memory", lambda: 8 * 10**9)
+    monkeypatch.setattr(memory, "_address_space_room", lambda: None)
+    monkeypatch.setattr(memory, "_cgroup_room", lambda: 10**9)
+    assert memory.memory_room() == 10**9
+    monkeypatch.setattr(memory, "_cgroup_room", lambda: None)
+    assert memory.memory_room() == 8 * 10**9

@@ -9,6 +9,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.exceptions import ConvergenceWarning
 
 import treeopt.building as building
 import treeopt.estimator as estimator_module
@@ -52,7 +53,7 @@ def test_few_thresholds_or_a_heuristic_do_not_warn():
 
 def test_a_binarization_that_cannot_fit_is_refused_before_it_is_built(monkeypatch):
     X, y = _one_wide_column(200)
-    monkeypatch.setattr(building, "available_memory", lambda: 1000)      # 1 kB free
+    monkeypatch.setattr(building, "memory_room", lambda: 1000)           # 1 kB free
     monkeypatch.setattr(building, "SMALL_TABLE_BYTES", 0)               # check even a small table
     monkeypatch.setattr(Binarizer, "transform", lambda *a, **k: pytest.fail("the table was built"))
     with pytest.raises(ValueError, match=r"needs about .* more than the 1 kB .*max_thresholds"):
@@ -109,20 +110,27 @@ def _wide_table(rows=200, columns=300, seed=0):
     return X, (X.c0 > 0.5).astype(int).to_numpy()
 
 
-@pytest.mark.filterwarnings("ignore")
-@pytest.mark.parametrize("run", [
-    lambda X, y: OptimalTreeClassifier(regularization=0.01, time_limit=1e-6).fit(X, y),
-    lambda X, y: frontier(X, y, max_leaves=3, time_limit=1e-6),
-], ids=["fit", "frontier"])
-def test_a_long_binarization_stops_at_time_limit_with_the_fix(run):
+def test_a_fit_whose_binarization_runs_out_of_time_keeps_the_single_leaf():
     X, y = _wide_table()
-    with pytest.raises(BinarizationTimeout, match=r"time_limit=1e-06 s ran out while binarizing .*max_thresholds") \
-            as stopped:
-        run(X, y)
+    with pytest.warns(ConvergenceWarning, match=r"time_limit=1e-06 s ran out while binarizing .*max_thresholds.*"
+                                                r"single leaf") as caught:
+        clf = OptimalTreeClassifier(regularization=0.01, time_limit=1e-6).fit(X, y)
     # Stopped while learning the features, before the last column and before any threshold was
     # evaluated (the message names where; no clock in the assertion).
-    where = re.search(r"learning the features of column (\d+) of 300", str(stopped.value))
-    assert where is not None and int(where.group(1)) < 300, str(stopped.value)
+    where = re.search(r"learning the features of column (\d+) of 300", str(caught[0].message))
+    assert where is not None and int(where.group(1)) < 300, str(caught[0].message)
+    assert clf.status_ == "time_limit" and not clf.optimal_ and clf.tree_.n_leaves == 1
+    assert clf.lower_bound_ <= clf.upper_bound_ and clf.gap_ > 0
+    majority = np.bincount(y).argmax()
+    assert (clf.predict(X) == majority).all() and clf.predict_proba(X).shape == (len(y), 2)
+    assert clf.solver_.step() is False                # released: it cannot claim the leaf is optimal
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_a_frontier_whose_binarization_runs_out_of_time_says_so_with_the_fix():
+    X, y = _wide_table()
+    with pytest.raises(BinarizationTimeout, match=r"time_limit=1e-06 s ran out while binarizing .*max_thresholds"):
+        frontier(X, y, max_leaves=3, time_limit=1e-6)
 
 
 def test_the_deadline_is_checked_between_threshold_blocks(monkeypatch):
@@ -138,10 +146,37 @@ def test_the_deadline_is_checked_between_threshold_blocks(monkeypatch):
     assert binarizer.transform(X).shape == (300, 299)                     # outside the block: no deadline
 
 
-@pytest.mark.filterwarnings("ignore")
-def test_the_cli_reports_a_stopped_binarization_in_one_line(tmp_path, capsys):
+def test_the_cli_prints_the_single_leaf_of_a_stopped_binarization(tmp_path, capsys):
     from treeopt.cli import main
     X, y = _wide_table()
     X.assign(y=y).to_csv(tmp_path / "wide.csv", index=False)
-    with pytest.raises(SystemExit, match="^treeopt: time_limit=1e-06 s ran out while binarizing"):
-        main(["fit", str(tmp_path / "wide.csv"), "--target", "y", "--time-limit", "0.000001"])
+    assert main(["fit", str(tmp_path / "wide.csv"), "--target", "y", "--time-limit", "0.000001"]) == 3
+    captured = capsys.readouterr()
+    assert captured.err.startswith("treeopt: the time limit ran out while binarizing, before any search")
+    assert "NOT certified (time_limit" in captured.out and "Traceback" not in captured.err
+
+
+def test_threshold_guessing_checks_the_deadline_and_the_fit_keeps_the_leaf(monkeypatch):
+    """Threshold guessing's elimination refits a booster per dropped feature; the setup's deadline is
+    checked between refits, so ``fit`` stops at ``time_limit`` (made slow on purpose: each refit sleeps)."""
+    from treeopt.guessing.thresholds import ThresholdGuessBinarizer
+    refit = ThresholdGuessBinarizer._refit
+    refits = []
+
+    def slow_refit(self, *args):
+        refits.append(1)
+        time.sleep(0.1)
+        return refit(self, *args)
+
+    monkeypatch.setattr(ThresholdGuessBinarizer, "_refit", slow_refit)
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.random((300, 6)), columns=[f"c{i}" for i in range(6)])
+    y = ((X.c0 > 0.5) ^ (rng.random(300) < 0.2)).astype(int).to_numpy()     # many stumps, few needed
+    guessed = ThresholdGuessBinarizer(random_state=0).fit(X, y)
+    assert len(refits) > 5                                  # enough refits to outlast the limit below
+    refits.clear()
+    with pytest.warns(ConvergenceWarning, match="guessing thresholds: eliminating features"):
+        clf = OptimalTreeClassifier(regularization=0.01, thresholds="guess", random_state=0,
+                                    time_limit=0.25).fit(X, y)
+    assert clf.status_ == "time_limit" and clf.tree_.n_leaves == 1
+    assert len(refits) < len(guessed.elimination_path_) + 1

@@ -52,7 +52,7 @@ def test_json_tree_predicts_like_the_estimator_when_told_or_given_names(two_nume
 def test_json_records_the_original_columns(two_numeric_columns):
     X, y, clf = two_numeric_columns
     data = json.loads(clf.tree_.to_json())
-    assert data["input"] == {"table": "original", "columns": ["u", "v"]}
+    assert data["input"] == {"table": "original", "columns": ["u", "v"], "named": True}
     loaded = Tree.from_dict(data)
     with pytest.raises(ValueError, match="3 columns"):
         loaded.predict(np.zeros((4, 3)))
@@ -81,5 +81,5 @@ def test_a_tree_fitted_on_binary_columns_reads_both_alike():
 def test_a_dataframe_with_other_names_is_refused(two_numeric_columns):
     X, y, clf = two_numeric_columns
     loaded = Tree.from_dict(json.loads(clf.tree_.to_json()))
-    with pytest.raises(ValueError, match="neither the original columns"):
+    with pytest.raises(ValueError, match=r"missing \['u', 'v'\], not seen at fit \['a', 'b'\]"):
         loaded.predict(X.rename(columns={"u": "a", "v": "b"}))

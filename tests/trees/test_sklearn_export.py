@@ -221,7 +221,8 @@ def test_a_row_equal_to_a_threshold_as_named_goes_left_in_treeopt_and_in_the_exp
     """Found by the property test above: between training values -1.86 and -1.5 the float64
     midpoint is -1.6800000000000002, so a new row -1.68 fell right of the split named
     ``q <= -1.68`` in treeopt, while scikit-learn, comparing float32(-1.68), sent it left. The
-    thresholds now sit on the float32 grid just above the midpoint (``treeopt.binarize.split_points``)."""
+    threshold is now -1.68 itself, the midpoint's shortest decimal between the two values
+    (``treeopt.numeric_thresholds.thresholds_between``)."""
     X = pd.DataFrame({"q": [-1.86, -1.86, -1.86, -1.5, -1.5, -1.5]})
     y = ["u", "u", "u", "v", "v", "v"]
     clf = GreedyTreeClassifier(max_depth=1).fit(X, y)
@@ -230,3 +231,17 @@ def test_a_row_equal_to_a_threshold_as_named_goes_left_in_treeopt_and_in_the_exp
     expected = ["u", "v", "u", "u", "v"]
     assert clf.predict(probe).tolist() == expected
     assert clf.to_sklearn().predict(probe).tolist() == expected
+
+
+def test_beyond_float32_precision_the_export_still_sends_left_every_value_treeopt_sends_to_the_true_side():
+    """scikit-learn rounds x to float32 (integers beyond 2**24 merge in pairs and more); the
+    threshold ``max(t, float32(t))`` keeps treeopt's true side on the left (module notes)."""
+    X = pd.DataFrame({"n": np.array([2**25 + 1, 2**25 + 5] * 3, dtype=np.int64)})
+    clf = OptimalTreeClassifier(regularization=0.01).fit(X, [0, 1] * 3)
+    model = clf.to_sklearn()
+    probe = pd.DataFrame({"n": np.arange(2**25 - 8, 2**25 + 16, dtype=np.int64)})
+    ours, theirs = clf.predict(probe), model.predict(probe)
+    true_side = ours == 0
+    assert (theirs[true_side] == 0).all()
+    differ = probe["n"].to_numpy()[ours != theirs]
+    assert all(np.float32(v) == np.float32(clf.tree_.features[0].value) for v in differ)

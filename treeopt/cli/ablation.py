@@ -8,8 +8,11 @@ import numpy as np
 import pandas as pd
 
 from ..data import Dataset
+from ..regularization import DEFAULT_REGULARIZATION
 from ..solvers.osdt.ablation import ablation
-from .outputs import check_output, write_output
+from ..solvers.osdt.schedules import SCHEDULES
+from .messages import in_flags
+from .outputs import STDOUT, check_output, write_output
 from .tables import read_table
 
 __all__ = ["add_cli_arguments", "run_cli"]
@@ -21,14 +24,17 @@ def add_cli_arguments(parser) -> None:
                                     "other columns are binarized)")
     parser.add_argument("--target", default=None, help="label column (default: the last column)")
     parser.add_argument("--sep", default=None, help="column separator (default: sniffed)")
-    parser.add_argument("--regularization", type=float, default=0.005, help="λ (default 0.005)")
-    parser.add_argument("--schedule", default="curiosity", help="queue policy (default curiosity)")
+    parser.add_argument("--regularization", type=float, default=DEFAULT_REGULARIZATION,
+                        help=f"λ (default {DEFAULT_REGULARIZATION}, as every front end; the thesis's table used 0.005)")
+    parser.add_argument("--schedule", default="curiosity", choices=list(SCHEDULES),
+                        help="queue policy (default curiosity)")
     parser.add_argument("--bounds", default=None,
                         help="comma-separated bounds to switch off one at a time (default: Table 6.2's five)")
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per row (default 60)")
     parser.add_argument("--memory-limit", type=float, default=None, help="traced MB per row")
     parser.add_argument("--no-memory", action="store_true", help="do not trace memory (faster rows)")
-    parser.add_argument("--output", default=None, help="also write the table to this CSV file")
+    parser.add_argument("--output", default=None, metavar="FILE",
+                        help="also write the table to this CSV file ('-': to stdout, and the printed table to stderr)")
 
 
 def run_cli(args) -> int:
@@ -52,10 +58,12 @@ def run_cli(args) -> int:
                          time_limit=args.time_limit, memory_limit_mb=args.memory_limit,
                          measure_memory=not args.no_memory, progress=report)
     except (ValueError, TypeError) as error:
-        raise SystemExit(f"treeopt: {error}")
+        raise SystemExit(f"treeopt: {in_flags(str(error), args)}")
+    out = sys.stderr if args.output == STDOUT else sys.stdout      # stdout carries the CSV
     with pd.option_context("display.width", 200, "display.max_columns", 20):
-        print(table.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+        print(table.to_string(index=False, float_format=lambda v: f"{v:.4g}"), file=out)
     if args.output:
         write_output(args.output, table.to_csv(index=False))
-        print(f"table written to {args.output}")
+        if args.output != STDOUT:
+            print(f"table written to {args.output}", file=out)
     return 0

@@ -10,15 +10,21 @@ code      meaning
 2         the command line itself is wrong (argparse's usage message)
 3         stopped by a limit (``--time-limit``, ``--cache-limit``, ``--memory-limit``) or by
           running out of memory before the tree was certified: the best tree, its gap and
-          the ``--json``/``--output`` files are still written
+          the ``--json``/``--output`` files are still written (the one-leaf tree when the
+          limit or memory ran out while binarizing; nothing when ``--time-limit`` ran out
+          while reading the CSV, since there are no data yet)
+4         certified over guessed thresholds only (``--thresholds guess``, or ``auto`` on a
+          table with more thresholds than it searches whole): the tree is optimal among the
+          trees on the kept thresholds; the ``guarantee`` lines bound the distance to trees
+          over all thresholds (McTavish et al. 2022, Theorem 4.1)
 130, 143  stopped by SIGINT (Ctrl-C) or SIGTERM (``timeout``, ``kill``): 128 + the signal's
           number, as shells report it; the best tree, its gap and the files are still written
 ========  ===============================================================================
 
 Examples
 --------
->>> exit_code("optimal"), exit_code("time_limit"), exit_code("interrupted")
-(0, 3, 130)
+>>> exit_code("optimal"), exit_code("time_limit"), exit_code("optimal_over_guessed_thresholds")
+(0, 3, 4)
 """
 
 from __future__ import annotations
@@ -26,13 +32,18 @@ from __future__ import annotations
 import signal
 import threading
 
-__all__ = ["EXIT_OK", "EXIT_ERROR", "EXIT_USAGE", "EXIT_UNCERTIFIED", "EXIT_INTERRUPTED", "exit_code",
+from ..guessing.fitting import OPTIMAL_OVER_GUESSED_THRESHOLDS
+
+__all__ = ["EXIT_OK", "EXIT_ERROR", "EXIT_USAGE", "EXIT_UNCERTIFIED", "EXIT_GUESSED_THRESHOLDS", "EXIT_INTERRUPTED",
+           "exit_code",
            "StopSignals"]
 
 EXIT_OK = 0
 EXIT_ERROR = 1
 EXIT_USAGE = 2
 EXIT_UNCERTIFIED = 3
+#: Certified, but over guessed thresholds only (not over every threshold of the numeric columns).
+EXIT_GUESSED_THRESHOLDS = 4
 #: 128 + SIGINT; :func:`treeopt.cli.main` turns it into 143 when the signal was SIGTERM.
 EXIT_INTERRUPTED = 128 + 2
 
@@ -44,6 +55,8 @@ def exit_code(status: str) -> int:
     """The exit code for a search that ended with ``status`` (see the module's table)."""
     if status in _DONE:
         return EXIT_OK
+    if status == OPTIMAL_OVER_GUESSED_THRESHOLDS:
+        return EXIT_GUESSED_THRESHOLDS
     if status == "interrupted":
         return EXIT_INTERRUPTED
     return EXIT_UNCERTIFIED

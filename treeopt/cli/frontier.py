@@ -54,13 +54,18 @@ import math
 import sys
 import time
 
+from ..binarize import BinarizationTimeout
 from ..frontier.cross_validation import cross_validate_frontier
-from ..frontier.result import frontier
-from .exits import EXIT_OK, EXIT_UNCERTIFIED, exit_code
-from .outputs import check_output, write_output
-from .tables import read_table
+from ..frontiers import frontier
+from .exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_UNCERTIFIED, exit_code
+from .messages import in_flags
+from .outputs import STDOUT, check_output, write_output
+from .tables import ReadingTimeout, read_table, remaining_time
 
 __all__ = ["add_cli_arguments", "run_cli"]
+
+_BINARIZING_OUT_OF_TIME = ("treeopt: the time limit ran out while binarizing, before any search, so there is no "
+                           "frontier yet; raise --time-limit, or binarize less with --max-thresholds.")
 
 
 def add_cli_arguments(parser) -> None:
@@ -71,20 +76,26 @@ def add_cli_arguments(parser) -> None:
     parser.add_argument("--min-regularization", type=float, default=None,
                         help="only certify trees optimal for some λ at or above this (faster on large data)")
     parser.add_argument("--objective", default="accuracy",
+                        choices=["accuracy", "balanced_accuracy", "weighted_accuracy"],
                         help="accuracy, balanced_accuracy or weighted_accuracy (default accuracy)")
     parser.add_argument("--omega", type=float, default=None, help="weighted_accuracy: weight of a false negative")
-    parser.add_argument("--time-limit", type=float, default=None, help="seconds")
+    parser.add_argument("--time-limit", type=float, default=None,
+                        help="seconds for the whole command: reading the CSV files, binarizing and the search "
+                             "(default: no limit); the trees certified so far are printed")
     parser.add_argument("--cache-limit", type=int, default=None,
                         help="memory cap: stop once the search holds more than this many subproblems")
     parser.add_argument("--max-thresholds", type=int, default=None,
                         help="cap threshold features per numeric column")
     parser.add_argument("--test", default=None, help="held-out CSV with the same columns: adds test accuracy")
     parser.add_argument("--sep", default=None, help="column separator (default: sniffed)")
+    parser.add_argument("--missing", choices=["error", "indicator"], default="error",
+                        help="empty cells: refuse them (default) or add a feature '<column> is missing'")
     parser.add_argument("--show", type=int, default=None, metavar="LEAVES",
                         help="print the rules of the best tree with at most this many leaves")
     parser.add_argument("--regularization", type=float, default=None,
                         help="print the rules of the optimal tree for this λ")
-    parser.add_argument("--output", default=None, help="write the frontier table to this CSV file")
+    parser.add_argument("--output", default=None, metavar="FILE",
+                        help="write the frontier table to this CSV file ('-': to stdout, and the report to stderr)")
     parser.add_argument("--cv", type=int, default=None, metavar="K",
                         help="cross-validate the frontier with K stratified folds and print the chosen λ")
     parser.add_argument("--jobs", type=int, default=None,
@@ -102,24 +113,43 @@ def _fmt_lambda(value: float) -> str:
 
 
 def run_cli(args, out=None) -> int:
-    """Run ``treeopt frontier`` with parsed ``args``; print to ``out`` (default stdout)."""
+    """Run ``treeopt frontier`` with parsed ``args``; print to ``out`` (default stdout, stderr with ``--output -``).
 
-    out = sys.stdout if out is None else out
+    Ctrl-C or SIGTERM during the search prints and writes the frontier certified so far (exit 130/143).
+    """
+
+    out = (sys.stderr if args.output == STDOUT else sys.stdout) if out is None else out
     check_output(args.output, [args.csv, args.test], "--output")
-    X, y = read_table(args.csv, args.target, args.sep)
-    X_test = y_test = None
-    if args.test:
-        X_test, y_test = read_table(args.test, args.target, args.sep)
-    if args.cv is not None:
-        return _run_cv(args, X, y, out)
     start = time.perf_counter()
+    deadline = None if args.time_limit is None else start + args.time_limit
+    try:
+        X, y = read_table(args.csv, args.target, args.sep, deadline=deadline)
+        X_test = y_test = None
+        if args.test:
+            X_test, y_test = read_table(args.test, args.target, args.sep, deadline=deadline)
+    except ReadingTimeout as error:
+        print(f"treeopt: {error}", file=sys.stderr)
+        return EXIT_UNCERTIFIED
+    if args.cv is not None:
+        return _run_cv(args, X, y, out, remaining_time(deadline))
+    interrupted = False
     try:
         front = frontier(X, y, max_leaves=args.max_leaves, objective=args.objective, omega=args.omega,
-                         min_regularization=args.min_regularization, time_limit=args.time_limit,
-                         cache_limit=args.cache_limit,
+                         min_regularization=args.min_regularization, time_limit=remaining_time(deadline),
+                         cache_limit=args.cache_limit, missing=args.missing,
                          max_thresholds=args.max_thresholds, X_test=X_test, y_test=y_test)
-    except (ValueError, TypeError, TimeoutError) as error:   # TimeoutError: time_limit ran out while binarizing
-        raise SystemExit(f"treeopt: {error}")
+    except BinarizationTimeout:                            # before any search: no frontier at all
+        print(_BINARIZING_OUT_OF_TIME, file=sys.stderr)
+        return EXIT_UNCERTIFIED
+    except (ValueError, TypeError) as error:
+        raise SystemExit(f"treeopt: {in_flags(str(error), args)}")
+    except KeyboardInterrupt as stop:
+        front = getattr(stop, "frontier", None)
+        if front is None:
+            raise                                          # before the search: main() says so
+        interrupted = True
+        if X_test is not None:
+            front.evaluate(X_test, y_test, "test")
     elapsed = time.perf_counter() - start
     table = front.table
     extra = [c for c in table.columns if c.endswith("_accuracy")]
@@ -147,16 +177,19 @@ def run_cli(args, out=None) -> int:
                 tree = front.tree_for(leaves=args.show)
                 what = f"best tree with at most {args.show} leaves"
         except ValueError as error:
-            raise SystemExit(f"treeopt: {error}")
+            raise SystemExit(f"treeopt: {in_flags(str(error), args)}")
         print(f"\n{what} ({tree.n_leaves} leaves):", file=out)
         print(tree.rules(), file=out)
     if args.output:
         write_output(args.output, table.to_csv(index=False))
-        print(f"frontier written to {args.output}", file=out)
+        if args.output != STDOUT:
+            print(f"frontier written to {args.output}", file=out)
+    if interrupted:
+        return EXIT_INTERRUPTED
     return EXIT_OK if front.complete else exit_code(front.search.status)
 
 
-def _run_cv(args, X, y, out) -> int:
+def _run_cv(args, X, y, out, time_limit) -> int:
     """``treeopt frontier --cv K``: the cross-validated table, the chosen λ and its tree."""
     import warnings
 
@@ -170,11 +203,14 @@ def _run_cv(args, X, y, out) -> int:
             warnings.simplefilter("ignore")          # the status line below reports stopped folds
             cvf = cross_validate_frontier(X, y, cv=args.cv, max_leaves=args.max_leaves, objective=args.objective,
                                           omega=args.omega, min_regularization=args.min_regularization,
-                                          time_limit=args.time_limit, cache_limit=args.cache_limit,
+                                          time_limit=time_limit, cache_limit=args.cache_limit,
                                           max_thresholds=args.max_thresholds, scoring=args.scoring,
-                                          n_jobs=args.jobs)
-    except (ValueError, TypeError, TimeoutError) as error:   # TimeoutError: time_limit ran out while binarizing
-        raise SystemExit(f"treeopt: {error}")
+                                          n_jobs=args.jobs, missing=args.missing)
+    except BinarizationTimeout:
+        print(_BINARIZING_OUT_OF_TIME, file=sys.stderr)
+        return EXIT_UNCERTIFIED
+    except (ValueError, TypeError) as error:
+        raise SystemExit(f"treeopt: {in_flags(str(error), args)}")
     elapsed = time.perf_counter() - start
     table = cvf.table
     header = ["lambda_min", "lambda_max", "leaves", "mean_score", "std_score", "certified", "folds", "choice"]
@@ -209,5 +245,6 @@ def _run_cv(args, X, y, out) -> int:
     print(tree.rules(), file=out)
     if args.output:
         write_output(args.output, table.to_csv(index=False))
-        print(f"cross-validated frontier written to {args.output}", file=out)
+        if args.output != STDOUT:
+            print(f"cross-validated frontier written to {args.output}", file=out)
     return EXIT_OK if cvf.complete else EXIT_UNCERTIFIED

@@ -3,15 +3,23 @@
 :func:`check_output` runs before any work, so a search of an hour never ends in "cannot write":
 it refuses an output path that is one of the input files (``treeopt fit d.csv --json d.csv``
 would replace the training data), a directory, a path in a directory that does not exist, or a
-file that cannot be written. :func:`write_output` writes to a temporary file beside the target
-and renames it, so an interrupted write leaves the old file, not half a new one.
+file that cannot be written. :func:`write_output` writes a regular file through a temporary file
+beside it and a rename, so an interrupted write leaves the old file, not half a new one. A
+symbolic link is written through (its target is replaced, the link stays a link), and a file
+that is not a regular file (a FIFO, a terminal, ``/dev/stdout``) is opened and written in place,
+never replaced. The path ``-`` means standard output.
 """
 
 from __future__ import annotations
 
 import os
+import stat
+import sys
 
-__all__ = ["check_output", "write_output"]
+__all__ = ["check_output", "write_output", "STDOUT"]
+
+#: The output path that means standard output.
+STDOUT = "-"
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -44,7 +52,7 @@ def check_output(path: str | None, inputs, option: str) -> None:
     ...
     SystemExit: treeopt: --json .../d.csv is the input file .../d.csv: writing it would replace your data; choose another file name.
     """
-    if path is None:
+    if path is None or path == STDOUT:
         return
     for source in inputs:
         if source is not None and _same_file(path, source):
@@ -57,6 +65,12 @@ def check_output(path: str | None, inputs, option: str) -> None:
     if not os.path.isdir(folder):
         raise SystemExit(f"treeopt: {option} {path}: the directory {folder} does not exist; create it "
                          f"(mkdir -p {folder}) or choose another path.")
+    if _is_special(path):
+        # A FIFO blocks an open until a reader comes; a device is not created or replaced: only ask.
+        if not os.access(path, os.W_OK):
+            raise SystemExit(f"treeopt: cannot write {option} {path} (permission denied); choose a writable "
+                             "location.")
+        return
     existed = os.path.exists(path)
     try:
         with open(path, "a"):              # "a": probes without truncating an existing file
@@ -65,25 +79,62 @@ def check_output(path: str | None, inputs, option: str) -> None:
         raise SystemExit(f"treeopt: cannot write {option} {path} ({error.strerror}); choose a writable "
                          "location.") from None
     if not existed:
-        os.remove(path)
+        os.remove(os.path.realpath(path))      # the probe's empty file (a dangling link's target), not the link
+
+
+def _is_special(path: str) -> bool:
+    """Whether ``path`` (followed through links) exists and is not a regular file: a FIFO, a device, a socket."""
+    try:
+        return not stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return False
 
 
 def write_output(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` atomically (a temporary file beside it, then a rename).
+    """Write ``text`` to ``path``: atomically for a regular file, in place for a FIFO or device, ``-`` to stdout.
+
+    A regular file (or a symbolic link to one) is written to a temporary file beside the file
+    the path finally names and renamed over it, keeping its permission bits: an interrupted
+    write leaves the old file, and a link stays a link to its (now updated) target. A file
+    that is not a regular file is opened and written as it is, never replaced; so is a file
+    in a directory where a temporary file cannot be made.
 
     Examples
     --------
     >>> import tempfile, os
-    >>> path = os.path.join(tempfile.mkdtemp(), "t.json")
+    >>> folder = tempfile.mkdtemp()
+    >>> path = os.path.join(folder, "t.json")
     >>> write_output(path, "{}")
     >>> open(path).read()
     '{}'
+    >>> os.symlink(path, os.path.join(folder, "link.json"))
+    >>> write_output(os.path.join(folder, "link.json"), "[]")
+    >>> open(path).read(), os.path.islink(os.path.join(folder, "link.json"))
+    ('[]', True)
+    >>> write_output("-", "to stdout")
+    to stdout
     """
-    temporary = f"{path}.{os.getpid()}.tmp"
+    if path == STDOUT:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        sys.stdout.flush()
+        return
+    if _is_special(path):
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        return
+    target = os.path.realpath(path)             # through symbolic links: replace the file, not the link
+    folder = os.path.dirname(target)
+    if not os.access(folder, os.W_OK | os.X_OK):
+        with open(target, "w", encoding="utf-8") as handle:    # a writable file in a read-only directory
+            handle.write(text)
+        return
+    temporary = f"{target}.{os.getpid()}.tmp"
     try:
         with open(temporary, "w", encoding="utf-8") as handle:
             handle.write(text)
-        os.replace(temporary, path)
+        if os.path.exists(target):
+            os.chmod(temporary, stat.S_IMODE(os.stat(target).st_mode))
+        os.replace(temporary, target)
     finally:
         if os.path.exists(temporary):
             os.remove(temporary)

@@ -1,7 +1,7 @@
 """The cross-validated frontier: one frontier per fold, scored on the rows the fold did not see.
 
 :func:`cross_validate_frontier` splits the data (any scikit-learn splitter),
-runs one :func:`~treeopt.frontier.result.frontier` search per fold, scores
+runs one :func:`~treeopt.frontier.result.fit_frontier` search per fold, scores
 every frontier tree of the fold on the fold's held-out rows, and aggregates
 the folds two ways (a :class:`CVFrontier`):
 
@@ -44,11 +44,16 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import get_scorer
 from sklearn.model_selection import check_cv
 
+from ..data import Dataset
+from ..encoding import fit_binarizer
 from ..solvers.base import check_cache_limit
 from ..tree import Tree
-from .result import frontier
+from .result import fit_frontier
 
 __all__ = ["CVFrontier", "FoldResult", "cross_validate_frontier"]
+
+#: A search started at or past the deadline still gets this many seconds (for its first, coarsest trees).
+_LEAST_SECONDS = 0.01
 
 #: The columns of a fold's frontier table that travel back from a worker.
 _FOLD_COLUMNS = ["leaves", "loss", "accuracy", "lambda_min", "lambda_max", "on_hull", "certified"]
@@ -88,6 +93,8 @@ class FoldResult:
         Units of work of the search.
     n_train, n_test : int
         Rows fitted on and scored on.
+    setup_seconds : float
+        Seconds spent binarizing (wall clock; measured with a ``deadline`` only).
     """
 
     fold: int | None
@@ -104,6 +111,7 @@ class FoldResult:
     min_regularization: float | None = None
     cpu_seconds: float = 0.0
     worker: int = 0
+    setup_seconds: float = 0.0
 
     def row_for(self, regularization: float) -> tuple[int, bool]:
         """(row, certified): the certified tree minimising ``loss + λ × leaves`` (fewest leaves on ties).
@@ -129,7 +137,7 @@ class FoldResult:
         certified = bool(self.table["certified"].iat[row]) and k <= self.certified_leaves
         if self.min_regularization and leaves[row] != k:
             # Searched for λ >= min_regularization only: Pareto points off that hull may be missing,
-            # so only a hull tree's own budget is proved (ParetoSearch, Notes).
+            # so only a hull tree's own budget is proved (FrontierSearch, Notes).
             certified = False
         return row, certified
 
@@ -175,10 +183,28 @@ def _scorer(scoring):
 
 
 def _run_fold(fold, X_train, y_train, w_train, X_test, y_test, w_test, settings: dict, scorer,
-              smoothing: float) -> FoldResult:
-    """One job: the frontier of one fold, scored on its held-out rows. Runs in a worker."""
+              smoothing: float, deadline: float | None = None) -> FoldResult:
+    """One job: the frontier of one fold, scored on its held-out rows. Runs in a worker.
+
+    With a ``deadline`` (a ``time.time()``), the search stops at it, or after
+    ``settings["time_limit"]`` seconds, whichever comes first; the
+    binarization before it runs to the end (a fold without its features has
+    no tree at all).
+    """
     start, cpu = time.perf_counter(), time.process_time()
-    front = frontier(X_train, y_train, sample_weight=w_train, **settings)
+    settings = dict(settings)
+    setup = 0.0
+    if deadline is not None:
+        encoding = {name: settings.pop(name) for name in ("thresholds", "max_thresholds", "missing", "random_state")}
+        binarizer = fit_binarizer(X_train, y_train, sample_weight=w_train, **encoding)
+        dataset = Dataset.from_arrays(X_train, y_train, sample_weight=w_train, binarizer=binarizer)
+        setup = time.perf_counter() - start
+        remaining = max(deadline - time.time(), _LEAST_SECONDS)
+        limit = settings["time_limit"]
+        settings["time_limit"] = remaining if limit is None else min(limit, remaining)
+        front = fit_frontier(dataset, **settings)
+    else:
+        front = fit_frontier(X_train, y_train, sample_weight=w_train, **settings)
     table = front.table[_FOLD_COLUMNS].copy()
     trees = [front.tree(i) for i in range(len(table))]
     scores = []
@@ -200,7 +226,7 @@ def _run_fold(fold, X_train, y_train, w_train, X_test, y_test, w_test, settings:
                       expansions=int(search.expansions), n_train=len(y_train),
                       n_test=0 if y_test is None else len(y_test),
                       min_regularization=settings.get("min_regularization"),
-                      cpu_seconds=time.process_time() - cpu, worker=os.getpid())
+                      cpu_seconds=time.process_time() - cpu, worker=os.getpid(), setup_seconds=setup)
 
 
 def _representative(lo: float, hi: float) -> float:
@@ -258,9 +284,13 @@ class CVFrontier:
     n_splits : int
     best_index, one_se_index : int
         Rows of :attr:`table` chosen by the best mean and by the
-        one-standard-error rule (the sparsest certified row whose mean is within one
+        one-standard-error rule (the sparsest certified score within one
         standard error of the best mean; Hastie, Tibshirani and Friedman, *The
-        Elements of Statistical Learning*, section 7.10).
+        Elements of Statistical Learning*, section 7.10). Among the rows of the
+        chosen score, the one whose tree on all the data has the folds'
+        number of leaves (``leaves`` closest to ``mean_leaves``), the sparsest
+        on ties: at the upper end of a plateau of equal scores the data as a
+        whole may already take a smaller tree than the folds did.
     best_regularization, one_se_regularization : float
         Their λ (``regularization`` column).
     complete : bool
@@ -288,7 +318,7 @@ class CVFrontier:
         self.table = self._by_lambda()
         self.by_leaves = self._by_budget()
         for frame in (self.by_leaves, self.table):
-            best, one_se = _choose(frame)
+            best, one_se = _choose(frame, agree=frame is self.table and self.full is not None)
             frame["is_best"] = frame.index == best
             frame["is_one_se"] = frame.index == one_se
         self.best_index, self.one_se_index = best, one_se
@@ -415,22 +445,52 @@ class CVFrontier:
         return f"<p>{self.n_splits}-fold cross-validated frontier</p>" + self.table.to_html()
 
 
-def _choose(table: pd.DataFrame) -> tuple[int, int]:
-    """(best, one_se) rows among the certified ones (rows are sparsest first); also sets ``rank_test_score``."""
+def _choose(table: pd.DataFrame, agree: bool = False) -> tuple[int, int]:
+    """(best, one_se) rows among the certified ones (rows are sparsest first); also sets ``rank_test_score``.
+
+    The score is a step function of λ with plateaus: neighbouring rows where
+    the folds keep trees of equal scores. The ends of a plateau are where
+    *some* run changes its tree, often the frontier on all the data alone
+    (at the plateau's upper end it may already be smaller than the folds'
+    trees that earned the score). Among the rows of the chosen score, the
+    choice is the row whose tree on all the data has the folds' number of
+    leaves (:func:`_agreeing`, with ``agree``: rows per λ with a tree on all
+    the data), so the refit is the kind of tree the score describes; the
+    sparsest such row on ties.
+    """
     certified = table["certified"].to_numpy()
     means = table["mean_test_score"].to_numpy()
     candidates = np.flatnonzero(certified)
     if not len(candidates):                    # pragma: no cover - the single leaf is always certified
         candidates = np.arange(len(table))
-    best = int(candidates[np.argmax(means[candidates])])        # first maximum: the sparsest
-    threshold = means[best] - table["sem_test_score"].iat[best] - 1e-12
-    one_se = int(next(i for i in candidates if means[i] >= threshold))
+    top = means[candidates].max()
+    best = _agreeing(table, candidates[np.isclose(means[candidates], top, rtol=0, atol=_SCORE_TIE)], agree)
+    threshold = means[best] - table["sem_test_score"].iat[best] - _SCORE_TIE
+    within = candidates[means[candidates] >= threshold]
+    sparsest = within[0]
+    one_se = _agreeing(table, within[np.isclose(means[within], means[sparsest], rtol=0, atol=_SCORE_TIE)], agree)
     ranks = np.zeros(len(table), dtype=np.int32)
     order = sorted(candidates, key=lambda i: -means[i])
     for i in candidates:
-        ranks[i] = 1 + sum(means[j] > means[i] for j in order)
+        ranks[i] = 1 + sum(means[j] > means[i] + _SCORE_TIE for j in order)
     table["rank_test_score"] = ranks
     return best, one_se
+
+
+#: Mean scores closer than this are equal (the same fold scores summed in another order).
+_SCORE_TIE = 1e-12
+
+
+def _agreeing(table: pd.DataFrame, rows: np.ndarray, agree: bool) -> int:
+    """The row of ``rows`` whose tree on all the data is closest in leaves to the folds' trees (first on ties).
+
+    Without ``agree`` (no tree on all the data, or rows per leaf budget, where
+    every run has the same budget), the first row: the sparsest.
+    """
+    if not agree:
+        return int(rows[0])
+    gaps = np.abs(table["leaves"].to_numpy(dtype=float)[rows] - table["mean_leaves"].to_numpy()[rows])
+    return int(rows[int(np.argmin(gaps))])
 
 
 def cv_traces(table: pd.DataFrame) -> list[dict]:
@@ -464,9 +524,10 @@ def cv_traces(table: pd.DataFrame) -> list[dict]:
 def cross_validate_frontier(X, y, cv=5, *, max_leaves: int = 20, objective="accuracy", omega: float | None = None,
                             min_regularization: float | None = None, sample_weight=None, groups=None,
                             scoring=None, time_limit: float | None = None, cache_limit: int | None = None,
-                            thresholds: str = "all", max_thresholds: int | None = None, missing: str = "error",
-                            refit: bool = True,
-                            n_jobs: int | None = None, proba_smoothing: float = 0.0) -> CVFrontier:
+                            thresholds: str = "auto", max_thresholds: int | None = None, missing: str = "error",
+                            random_state=None, refit: bool = True,
+                            n_jobs: int | None = None, proba_smoothing: float = 0.0,
+                            deadline: float | None = None) -> CVFrontier:
     """One frontier per fold, scored on held-out rows and aggregated per λ interval and per leaf budget.
 
     Parameters
@@ -494,10 +555,15 @@ def cross_validate_frontier(X, y, cv=5, *, max_leaves: int = 20, objective="accu
         Seconds per fold (each search has its own limit).
     cache_limit : int, optional
         Memo subproblems per fold.
-    thresholds, max_thresholds
-        How numeric columns are binarized (see :class:`~treeopt.Binarizer`).
+    thresholds : {"auto", "all", "quantile", "guess"}, default="auto"
+        How numeric columns are binarized, inside each fold on its training rows, by the policy
+        every front end shares (:func:`treeopt.encoding.fit_binarizer`).
+    max_thresholds : int, optional
+        Cap on threshold features per numeric column.
     missing : {"error", "indicator"}, default="error"
         Missing values: refused, or an ``x is missing`` feature (see :class:`~treeopt.Binarizer`).
+    random_state : int, RandomState or None, default=None
+        Seed of the boosted model that guesses thresholds (``"guess"``, or ``"auto"`` on many thresholds).
     refit : bool, default=True
         Also compute the frontier on all the data (one more job): its trees
         are what the chosen λ selects (:meth:`CVFrontier.tree_for`).
@@ -506,6 +572,12 @@ def cross_validate_frontier(X, y, cv=5, *, max_leaves: int = 20, objective="accu
         ``joblib.parallel_config`` sets, e.g. a Dask cluster).
     proba_smoothing : float, default=0.0
         Smoothing of ``predict_proba`` for probability scorers.
+    deadline : float, optional
+        A ``time.time()`` by which every search stops (or after ``time_limit``
+        seconds of its own, whichever comes first). Binarizing is not cut
+        short by it (with ``time_limit`` alone it is), and a search that
+        starts at or past it still gets a moment for its first trees. :class:`~treeopt.OptimalTreeClassifierCV`
+        bounds its whole ``fit`` with it.
 
     Returns
     -------
@@ -522,19 +594,26 @@ def cross_validate_frontier(X, y, cv=5, *, max_leaves: int = 20, objective="accu
     >>> X, y = load_monk(1)
     >>> from sklearn.model_selection import KFold
     >>> cvf = cross_validate_frontier(X, y, cv=KFold(3, shuffle=True, random_state=0), max_leaves=8)
-    >>> columns = ["lambda_min", "lambda_max", "leaves", "mean_test_score", "std_test_score", "certified"]
+    >>> columns = ["lambda_min", "lambda_max", "leaves", "mean_leaves", "mean_test_score", "certified"]
     >>> print(cvf.table[columns].round(4).to_string())
-       lambda_min  lambda_max  leaves  mean_test_score  std_test_score  certified
-    0      0.2569         inf       1           0.4722          0.0113       True
-    1      0.2500      0.2569       1           0.5509          0.1119       True
-    2      0.2292      0.2500       2           0.5509          0.1119       True
-    3      0.2222      0.2292       2           0.6481          0.1158       True
-    4      0.0542      0.2222       2           0.7500          0.0340       True
-    5      0.0500      0.0542       2           0.8194          0.1288       True
-    6      0.0458      0.0500       7           0.9028          0.1375       True
-    7      0.0000      0.0458       7           1.0000          0.0000       True
+       lambda_min  lambda_max  leaves  mean_leaves  mean_test_score  certified
+    0      0.2674         inf       1       1.0000           0.4537       True
+    1      0.2500      0.2674       1       1.3333           0.5255       True
+    2      0.2188      0.2500       2       1.3333           0.5255       True
+    3      0.1944      0.2188       2       1.6667           0.6296       True
+    4      0.0542      0.1944       2       2.0000           0.7500       True
+    5      0.0521      0.0542       2       3.6667           0.8194       True
+    6      0.0500      0.0521       2       5.3333           0.8958       True
+    7      0.0438      0.0500       7       5.3333           0.8958       True
+    8      0.0000      0.0438       7       7.0000           1.0000       True
+
+    Rows 6 and 7 score the same (the folds keep their trees), but on row 6
+    the data as a whole already takes a 2-leaf tree while the folds' trees
+    have 5.3 leaves on average: were 0.8958 the best score, row 7 would be
+    chosen, whose 7-leaf tree is the kind that earned it.
+
     >>> int(cvf.best_index), cvf.tree_for(cvf.best_regularization).n_leaves
-    (7, 7)
+    (8, 7)
     """
     from joblib import Parallel, delayed
 
@@ -554,18 +633,22 @@ def cross_validate_frontier(X, y, cv=5, *, max_leaves: int = 20, objective="accu
         raise ValueError(f"cross-validation needs at least 2 folds, got {len(splits)}.")
     settings = dict(max_leaves=int(max_leaves), objective=objective, omega=omega,
                     min_regularization=min_regularization, time_limit=time_limit, cache_limit=cache_limit,
-                    thresholds=thresholds, max_thresholds=max_thresholds, missing=missing)
+                    thresholds=thresholds, max_thresholds=max_thresholds, missing=missing,
+                    random_state=random_state)
 
     def pick(values, index):
         return None if values is None else values[index]
 
+    if deadline is not None and not (isinstance(deadline, (int, float)) and math.isfinite(deadline)):
+        raise ValueError(f"deadline must be a time.time() value or None, got {deadline!r}.")
     jobs = [delayed(_run_fold)(i, _rows(X, train), y[train], pick(weight, train), _rows(X, test), y[test],
-                               pick(weight, test), settings, scorer, proba_smoothing)
+                               pick(weight, test), settings, scorer, proba_smoothing, deadline)
             for i, (train, test) in enumerate(splits)]
     if refit:
         # The search on all the data is the largest job: dispatched first, it overlaps the folds instead
         # of running alone at the end (longest job first; benchmarks/cv_bench.py measures the speedup).
-        jobs.insert(0, delayed(_run_fold)(None, X, y, weight, None, None, None, settings, scorer, proba_smoothing))
+        jobs.insert(0, delayed(_run_fold)(None, X, y, weight, None, None, None, settings, scorer, proba_smoothing,
+                                          deadline))
     results = Parallel(n_jobs=n_jobs)(jobs)
     full = results.pop(0) if refit else None
     folds = results

@@ -1,6 +1,6 @@
 """The accuracy–sparsity frontier: every optimal tree for every λ from one search.
 
-:func:`frontier` runs one :class:`~treeopt.frontier.search.ParetoSearch`
+:func:`frontier` runs one :class:`~treeopt.frontier.search.FrontierSearch`
 (the minimum-loss tree for every number of leaves ``k <= max_leaves``) and
 returns a :class:`Frontier`: a table of the Pareto-optimal trees with the
 exact interval of λ on which each is the optimum of the regularized
@@ -29,14 +29,15 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from ..binarize import Binarizer, binarization_deadline
+from ..binarize import binarization_deadline
 from ..data import Dataset
+from ..encoding import fit_binarizer
 from ..objectives import get_objective
 from ..solvers.base import check_cache_limit
-from .search import ParetoSearch
+from .search import FrontierSearch
 from ..tree import Tree
 
-__all__ = ["Frontier", "frontier", "regularization_intervals"]
+__all__ = ["Frontier", "fit_frontier", "regularization_intervals"]
 
 
 def regularization_intervals(leaves: Sequence[int], losses: Sequence[float], *, floor: float | None = None,
@@ -110,7 +111,7 @@ class Frontier:
         hull for ``λ >= min_regularization``); ``lower_bound`` (proved
         lower bound on the loss for this budget); plus ``<name>_accuracy``
         columns added by :meth:`evaluate`.
-    search : ParetoSearch
+    search : FrontierSearch
         The search (resume it with ``search.run()``, then :meth:`refresh`).
     complete : bool
         True when the search finished (every row certified).
@@ -135,16 +136,16 @@ class Frontier:
     (7, 0.14)
     """
 
-    def __init__(self, search: ParetoSearch):
+    def __init__(self, search: FrontierSearch):
         self.search = search
         self._evaluations: dict = {}
         self.refresh()
 
     @classmethod
-    def from_search(cls, search: ParetoSearch) -> "Frontier":
+    def from_search(cls, search: FrontierSearch) -> "Frontier":
         """The frontier as it stands in ``search`` (which may be paused or unfinished)."""
-        if not isinstance(search, ParetoSearch):
-            raise TypeError(f"search must be a ParetoSearch, got {type(search).__name__}.")
+        if not isinstance(search, FrontierSearch):
+            raise TypeError(f"search must be a FrontierSearch, got {type(search).__name__}.")
         return cls(search)
 
     # -- building the table ---------------------------------------------------------
@@ -167,7 +168,7 @@ class Frontier:
         lam0 = search.min_regularization
         if lam0:
             # Searched for λ >= λ₀ only: a point is proved optimal for its budget only while it is on
-            # the hull for some λ >= λ₀ (ParetoSearch, Notes); the others are real trees, not proved.
+            # the hull for some λ >= λ₀ (FrontierSearch, Notes); the others are real trees, not proved.
             for i in certified:
                 lo, hi = lam[i]
                 if math.isnan(lo) or hi < lam0:
@@ -348,13 +349,15 @@ def _check_regularization(regularization) -> float:
     return float(regularization)
 
 
-def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: float | None = None,
-             min_regularization: float | None = None, sample_weight=None, time_limit: float | None = None,
-             cache_limit: int | None = None,
-             X_test=None, y_test=None,
-             thresholds: str = "all", max_thresholds: int | None = None, missing: str = "error",
-             cv=None, n_jobs: int | None = None, scoring=None, groups=None):
-    """Every minimum-loss tree with up to ``max_leaves`` leaves, and the λ range of each.
+def fit_frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: float | None = None,
+                 min_regularization: float | None = None, sample_weight=None, time_limit: float | None = None,
+                 cache_limit: int | None = None,
+                 X_test=None, y_test=None,
+                 thresholds: str = "auto", max_thresholds: int | None = None, missing: str = "error",
+                 random_state=None):
+    """Every minimum-loss tree with up to ``max_leaves`` leaves, and the λ range of each (one search).
+
+    :func:`treeopt.frontier` calls it, or cross-validates it with ``cv=``.
 
     Parameters
     ----------
@@ -384,23 +387,21 @@ def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: fl
         as with ``time_limit``.
     X_test, y_test : optional
         Held-out data: adds a ``test_accuracy`` column.
-    thresholds, max_thresholds
-        How numeric columns are binarized (see :class:`~treeopt.Binarizer`).
+    thresholds : {"auto", "all", "quantile", "guess"}, default="auto"
+        How numeric columns are binarized, as by :class:`~treeopt.OptimalTreeClassifier`
+        (:func:`treeopt.encoding.fit_binarizer`): ``"auto"`` keeps every threshold up to
+        :data:`treeopt.encoding.AUTO_MAX_THRESHOLDS` of them and guesses them above
+        (McTavish et al. 2022, section 4.1); the frontier is then exact over the guessed ones.
+    max_thresholds : int, optional
+        Cap on threshold features per numeric column (``"all"``/``"quantile"``).
     missing : {"error", "indicator"}, default="error"
         Missing values (NaN, None): refused, or an ``x is missing`` feature per column with
         them (see :class:`~treeopt.Binarizer`).
-    cv : int, cross-validation splitter or iterable, optional
-        Cross-validate the frontier instead (one frontier per fold, scored on the held-out
-        rows, plus the frontier on all the data): the same as
-        :func:`~treeopt.cross_validate_frontier` with these arguments, returning its
-        :class:`~treeopt.CVFrontier`.
-    n_jobs, scoring, groups : optional
-        With ``cv`` only: parallel jobs, the held-out score and group labels (see
-        :func:`~treeopt.cross_validate_frontier`).
-
+    random_state : int, RandomState or None, default=None
+        Seed of the boosted model that guesses thresholds (``"guess"``, or ``"auto"`` on many thresholds).
     Returns
     -------
-    Frontier, or CVFrontier with ``cv``
+    Frontier
 
     Raises
     ------
@@ -415,26 +416,13 @@ def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: fl
     >>> import numpy as np
     >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5)
     >>> y = np.array([0, 1, 1, 0] * 5)                   # XOR
-    >>> front = frontier(X, y, max_leaves=5)
+    >>> front = fit_frontier(X, y, max_leaves=5)
     >>> print(front.table[["leaves", "accuracy", "lambda_min", "lambda_max", "on_hull"]].round(4).to_string())
        leaves  accuracy  lambda_min  lambda_max  on_hull
     0       1      0.50      0.1667         inf     True
     1       3      0.75         NaN         NaN    False
     2       4      1.00      0.0000      0.1667     True
     """
-    if cv is not None:
-        if X_test is not None or y_test is not None or isinstance(X, Dataset):
-            raise ValueError("with cv=..., pass the table X and labels y only (the folds give the held-out "
-                             "rows; X_test/y_test and ready Datasets are for a single frontier).")
-        # Imported here: treeopt/frontier/cross_validation.py builds each fold's frontier with this function.
-        from .cross_validation import cross_validate_frontier
-        return cross_validate_frontier(X, y, cv, max_leaves=max_leaves, objective=objective, omega=omega,
-                                       min_regularization=min_regularization, sample_weight=sample_weight,
-                                       groups=groups, scoring=scoring, time_limit=time_limit,
-                                       cache_limit=cache_limit, thresholds=thresholds,
-                                       max_thresholds=max_thresholds, missing=missing, n_jobs=n_jobs)
-    if n_jobs is not None or scoring is not None or groups is not None:
-        raise ValueError("n_jobs, scoring and groups apply to a cross-validated frontier: add cv=5 (or a splitter).")
     if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
         raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}.")
     if isinstance(X, Dataset):
@@ -444,13 +432,14 @@ def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: fl
     else:
         if y is None:
             raise ValueError("y is required (the labels), unless X is a treeopt Dataset.")
-        binarizer = Binarizer(thresholds=thresholds, max_thresholds=max_thresholds, missing=missing)
         with binarization_deadline(time_limit):     # a long binarization stops at time_limit
+            binarizer = fit_binarizer(X, y, thresholds=thresholds, max_thresholds=max_thresholds, missing=missing,
+                                      random_state=random_state, sample_weight=sample_weight)
             dataset = Dataset.from_arrays(X, y, sample_weight=sample_weight, binarizer=binarizer)
     check_cache_limit(cache_limit)
     if (X_test is None) != (y_test is None):
         raise ValueError("give both X_test and y_test, or neither.")
-    search = ParetoSearch(dataset, max_leaves=max_leaves, objective=get_objective(objective, omega=omega),
+    search = FrontierSearch(dataset, max_leaves=max_leaves, objective=get_objective(objective, omega=omega),
                           min_regularization=min_regularization)
     search.run(time_limit=time_limit, cache_limit=cache_limit)
     front = Frontier(search)

@@ -63,12 +63,12 @@ from ..tree import Leaf, Split, Tree
 from ..solvers.base import EPS, QueueEntry, Solver
 from ..solvers.capabilities import Capabilities
 
-__all__ = ["ParetoSearch"]
+__all__ = ["FrontierSearch"]
 
 INF = math.inf
 
 
-class ParetoProblem:
+class FrontierProblem:
     """A support set with its per-budget values ``f(s, k)`` (weight units).
 
     ``value[k]`` is exact when ``solved[k]``; ``lower[k]`` is a proved lower
@@ -99,7 +99,7 @@ class ParetoProblem:
         self.solved[1] = True
 
 
-class ParetoSearch(Solver):
+class FrontierSearch(Solver):
     """Every minimum-loss tree with ``k <= max_leaves`` leaves, from one search.
 
     A stepwise solver (it speaks the protocol of :mod:`treeopt.solvers.base`):
@@ -162,7 +162,7 @@ class ParetoSearch(Solver):
     >>> from treeopt.data import Dataset
     >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3)
     >>> y = np.array([0, 1, 1, 1] * 3)                 # OR: one split does not help, two do
-    >>> search = ParetoSearch(Dataset.from_binary(X, y), max_leaves=4)
+    >>> search = FrontierSearch(Dataset.from_binary(X, y), max_leaves=4)
     >>> result = search.run()
     >>> result.optimal, [(p["leaves"], p["loss"], p["certified"]) for p in search.front()]
     (True, [(1, 0.25, True), (3, 0.0, True)])
@@ -190,7 +190,7 @@ class ParetoSearch(Solver):
                  min_regularization: float | None = None, bounds: dict | None = None,
                  regularization: float | None = None, depth_budget: int | None = None):
         if max_leaves is None and regularization is None:
-            raise TypeError("ParetoSearch needs max_leaves (the largest number of leaves of a frontier tree, "
+            raise TypeError("FrontierSearch needs max_leaves (the largest number of leaves of a frontier tree, "
                             "e.g. max_leaves=20) or regularization (then the leaf-count bound at that λ).")
         if max_leaves is not None and (isinstance(max_leaves, bool) or not isinstance(max_leaves, int)
                                        and not hasattr(max_leaves, "__index__")):
@@ -230,15 +230,15 @@ class ParetoSearch(Solver):
         self.penalty = (self.min_regularization or 0.0) * dataset.total_weight   # λ₀ in weight units
         self._subtract = bool(dataset.exact_counts and self.model.unit_costs and self.bounds["equivalent_points"])
         self.eps = EPS * dataset.total_weight   # relative: tiny weights keep their ties
-        self.problems: dict[int, ParetoProblem] = {}
-        self.root: ParetoProblem | None = None
+        self.problems: dict[int, FrontierProblem] = {}
+        self.root: FrontierProblem | None = None
         self.certified_leaves = 0
         self._target = 0              # the root budget being searched now
         self._stack: list = []        # (problem, k, ub) of the recursion, for the snapshot's queue
 
     # -- subproblems ----------------------------------------------------------------
-    def _problem(self, support: int, parent: ParetoProblem | None = None,
-                 sibling: ParetoProblem | None = None) -> ParetoProblem:
+    def _problem(self, support: int, parent: FrontierProblem | None = None,
+                 sibling: FrontierProblem | None = None) -> FrontierProblem:
         problem = self.problems.get(support)
         if problem is not None:
             return problem
@@ -253,7 +253,7 @@ class ParetoSearch(Solver):
         if not self.bounds["equivalent_points"]:
             eq = 0
         leaf_loss, prediction = self.model.leaf(counts)
-        problem = ParetoProblem(support, counts, leaf_loss, prediction, eq, self.max_leaves)
+        problem = FrontierProblem(support, counts, leaf_loss, prediction, eq, self.max_leaves)
         if self.penalty > 0 and self.bounds["leaf_cap"]:
             # A subtree with k leaves that is optimal for some λ >= λ₀ saves at least λ₀ per extra
             # leaf over the single leaf, and cannot go below eq: k <= 1 + (leaf - eq) / λ₀.
@@ -268,7 +268,7 @@ class ParetoSearch(Solver):
         self.problems[support] = problem
         return problem
 
-    def _close(self, problem: ParetoProblem, k: int) -> None:
+    def _close(self, problem: FrontierProblem, k: int) -> None:
         """f(s, k) reached eq(s): every budget from ``k`` on has the same value and tree."""
         problem.closed_from = k
         value, choice = problem.value[k], problem.choice[k]
@@ -278,7 +278,7 @@ class ParetoSearch(Solver):
             problem.choice[m] = choice
             problem.solved[m] = True
 
-    def _children(self, problem: ParetoProblem) -> list:
+    def _children(self, problem: FrontierProblem) -> list:
         if problem.children is None:
             support = problem.support
             masks = self.dataset.feature_masks
@@ -294,7 +294,7 @@ class ParetoSearch(Solver):
         return problem.children
 
     # -- the recursion -----------------------------------------------------------
-    def _solve(self, problem: ParetoProblem, k: int, ub: float):
+    def _solve(self, problem: FrontierProblem, k: int, ub: float):
         """Find g(s, k) exactly if it is below ``ub``; else record ``g(s, k) >= ub``. A generator.
 
         ``g`` is ``f`` when ``min_regularization`` is None. Otherwise (λ₀ =
@@ -384,7 +384,7 @@ class ParetoSearch(Solver):
         else:
             self._raise_lower(problem, k, ub)
 
-    def _raise_lower(self, problem: ParetoProblem, k: int, bound: float) -> None:
+    def _raise_lower(self, problem: FrontierProblem, k: int, bound: float) -> None:
         """f(s, k) >= bound, and so is f(s, m) for every m < k (monotone in k)."""
         lower = problem.lower
         if bound > lower[k]:
@@ -499,7 +499,7 @@ class ParetoSearch(Solver):
         choice = self._incumbents[m][1]
         return self._wrap(self._node(self.root, choice))
 
-    def _node(self, problem: ParetoProblem, choice):
+    def _node(self, problem: FrontierProblem, choice):
         if choice is None:
             return Leaf(problem.prediction, problem.counts, self._obj(problem.leaf_loss))
         j, a, b = choice
@@ -543,7 +543,7 @@ class ParetoSearch(Solver):
                              "pareto": pareto})
         return rows
 
-    def _leaves_of(self, problem: ParetoProblem, choice) -> int:
+    def _leaves_of(self, problem: FrontierProblem, choice) -> int:
         if choice is None:
             return 1
         j, a, b = choice
@@ -580,6 +580,6 @@ class ParetoSearch(Solver):
 
     def __repr__(self) -> str:
         if self._generator is None:
-            return f"ParetoSearch(max_leaves={self.max_leaves}, status='not_started')"
-        return (f"ParetoSearch(max_leaves={self.max_leaves}, status={self.status!r}, "
+            return f"FrontierSearch(max_leaves={self.max_leaves}, status='not_started')"
+        return (f"FrontierSearch(max_leaves={self.max_leaves}, status={self.status!r}, "
                 f"certified_leaves={self.certified_leaves}, expansions={self.expansions})")

@@ -30,8 +30,9 @@ from .criteria import impurity
 from ..data import Dataset
 from ..fitted_tree import FittedTreeMixin
 from .grown_tree import GrownNode, route
-from ..input_validation import validate_fit_input, validate_predict_input
+from ..input_validation import check_labels, validate_fit_input, validate_predict_input
 from ..objectives import OBJECTIVES, get_objective
+from ..regularization import DEFAULT_REGULARIZATION
 from .prunings import cost_complexity_pruning
 from .solver import CLASSIFICATION_CRITERIA, PRUNING_RISKS, GreedyInduction, SplitFinder
 from ..tree import Leaf, Tree
@@ -94,7 +95,7 @@ class GreedyTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
     pruning_risk : {"misclassification", "impurity", "objective"}, default="misclassification"
         What cost-complexity pruning charges a node: its errors (the slides),
         weight × impurity (scikit-learn), or the objective's loss.
-    regularization : float, default=0.01
+    regularization : float, default=0.05
         λ used to report ``objective_ = loss + λ × leaves`` (and by
         ``pruning_risk="objective"``).
     objective : str, default="accuracy"
@@ -170,7 +171,7 @@ class GreedyTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
     def __init__(self, *, criterion: str = "gini", multiway: bool = False, max_depth: int | None = None,
                  min_samples_split: float = 2, min_samples_leaf: float = 1, min_gain: float = 0.0,
                  pruning: str | None = None, confidence: float = 0.25, ccp_alpha: float = 0.0,
-                 pruning_risk: str = "misclassification", regularization: float = 0.01,
+                 pruning_risk: str = "misclassification", regularization: float = DEFAULT_REGULARIZATION,
                  objective: str = "accuracy", thresholds: str = "all", max_thresholds: int | None = None,
                  missing: str = "error"):
         self.criterion = criterion
@@ -190,8 +191,6 @@ class GreedyTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         self.missing = missing
 
     def _solver(self, X, y, sample_weight, pruning) -> GreedyInduction:
-        from ..building import check_labels    # building imports the solver registry, which imports this package
-
         self._validate_params()
         table, y = validate_fit_input(self, X, y)
         check_labels(y)

@@ -52,6 +52,7 @@ import numpy as np
 from .criteria import gain_ratio, impurity, impurity_decrease, node_weight
 from ..data import Dataset, mask_of
 from ..events import Expanded, Pruned, Started
+from ..regularization import DEFAULT_REGULARIZATION
 from .grown_tree import Candidate, GrownNode, route
 from .prunings import cost_complexity_pruning, pessimistic_pruning
 from ..tree import Leaf, Tree
@@ -165,7 +166,7 @@ class GreedyInduction(Solver):
     Parameters
     ----------
     dataset : Dataset
-    regularization : float, default=0.01
+    regularization : float, default=0.05
         λ, used only to report the objective ``loss + λ × leaves`` of the
         current tree (and by ``pruning_risk="objective"``).
     objective : str or Objective, default="accuracy"
@@ -221,7 +222,7 @@ class GreedyInduction(Solver):
     name = "greedy"
     exact = False
 
-    def __init__(self, dataset: Dataset, *, regularization: float = 0.01, objective="accuracy",
+    def __init__(self, dataset: Dataset, *, regularization: float = DEFAULT_REGULARIZATION, objective="accuracy",
                  bounds: dict | None = None, depth_budget: int | None = None, criterion: str = "gini",
                  multiway: bool = False, min_samples_split: float = 2, min_samples_leaf: float = 1,
                  min_gain: float = 0.0, pruning: str | None = None, confidence: float = 0.25,

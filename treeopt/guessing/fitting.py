@@ -2,52 +2,44 @@
 
 Kept here so the estimator only calls three functions:
 
-* :func:`make_binarizer` for ``thresholds="all" | "quantile" | "guess"``;
+* :func:`make_binarizer` for ``thresholds="auto" | "all" | "quantile" | "guess"``
+  (the policy of :mod:`treeopt.encoding`);
 * :func:`reference_kwargs` turns ``fit(..., y_ref=...)`` or ``reference="gbdt"``
   into the solver's ``reference_errors`` (section 4.3). With guessed
   thresholds, ``"gbdt"`` uses the booster ``T'`` refitted on them
   (Corollary 4.3.1); otherwise a booster is fitted on the original columns;
-* :func:`guarantee_report` writes ``guarantee_`` and makes the certificate
-  honest: with lower-bound guesses the search's closing bound is a guess, so
-  ``optimal_`` is False, ``status_`` is ``"guessed"`` and ``lower_bound_`` is
-  what is proved (the equivalent-points bound, and Theorem 4.3's
-  ``R(t_guess) - L(reference)``).
+* :func:`guarantee_report` computes ``guarantee_`` and the honest certificate the
+  estimator stores: over guessed thresholds a certificate covers those thresholds
+  only (``status_ == "optimal_over_guessed_thresholds"``, ``optimal_`` False); with
+  lower-bound guesses the search's closing bound is a guess, so ``optimal_`` is
+  False, ``status_`` is ``"guessed"`` and ``lower_bound_`` is what is proved (the
+  equivalent-points bound, and Theorem 4.3's ``R(t_guess) - L(reference)``).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from ..binarize import Binarizer
 from ..data import Dataset
+from ..encoding import AUTO_MAX_THRESHOLDS, fit_binarizer
 from ..objectives import get_objective
 from .guarantees import lower_bound_guarantee, threshold_guarantee
 from .lower_bounds import reference_errors
 from .reference import fit_reference_model
 from .thresholds import ThresholdGuessBinarizer
 
-__all__ = ["make_binarizer", "reference_kwargs", "guarantee_report"]
-
-
-#: With ``thresholds="auto"``, numeric columns giving more threshold features than this are
-#: binarized with guessed thresholds (section 4.1) instead of all of them: on scikit-learn's breast
-#: cancer data (15,310 thresholds) the search over all of them does not certify in 60 s, while the
-#: guessed ones (a few dozen) certify in about a second, with Theorem 4.1's guarantee reported.
-AUTO_MAX_THRESHOLDS = 256
+__all__ = ["AUTO_MAX_THRESHOLDS", "make_binarizer", "reference_kwargs", "guarantee_report", "GuessedCertificate",
+           "OPTIMAL_OVER_GUESSED_THRESHOLDS"]
 
 
 def make_binarizer(thresholds: str, max_thresholds, random_state, table, y, sample_weight=None,
                    missing: str = "error"):
     """The fitted binarizer of the estimator's ``thresholds`` (and ``missing``) options.
 
-    ``missing="indicator"`` (a feature ``x is missing`` per column with
-    missing values, see :class:`~treeopt.binarize.Binarizer`) is refused with
-    ``thresholds="guess"``: the boosted reference model of section 4.1
-    (scikit-learn's ``GradientBoostingClassifier``) does not accept NaN.
-
-    ``"auto"`` is ``"all"`` unless that gives more than :data:`AUTO_MAX_THRESHOLDS`
-    threshold features, then ``"guess"`` (``"all"`` whenever ``max_thresholds`` is set or
-    ``missing="indicator"``, which guessing refuses).
+    The policy, ``"auto"`` included, is :func:`treeopt.encoding.fit_binarizer`,
+    shared by every front end; this is its positional form for the estimator.
 
     Examples
     --------
@@ -55,31 +47,9 @@ def make_binarizer(thresholds: str, max_thresholds, random_state, table, y, samp
     >>> X = pd.DataFrame({"x": range(8)})
     >>> make_binarizer("guess", None, 0, X, [0, 0, 0, 1, 1, 1, 0, 0]).get_feature_names_out().tolist()
     ['x <= 2.5', 'x <= 5.5']
-    >>> make_binarizer("auto", None, 0, X, [0, 0, 0, 1, 1, 1, 0, 0]).get_feature_names_out().tolist()[:2]
-    ['x <= 0.5', 'x <= 1.5']
     """
-    if thresholds == "auto":
-        every = make_binarizer("all", max_thresholds, random_state, table, y, sample_weight, missing)
-        n_thresholds = sum(feature.kind == "threshold" for feature in every.features_)
-        if n_thresholds <= AUTO_MAX_THRESHOLDS or max_thresholds is not None or missing != "error":
-            return every
-        return make_binarizer("guess", None, random_state, table, y, sample_weight, missing)
-    if thresholds == "guess":
-        if max_thresholds is not None:
-            raise ValueError("max_thresholds caps 'all'/'quantile' thresholds; with thresholds='guess' the "
-                             "column elimination chooses the count: leave max_thresholds=None.")
-        if missing != "error":
-            raise ValueError("thresholds='guess' cannot be combined with missing='indicator': the boosted "
-                             "reference model refuses missing values. Use thresholds='all' or 'quantile', "
-                             "or impute X first.")
-        return ThresholdGuessBinarizer(random_state=random_state).fit(table, y, sample_weight=sample_weight)
-    if sample_weight is not None:
-        # Rows of zero weight do not exist for the model, so they do not place thresholds either
-        # (else a zero weight and a removed row would give different candidate splits).
-        keep = np.asarray(sample_weight) > 0
-        if 0 < keep.sum() < len(keep):
-            table = table.iloc[keep] if hasattr(table, "iloc") else np.asarray(table)[keep]
-    return Binarizer(thresholds=thresholds, max_thresholds=max_thresholds, missing=missing).fit(table)
+    return fit_binarizer(table, y, thresholds=thresholds, max_thresholds=max_thresholds, missing=missing,
+                         random_state=random_state, sample_weight=sample_weight)
 
 
 def reference_kwargs(solver_cls, solver_name: str, reference, y_ref, dataset: Dataset, table, y,
@@ -107,33 +77,69 @@ def reference_kwargs(solver_cls, solver_name: str, reference, y_ref, dataset: Da
     return {"reference_errors": reference_errors(dataset, y, predictions, sample_weight)}, predictions
 
 
-def guarantee_report(estimator, solver, table, y, y_ref, sample_weight) -> None:
-    """Set ``estimator.guarantee_`` and make the certificate honest when lower bounds were guessed."""
+#: ``status_`` of a search that certified its tree over guessed thresholds (section 4.1): the
+#: optimum over the kept thresholds, not over every threshold of the numeric columns.
+OPTIMAL_OVER_GUESSED_THRESHOLDS = "optimal_over_guessed_thresholds"
+
+
+@dataclass(frozen=True)
+class GuessedCertificate:
+    """What the guesses leave of a search's certificate: the estimator stores it as it is.
+
+    Attributes
+    ----------
+    report : dict
+        ``guarantee_``: Theorem 4.1 under ``"thresholds"``, Theorem 4.3 under ``"lower_bound"``.
+    status : str
+        The search's status, or :data:`OPTIMAL_OVER_GUESSED_THRESHOLDS` for a certificate over
+        guessed thresholds, or ``"guessed"`` for a completed search with lower-bound guesses.
+    optimal : bool
+        Certified optimal over every tree the options allow (false whenever something was guessed).
+    lower_bound : float
+        What is proved of the optimum over the searched features.
+    """
+
+    report: dict
+    status: str
+    optimal: bool
+    lower_bound: float
+
+
+def guarantee_report(estimator, solver, result, table, y, y_ref, sample_weight) -> GuessedCertificate:
+    """The guesses' guarantees and the honest certificate of ``result`` (read, never written, on ``estimator``).
+
+    Over guessed thresholds a certified search proves its tree optimal among the trees on the
+    kept thresholds only: the status says so and ``optimal`` is False. With lower-bound guesses
+    the search's closing bound is a guess: ``optimal`` is False, a completed search is
+    ``"guessed"`` and the lower bound is what is proved (the equivalent-points bound, and
+    Theorem 4.3's ``R(t_guess) - L(reference)``).
+    """
     report = {}
+    status, optimal, lower_bound = result.status, bool(result.optimal), float(result.lower_bound)
     objective = get_objective(estimator.objective, omega=getattr(estimator, "omega", None),
                               theta=getattr(estimator, "theta", None))
     dataset = solver.dataset
     lam = estimator.regularization
+    guessed_thresholds = isinstance(solver.dataset.binarizer, ThresholdGuessBinarizer)
+    if guessed_thresholds and optimal:
+        status, optimal = OPTIMAL_OVER_GUESSED_THRESHOLDS, False
     if not objective.additive:
-        if isinstance(estimator.binarizer_, ThresholdGuessBinarizer) or y_ref is not None:
+        if guessed_thresholds or y_ref is not None:
             report["note"] = f"guarantees are stated for additive objectives; {objective.name!r} is not"
-        estimator.guarantee_ = report
-        return
-    if isinstance(estimator.binarizer_, ThresholdGuessBinarizer):
-        report["thresholds"] = threshold_guarantee(estimator.binarizer_, estimator.tree_, table, y, dataset, lam,
+        return GuessedCertificate(report, status, optimal, lower_bound)
+    if guessed_thresholds:
+        report["thresholds"] = threshold_guarantee(solver.dataset.binarizer, result.tree, table, y, dataset, lam,
                                                    objective, sample_weight, estimator.depth_budget)
-    guessed = y_ref is not None and solver.bounds.get("reference_lower_bound", False)
-    if guessed:
-        finished = estimator.status_ in ("optimal", "guessed")   # the solver says "guessed" on completion
-        lb_report = lower_bound_guarantee(estimator.tree_, table, y, y_ref, dataset, lam, objective,
+    if y_ref is not None and solver.bounds.get("reference_lower_bound", False):
+        finished = result.status in ("optimal", "guessed")   # the solver says "guessed" on completion
+        lb_report = lower_bound_guarantee(result.tree, table, y, y_ref, dataset, lam, objective,
                                           sample_weight, finished=finished)
         report["lower_bound"] = lb_report
         model = objective.loss_model(dataset)
         proven = model.to_objective(model.equivalent_points(dataset.all_points)) + lam
         if finished:
             proven = max(proven, lb_report["lower_bound_on_optimum"])
-            estimator.status_ = "guessed"
-        estimator.optimal_ = False
-        estimator.lower_bound_ = float(min(proven, estimator.objective_))
-        estimator.gap_ = float(estimator.objective_ - estimator.lower_bound_)
-    estimator.guarantee_ = report
+            status = "guessed"
+        optimal = False
+        lower_bound = float(min(proven, result.objective))
+    return GuessedCertificate(report, status, optimal, lower_bound)

@@ -31,10 +31,11 @@ from __future__ import annotations
 from numbers import Integral, Real
 
 import numpy as np
-
+import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
-from ..binarize import Binarizer, BinaryFeature, as_frame, format_threshold, split_points
+from ..binarize import Binarizer, BinaryFeature, as_frame, check_deadline, split_points
+from ..table_columns import FittedColumns
 from .reference import ReferenceInput, make_reference_model
 
 __all__ = ["ThresholdGuessBinarizer"]
@@ -162,9 +163,19 @@ class ThresholdGuessBinarizer(Binarizer):
         weights = None if sample_weight is None else np.asarray(sample_weight, dtype=float)
         self.feature_names_in_ = np.asarray([str(c) for c in frame.columns], dtype=object)
         self.n_features_in_ = frame.shape[1]
+        self.fitted_columns_ = FittedColumns.of_table(frame, named=isinstance(X, pd.DataFrame))
+        if weights is not None and weights.shape == (len(frame),) and (weights == 0).any():
+            # A row of weight zero is a row left out: the booster would still place thresholds
+            # between its value and its neighbours' (they count as rows in its splitter).
+            kept_rows = weights > 0
+            if not kept_rows.any():
+                raise ValueError("every sample weight is zero; give at least one row a positive weight.")
+            frame, y, weights = frame[kept_rows], y[kept_rows], weights[kept_rows]
         self.n_features_all_ = len(Binarizer(categorical_features=self.categorical_features).fit(frame).features_)
 
-        # Step 1: T on the original columns, and every binary feature its trees use.
+        # Step 1: T on the original columns, and every binary feature its trees use. The setup's
+        # deadline (time_limit, treeopt.binarize.binarization_deadline) is checked between steps.
+        check_deadline("guessing thresholds: before fitting the reference model")
         encoding = self.initial_encoding_ = ReferenceInput.fit(frame, self.categorical_features)
         matrix = encoding.transform(frame)
         self.initial_model_ = self._booster().fit(matrix, y, sample_weight=weights)
@@ -180,6 +191,7 @@ class ThresholdGuessBinarizer(Binarizer):
         start = accuracy
         self.elimination_path_ = [(len(kept), accuracy)]
         while len(kept) > 1:
+            check_deadline(f"guessing thresholds: eliminating features, {len(kept)} of {len(candidates)} kept")
             drop = int(np.argmin(model.feature_importances_))
             trial = kept[:drop] + kept[drop + 1:]
             trial_model, trial_accuracy = self._refit(Z, trial, y, weights)
@@ -241,7 +253,7 @@ def _extract(model, encoding: ReferenceInput, matrix: np.ndarray) -> list[Binary
             midpoint = _snap(matrix[:, k], split)
             if midpoint is None:
                 continue
-            feature = BinaryFeature(name, index, "threshold", midpoint, f"{name} <= {format_threshold(midpoint)}")
+            feature = BinaryFeature(name, index, "threshold", midpoint, None)
         features[(index, feature.kind, str(feature.value))] = feature
     return [features[key] for key in sorted(features, key=lambda t: (t[0], t[1], _sort_value(t[2])))]
 
@@ -258,8 +270,8 @@ def _snap(values: np.ndarray, split: float):
 
     scikit-learn trees compare ``float32(x) <= split``; the midpoint of the
     largest value going left and the smallest going right splits the training
-    rows the same way and reads like an all-threshold midpoint (the same float32-safe
-    threshold as :func:`treeopt.binarize.split_points`).
+    rows the same way and reads like an all-threshold midpoint (the same float64
+    threshold as :func:`treeopt.binarize.split_points`, printed as it is compared).
     """
     goes_left = values.astype(np.float32) <= split
     if goes_left.all() or not goes_left.any():

@@ -1,13 +1,20 @@
 """The Rashomon set as a lazy sequence of trees: exact size, i-th tree, samples, filters, analyses."""
 from __future__ import annotations
 
+import math
 import random
-from numbers import Integral
+import warnings
+from itertools import islice
+from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
+from sklearn.exceptions import ConvergenceWarning
 
 from treeopt.data import Dataset, distinct_rows
+from treeopt.encoding import fit_binarizer
+from treeopt.input_validation import check_labels
+from treeopt.progress import progress_display
 from treeopt.rashomon.agreement import vote_counts
 from treeopt.rashomon.distinct import count_prediction_distinct
 from treeopt.rashomon.grouping import group_representative, split_groups
@@ -41,6 +48,11 @@ class RashomonSet:
         Names of the binary features the trees split on.
     classes : list
         Label values; column ``k`` of :meth:`predict_agreement` is ``classes[k]``.
+    status : str
+        ``"optimal"``: the whole set. Otherwise why the search stopped (``"time_limit"``,
+        ``"interrupted"``, ...): the set holds only the trees proved so far (:attr:`complete`).
+    complete : bool
+        Every tree within the bound is in the set.
 
     Examples
     --------
@@ -64,8 +76,10 @@ class RashomonSet:
     (1, [0.0, 0.0, 1.0, 1.0])
     """
 
-    def __init__(self, graph: RashomonGraph, view: SetView, optimum: float, epsilon: float | None = None):
+    def __init__(self, graph: RashomonGraph, view: SetView, optimum: float, epsilon: float | None = None,
+                 status: str = "optimal"):
         self.graph, self.view = graph, view
+        self.status, self.complete = status, status == "optimal"
         self.optimum, self.bound, self.epsilon = float(optimum), view.bound, epsilon
         self.regularization = graph.regularization
         self.dataset = graph.dataset
@@ -78,8 +92,9 @@ class RashomonSet:
     def __repr__(self) -> str:
         filters = self.filters
         shown = "".join(f", {name}={value!r}" for name, value in filters.items() if value)
+        part = "" if self.complete else f", partial: {self.status}"
         return (f"RashomonSet({self.count} trees, optimum={self.optimum:.6g}, bound={self.bound:.6g}, "
-                f"regularization={self.regularization:g}{shown})")
+                f"regularization={self.regularization:g}{shown}{part})")
 
     @property
     def filters(self) -> dict:
@@ -171,17 +186,23 @@ class RashomonSet:
     def to_frame(self, max_trees: int = 100_000) -> pd.DataFrame:
         """One row per tree, in objective order: ``objective``, ``loss``, ``leaves``, ``depth``, ``features``.
 
-        ``features`` is the sorted tuple of the binary features the tree splits on. Listing every
-        tree is refused past ``max_trees``; :meth:`objective_counts`, :meth:`variable_importance`
-        and :meth:`filter` answer without listing.
+        ``features`` is the sorted tuple of the binary features the tree splits on. A larger set
+        shows its first ``max_trees`` trees (the best; ``len(self)`` says how many there are);
+        :meth:`objective_counts`, :meth:`variable_importance` and :meth:`filter` answer about all of
+        them without listing.
+
+        Examples
+        --------
+        >>> rs = rashomon_set([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 1, 1], regularization=0.1, bound=0.45)
+        >>> len(rs), rs.to_frame(max_trees=1)[["objective", "leaves"]].to_dict("records")
+        (2, [{'objective': 0.2, 'leaves': 2}])
         """
-        if self.count > max_trees:
-            raise ValueError(f"the set has {self.count} trees, more than max_trees={max_trees}; raise max_trees, "
-                             "or use objective_counts(), variable_importance(), filter() or sample().")
+        if isinstance(max_trees, bool) or not isinstance(max_trees, Integral) or max_trees < 0:
+            raise ValueError(f"max_trees must be a non-negative integer, got {max_trees!r}.")
         names = self.feature_names
         scale, view = self.graph.scale, self.view
         rows, named = [], {}
-        for cell, depth, used in view.iter_shapes():
+        for cell, depth, used in islice(view.iter_shapes(), int(max_trees)):
             if used not in named:
                 named[used] = tuple(names[j] for j in sorted(used))
             rows.append((view.objective(cell), float(cell[1] * scale), cell[2], depth, named[used]))
@@ -335,7 +356,8 @@ class RashomonSet:
         depth = _tighter(view.max_depth, max_depth, "max_depth")
         leaves = _tighter(view.max_leaves, max_leaves, "max_leaves")
         new = SetView(self.graph, limit, max_depth=depth, max_leaves=leaves, avoid=avoided, require=require)
-        return RashomonSet(self.graph, new, self.optimum, epsilon if epsilon is not None else self.epsilon)
+        return RashomonSet(self.graph, new, self.optimum, epsilon if epsilon is not None else self.epsilon,
+                           status=self.status)
 
     def _features(self, item) -> list:
         names = self.feature_names
@@ -370,7 +392,8 @@ def _tighter(current, new, name):
 
 def rashomon_set(X, y=None, *, regularization: float, epsilon: float | None = None, bound: float | None = None,
                  sample_weight=None, objective="accuracy", thresholds: str = "all", max_thresholds: int | None = None,
-                 missing: str = "error", classes=None) -> RashomonSet:
+                 missing: str = "error", classes=None, time_limit: float | None = None,
+                 verbose: int = 0) -> RashomonSet:
     """Every tree with objective ≤ ``(1 + epsilon) R*`` (or ≤ ``bound``), counted exactly and indexed.
 
     Parameters
@@ -383,16 +406,27 @@ def rashomon_set(X, y=None, *, regularization: float, epsilon: float | None = No
         λ, the objective cost of one leaf (> 0).
     epsilon : float, optional
         Relative slack: keep trees within ``(1 + epsilon)`` times the optimum (TreeFARMS's
-        ``rashomon_bound_multiplier``).
+        ``rashomon_bound_multiplier``); a finite number >= 0.
     bound : float, optional
         Absolute objective bound (give exactly one of ``epsilon`` and ``bound``).
     sample_weight : array_like, optional
         Non-negative row weights (integer weights keep the counts' losses exact integers).
     objective : str, default="accuracy"
         An additive objective: ``"accuracy"``, ``"balanced_accuracy"`` or ``"weighted_accuracy"``.
-    thresholds, max_thresholds, missing
+    thresholds : {"all", "quantile"}, default="all"
+        How numeric columns are binarized (:func:`treeopt.encoding.fit_binarizer`). Guessed
+        thresholds (``"guess"``, and ``"auto"``, which may guess) are refused: they would change
+        which trees exist.
+    max_thresholds, missing
         Binarization, as for the estimator.
     classes : array_like, optional
+    time_limit : float, optional
+        Seconds for the search (:class:`~treeopt.rashomon.stepwise.RashomonSearch`). A search stopped
+        by it, or by Ctrl-C, returns the part of the set proved so far, with ``complete=False`` and
+        ``status`` saying why (see :meth:`RashomonSearch.partial_set
+        <treeopt.rashomon.stepwise.RashomonSearch.partial_set>`), and a ``ConvergenceWarning``.
+    verbose : int, default=0
+        Above 0, show the search's progress (a bar, or one updating line; :mod:`treeopt.progress`).
 
     Returns
     -------
@@ -403,31 +437,63 @@ def rashomon_set(X, y=None, *, regularization: float, epsilon: float | None = No
     >>> from treeopt.datasets import load_monk
     >>> X, y = load_monk(1)
     >>> rs = rashomon_set(X, y, regularization=0.05, epsilon=0.05)
-    >>> len(rs) >= 1, rs.objective_at(0) == rs.optimum
-    (True, True)
+    >>> len(rs) >= 1, rs.objective_at(0) == rs.optimum, rs.complete
+    (True, True, True)
+    >>> rashomon_set(X, y, regularization=0.05, epsilon=0.05, time_limit=60).count == rs.count
+    True
     """
     if (epsilon is None) == (bound is None):
         raise ValueError("give exactly one of epsilon= (relative to the optimum) or bound= (absolute)")
-    if epsilon is not None and epsilon < 0:
-        raise ValueError(f"epsilon must be >= 0, got {epsilon}.")
+    _check_number("regularization", regularization, " > 0 (the objective cost of one leaf, e.g. 0.05)",
+                  lambda v: v > 0)
+    if epsilon is not None:
+        _check_number("epsilon", epsilon, " >= 0 (the relative slack, e.g. 0.05)", lambda v: v >= 0)
+    if bound is not None:
+        _check_number("bound", bound, " (an objective value, e.g. 0.3)", lambda v: True)
+    if time_limit is not None:
+        _check_number("time_limit", time_limit, " of seconds > 0, or None", lambda v: v > 0)
+    if isinstance(verbose, bool) or not isinstance(verbose, Integral) or verbose < 0:
+        raise ValueError(f"verbose must be an integer >= 0, got {verbose!r}.")
     if isinstance(X, Dataset):
         if y is not None or sample_weight is not None:
             raise ValueError("with a Dataset, give neither y nor sample_weight: the dataset holds them.")
         dataset = X
     else:
-        from treeopt.building import check_labels
-        from treeopt.guessing.fitting import make_binarizer
         if y is None:
             raise ValueError("rashomon_set needs y (the labels) unless X is a treeopt Dataset.")
-        if thresholds == "guess":
-            raise ValueError("thresholds='guess' is not available for Rashomon sets (the guessed thresholds "
+        if thresholds in ("guess", "auto"):
+            raise ValueError(f"thresholds={thresholds!r} is not available for Rashomon sets (guessed thresholds "
                              "would change which trees exist); use 'all' or 'quantile'.")
         y = np.asarray(y)
         check_labels(y)
-        binarizer = make_binarizer(thresholds, max_thresholds, None, X, y, sample_weight, missing=missing)
+        binarizer = fit_binarizer(X, y, thresholds=thresholds, max_thresholds=max_thresholds, missing=missing,
+                                  sample_weight=sample_weight)
         dataset = Dataset.from_arrays(X, y, sample_weight=sample_weight, binarizer=binarizer, classes=classes)
-    graph = RashomonGraph(dataset, regularization, objective)
-    optimum = graph.optimum()
-    limit = (1 + epsilon) * optimum if bound is None else float(bound)
-    graph.solve_root(limit)
-    return RashomonSet(graph, SetView(graph, limit), optimum, epsilon)
+    if time_limit is None and not verbose:
+        graph = RashomonGraph(dataset, regularization, objective)
+        optimum = graph.optimum()
+        limit = (1 + epsilon) * optimum if bound is None else float(bound)
+        graph.solve_root(limit)
+        return RashomonSet(graph, SetView(graph, limit), optimum, epsilon)
+    from treeopt.rashomon.stepwise import RashomonSearch      # the stepwise search builds this module's result
+
+    search = RashomonSearch(dataset, regularization=regularization, objective=objective, epsilon=epsilon,
+                            bound=bound)
+    progress = progress_display() if verbose else None
+    try:
+        search.run(time_limit=time_limit, progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()
+    found = search.partial_set()
+    if not found.complete:
+        warnings.warn(f"the Rashomon search stopped ({found.status}) before the end: the set holds the "
+                      f"{found.count} trees proved so far (complete=False). Raise time_limit for the whole set.",
+                      ConvergenceWarning, stacklevel=2)
+    return found
+
+
+def _check_number(name: str, value, wanted: str, valid) -> None:
+    """Refuse a parameter that is not a finite real number satisfying ``valid`` (NaN included), naming it."""
+    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value) or not valid(value):
+        raise ValueError(f"{name} must be a finite number{wanted}; got {value!r}.")

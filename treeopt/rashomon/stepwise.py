@@ -77,6 +77,7 @@ class RashomonSearch(Solver):
         self._count = 0
         self._limit = None                                # the set's bound, objective units
         self._set = None
+        self._partial = None                              # (budget, root table, root splits) of the set phase
 
     # -- the search -------------------------------------------------------------
     def _search(self):
@@ -108,6 +109,7 @@ class RashomonSearch(Solver):
         self._phase = "set"
         self._pending = list(range(len(features)))
         table, splits = {}, []
+        self._partial = (budget, table, splits)           # what partial_set() keeps if the search stops here
         loss, _ = graph.leaf(root)
         if loss + graph.leaf_cost <= budget + tol:
             table[(loss, 1)] = 1
@@ -190,7 +192,40 @@ class RashomonSearch(Solver):
 
     @property
     def rashomon_set(self) -> RashomonSet:
-        """The finished set (raises before the search has finished)."""
+        """The finished set (raises before the search has finished; see :meth:`partial_set`)."""
         if self._set is None:
-            raise RuntimeError("the Rashomon set is not built yet: run() the search to its end first.")
+            raise RuntimeError("the Rashomon set is not built yet: run() the search to its end first, or take "
+                               "partial_set().")
         return self._set
+
+    def partial_set(self) -> RashomonSet:
+        """The trees proved to be in the set so far: the finished set, or a part marked ``complete=False``.
+
+        In the ``set`` phase these are the single leaf (when it is within the bound) and every tree
+        under the root splits already looked at: each is within the bound, and the rest of the set
+        lies under the root splits still pending. In the ``optimum`` phase no tree of the set is
+        proved yet (the bound ``(1 + ε) R*`` waits for ``R*``): the part is empty and its
+        ``optimum`` is NaN. The search should not be resumed afterwards (the part shares its
+        subproblems).
+
+        Examples
+        --------
+        >>> from treeopt.data import Dataset
+        >>> from treeopt.datasets import load_monk
+        >>> search = RashomonSearch(Dataset.from_arrays(*load_monk(1)), regularization=0.05, epsilon=0.05)
+        >>> _ = search.run()
+        >>> search.partial_set() is search.rashomon_set
+        True
+        """
+        if self._set is not None:
+            return self._set
+        graph = self.graph
+        status = self.status if self.status in ("time_limit", "interrupted", "node_limit", "cache_limit",
+                                                "memory_limit") else "stopped"
+        if self._partial is None:
+            limit = float("-inf") if self.bound is None else float(self.bound)
+            graph.store(graph.root, float("-inf"), {}, [])
+            return RashomonSet(graph, SetView(graph, limit), float("nan"), self.epsilon, status=status)
+        budget, table, splits = self._partial
+        graph.store(graph.root, budget, dict(table), list(splits))
+        return RashomonSet(graph, SetView(graph, self._limit), self.upper_bound, self.epsilon, status=status)

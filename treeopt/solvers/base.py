@@ -22,6 +22,18 @@ events (a no-op on the fast path), :meth:`_count` for prunes, and
 :meth:`_record` whenever a global bound changes; plus :attr:`lower_bound`,
 :attr:`upper_bound`, :meth:`_incumbent` and :meth:`_queue_entries`.
 
+The unit budget: every unit of work keeps to :attr:`Solver.unit_budget` seconds
+(the player's slice), because the driver can only stop, pause or answer a
+Ctrl-C, a ``time_limit`` or a ``memory_limit`` between two units. Work that
+may take longer (growing a first incumbent, an exact subsolver, a fold) is cut
+into slices: a generator that yields when its slice is spent
+(:mod:`treeopt.solvers.slices`), driven by
+``yield from`` inside ``_search`` so that each slice is a unit, with the
+computation's state kept between them. The result must not depend on where the
+slices fall (only the event boundaries may); check a clock, not a count of
+steps, because steps differ in cost by orders of magnitude. A new solver
+follows the same contract.
+
 Memory: :attr:`Solver.cache_size` counts the entries a
 search holds (its memo, caches, and the queue entries it owns; each solver
 documents what it counts), and ``run(cache_limit=N)`` stops a search whose
@@ -45,6 +57,7 @@ import inspect
 import math
 import time
 from dataclasses import replace
+from collections import deque
 from collections.abc import Mapping
 from typing import Iterator
 
@@ -113,12 +126,18 @@ class Solver:
     BOUNDS : dict
         Name → citation of every switch (derived from ``SWITCHES``; kept for code that reads it).
     trace : list of TracePoint
+    unit_budget : float
+        Seconds each unit of work keeps to (default 0.05); see the module docstring.
     prune_counts : dict
     status : str
     expansions : int
     """
 
     name = "solver"
+    #: Seconds a unit of work keeps to (the module docstring's unit budget): a stop, a pause, a
+    #: Ctrl-C or a limit waits about this long at most. Set it on an instance to trade event
+    #: granularity for overhead; results do not depend on it.
+    unit_budget: float = 0.05
     SWITCHES: Switches = Switches()
     BOUNDS: dict = {}
     #: What the solver accepts (dataset kind, objectives, penalties, options); read by
@@ -191,8 +210,8 @@ class Solver:
         self._generator: Iterator | None = None
         self._events: list | None = None
         self._finished = False
-        self._broken = False          # an interrupt closed the generator mid-step: cannot resume
-        self._undelivered: list = []  # events of a unit finished just before a Ctrl-C was raised
+        self._broken = False          # or why the search cannot resume (cannot_resume): its generator closed
+        self._undelivered = deque()   # events of finished units not yet yielded by steps()
         self._released: SearchResult | None = None   # the result kept when running out of memory
 
     # -- construction as data -------------------------------------------------
@@ -477,7 +496,41 @@ class Solver:
         the generator: the bounds and the incumbent stay valid, but that search cannot resume."""
         self.status = "interrupted"
         if self._generator is not None and getattr(self._generator, "gi_frame", True) is None:
-            self._broken = True
+            self._broken = ("a KeyboardInterrupt was raised inside a unit of work (a second Ctrl-C, or one "
+                            "raised by code rather than a held signal) and closed the search")
+
+    def _closed_by(self, error: BaseException) -> None:
+        """Note an exception that left a unit of work: if it closed the generator, the search cannot resume.
+
+        Python closes a generator an exception passes through, so a later ``next`` would end it
+        as if it had finished; the search must say why it stopped instead of calling its
+        incumbent optimal.
+        """
+        if not self._broken and self._generator is not None and getattr(self._generator, "gi_frame", True) is None:
+            self._broken = f"{type(error).__name__} raised inside a unit of work closed the search: {error}"
+
+    @property
+    def cannot_resume(self) -> str | None:
+        """Why this search cannot go on (None while it can, or once it finished).
+
+        A search stops for good when an exception other than a held Ctrl-C ended a unit of
+        work (its generator is then closed), when it ran out of memory, or after
+        :meth:`release`. Its tree and bounds still answer; :meth:`rebuild` starts it again.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from treeopt.data import Dataset
+        >>> from treeopt.solvers import GOSDT
+        >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]] * 5)
+        >>> solver = GOSDT(Dataset.from_binary(X, X[:, 0] ^ X[:, 1]), regularization=0.1)
+        >>> solver.cannot_resume is None
+        True
+        >>> solver.release()
+        >>> solver.cannot_resume
+        'release() freed the search state'
+        """
+        return self._broken or None
 
     def _resume(self) -> None:
         """Start or resume stepping: an interrupted search that can go on is paused again."""
@@ -525,6 +578,9 @@ class Solver:
         except MemoryError:
             self._out_of_memory()
             return False
+        except BaseException as error:
+            self._closed_by(error)
+            raise
         finally:
             held.inside = False
 
@@ -547,13 +603,20 @@ class Solver:
         -----
         A Ctrl-C inside a unit of work raises ``KeyboardInterrupt`` from this
         generator once the unit is done; a new ``steps()`` resumes the search
-        and first yields the events of that unit, so none is lost.
+        and first yields the events of that unit, so none is lost. Events not
+        yet yielded when the caller stops iterating (a Ctrl-C in the caller's
+        own code between two events, a ``break``) come first from the next
+        ``steps()`` too.
         """
         if every < 1:
             raise ValueError(f"every must be a positive integer, got {every!r}.")
         self._resume()
-        undelivered, self._undelivered = self._undelivered, []
-        yield from undelivered                   # events of the unit a Ctrl-C ended, before it was raised
+        # Events wait on the solver until yielded (``_undelivered``, first in, first out), so that
+        # whatever ends this generator (a Ctrl-C in a unit or in the caller's code between two
+        # events, or the caller dropping it) leaves the rest to the next steps().
+        pending = self._undelivered
+        while pending:
+            yield pending.popleft()
         # One handler for the generator's life; it holds signals only inside units of work, and
         # passes them on at once while the caller's code runs between the events.
         with DeferredSignals() as held:
@@ -563,12 +626,11 @@ class Solver:
                     events = self._events = []
                     try:
                         alive = self._advance(1, held)
-                    except KeyboardInterrupt:
-                        self._undelivered = events    # the unit finished: its events go to the next steps()
-                        raise
                     finally:
                         self._events = None
-                    yield from events
+                        pending.extend(events)     # the unit finished (or was cut): its events wait here
+                    while pending:
+                        yield pending.popleft()
                     if not alive:
                         break
                 else:
@@ -596,8 +658,8 @@ class Solver:
         ----------
         time_limit : float, optional
             Seconds of search (counted from this call), checked after every
-            unit of work: the search overshoots by at most one unit (usually
-            well under a millisecond).
+            unit of work: the search overshoots by at most one unit, which
+            keeps to :attr:`unit_budget`.
         node_limit : int, optional
             Maximum total expansions.
         gap_tol : float, default=0
@@ -617,7 +679,7 @@ class Solver:
             string such as ``"2GB"`` or ``"512MiB"`` (:mod:`treeopt.memory`):
             stop with status ``memory_limit`` once it is exceeded. Checked
             before the first unit of work and then at most every
-            ``MEMORY_CHECK_SECONDS`` (0.01 s). Resumable like ``cache_limit``.
+            ``MEMORY_CHECK_SECONDS`` seconds. Resumable like ``cache_limit``.
 
         Returns
         -------
@@ -701,6 +763,9 @@ class Solver:
         except MemoryError:
             self._out_of_memory()
             return self.result()
+        except BaseException as error:
+            self._closed_by(error)
+            raise
         finally:
             if self._clock_start is not None:
                 self._elapsed += time.perf_counter() - self._clock_start
@@ -718,7 +783,7 @@ class Solver:
         if self._clock_start is not None:
             self._elapsed += time.perf_counter() - self._clock_start
             self._clock_start = None
-        self._broken = True
+        self._broken = "it ran out of memory (MemoryError) and its state was released"
         self.status = "memory"
         self.release()
         gc.collect()
@@ -792,7 +857,10 @@ class Solver:
         if self._released is not None:
             return
         self._ensure_started()
-        self._broken = not self._finished    # cannot resume: never mistake the closed search for a finished one
+        if self._finished:
+            self._broken = False
+        elif not self._broken:               # cannot resume: never mistake the closed search for a finished one
+            self._broken = "release() freed the search state"
         if self._generator is not None:
             self._generator.close()
         self._released = self._current_result()

@@ -1,4 +1,4 @@
-"""Holding Ctrl-C (SIGINT) and SIGTERM until a unit of work is done, so a search can resume.
+"""Holding Ctrl-C (SIGINT), SIGTERM and other handled signals until a unit of work is done, so a search can resume.
 
 A ``KeyboardInterrupt`` raised inside a solver's generator ends that generator for good (Python
 closes a generator an exception passes through), and a unit of work cut half way can leave the
@@ -36,12 +36,16 @@ import threading
 
 __all__ = ["DeferredSignals", "HELD_SIGNALS"]
 
-#: The signals whose Python handlers are held until the end of a unit of work.
-HELD_SIGNALS = tuple(s for s in (getattr(signal, "SIGINT", None), getattr(signal, "SIGTERM", None)) if s)
+#: The signals whose Python handlers are held until the end of a unit of work: Ctrl-C and SIGTERM,
+#: and the others a program commonly handles in Python (a timer's SIGALRM, SIGHUP, SIGUSR1/2), whose
+#: handler may raise too (``KeyboardInterrupt`` or a timeout exception). Units keep to the solver's
+#: unit budget, so holding them costs a handler at most about that long.
+HELD_SIGNALS = tuple(s for s in (getattr(signal, name, None) for name in
+                                 ("SIGINT", "SIGTERM", "SIGALRM", "SIGHUP", "SIGUSR1", "SIGUSR2")) if s)
 
 
 class DeferredSignals:
-    """Context manager: hold SIGINT/SIGTERM handlers while :attr:`inside` a unit of work.
+    """Context manager: hold the Python handlers of :data:`HELD_SIGNALS` while :attr:`inside` a unit of work.
 
     While :attr:`inside` is true a signal only sets :attr:`pending`; call :meth:`deliver` at a
     point where stopping is safe (it runs the original handlers, which usually raise

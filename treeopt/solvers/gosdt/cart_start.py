@@ -12,6 +12,12 @@ CART is grown here (:func:`grow_gini_tree`: Gini impurity, best-first up to a nu
 like scikit-learn's ``DecisionTreeClassifier(max_leaf_nodes=...)``) on the distinct binary points
 with their class weights, one matrix product per node; the pruning decisions and the returned
 objective are computed exactly from the dataset's bitsets.
+
+On hundreds of thousands of points and thousands of threshold columns growing takes longer than
+a search's unit of work may (``Solver.unit_budget``). :func:`cart_incumbent_steps` therefore
+grows in slices: a generator that yields whenever its slice's seconds are spent (between blocks
+of rows of a node's product, and between nodes) and returns the tree. The tree does not depend
+on where the slices fall.
 """
 
 from __future__ import annotations
@@ -20,8 +26,13 @@ import numpy as np
 
 from ...data import points_in
 from ...nodes import Leaf, Split
+from ..slices import SliceClock, drain
 
-__all__ = ["cart_incumbent", "grow_gini_tree"]
+__all__ = ["cart_incumbent", "cart_incumbent_steps", "grow_gini_tree", "grow_gini_tree_steps"]
+
+#: Rows × features of one block of a node's class-count product: between two blocks a sliced
+#: growth may yield (a block is a small share of any unit budget).
+BLOCK_CELLS = 1 << 22
 
 
 def cart_incumbent(dataset, model, penalty: float, support: int, depth_budget: int | None = None):
@@ -50,6 +61,34 @@ def cart_incumbent(dataset, model, penalty: float, support: int, depth_budget: i
     >>> round(model.to_objective(objective), 4), type(root).__name__
     (0.15, 'Split')
     """
+    return drain(cart_incumbent_steps(dataset, model, penalty, support, depth_budget))
+
+
+def cart_incumbent_steps(dataset, model, penalty: float, support: int, depth_budget: int | None = None,
+                         slice_seconds: float | None = None):
+    """:func:`cart_incumbent` in slices: a generator that yields after about ``slice_seconds`` of work
+    (never, with None) and returns ``(objective in weight units, root node)`` or None.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from treeopt.data import Dataset
+    >>> from treeopt.objectives import get_objective
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5)
+    >>> ds = Dataset.from_binary(X, X[:, 0] & X[:, 1])
+    >>> model = get_objective("accuracy").loss_model(ds)
+    >>> steps = cart_incumbent_steps(ds, model, 0.05 * ds.total_weight, ds.all_points, slice_seconds=0.0)
+    >>> slices = 0
+    >>> while True:
+    ...     try:
+    ...         next(steps)
+    ...         slices += 1
+    ...     except StopIteration as done:
+    ...         objective, root = done.value
+    ...         break
+    >>> slices > 1, round(model.to_objective(objective), 4)
+    (True, 0.15)
+    """
     rows = points_in(support, dataset.n_points)
     points, counts = dataset.points[rows], dataset.counts[rows]
     if np.count_nonzero(counts.sum(axis=0)) < 2 or depth_budget == 0:
@@ -58,7 +97,7 @@ def cart_incumbent(dataset, model, penalty: float, support: int, depth_budget: i
     # leaves, so CART need not grow more (growing is most of the cost on thousands of points).
     root_loss, _ = model.leaf(dataset.class_counts(support))
     max_leaves = max(2, int(root_loss / penalty) + 1)
-    grown = grow_gini_tree(points, counts, max_leaves, depth_budget)
+    grown = yield from grow_gini_tree_steps(points, counts, max_leaves, depth_budget, slice_seconds)
     masks = dataset.feature_masks
 
     def leaf(rows_bits: int):
@@ -113,20 +152,39 @@ def grow_gini_tree(points: np.ndarray, counts: np.ndarray, max_leaves: int, max_
     >>> grow_gini_tree(X, counts, max_leaves=3)
     (0, None, (1, None, None))
     """
+    return drain(grow_gini_tree_steps(points, counts, max_leaves, max_depth))
+
+
+def grow_gini_tree_steps(points: np.ndarray, counts: np.ndarray, max_leaves: int, max_depth: int | None = None,
+                         slice_seconds: float | None = None):
+    """:func:`grow_gini_tree` in slices: yields after about ``slice_seconds`` of work, returns the tree.
+
+    A node's class counts per feature are summed over blocks of :data:`BLOCK_CELLS` cells (rows
+    converted to float32 one block at a time, so no float copy of the whole table is made), and
+    the generator may yield between two blocks and between two nodes.
+    """
     import heapq
 
-    X = np.asarray(points, dtype=np.float32)                    # float32: half the copy on wide data
+    X = np.asarray(points)
     W = np.asarray(counts, dtype=np.float64)
+    clock = SliceClock(slice_seconds)
+    block_rows = max(1, BLOCK_CELLS // max(X.shape[1], 1))
 
     def gini(class_weights: np.ndarray) -> np.ndarray:          # classes along axis 0
         total = class_weights.sum(axis=0)
         return total - (class_weights ** 2).sum(axis=0) / np.where(total > 0, total, 1.0)
 
     def best_split(index: np.ndarray):
-        """(decrease, feature) of the node's best split, or None when nothing decreases impurity."""
+        """(decrease, feature) of the node's best split, or None when nothing decreases impurity (a
+        generator: it may yield between blocks of rows)."""
         weights = W[index]
         total = weights.sum(axis=0)
-        right = (weights.T.astype(np.float32) @ X[index]).astype(np.float64)   # (classes, features): feature true
+        right = np.zeros((W.shape[1], X.shape[1]))                 # (classes, features): feature true
+        for start in range(0, len(index), block_rows):
+            block = index[start:start + block_rows]
+            right += weights[start:start + block_rows].T.astype(np.float32) @ X[block].astype(np.float32)
+            if clock.due():
+                yield
         left = total[:, None] - right
         decrease = gini(total[:, None])[0] - gini(left) - gini(right)
         both_sides = (right.sum(axis=0) > 0) & (left.sum(axis=0) > 0)
@@ -140,16 +198,16 @@ def grow_gini_tree(points: np.ndarray, counts: np.ndarray, max_leaves: int, max_
     heap: list = []
     order = 0
 
-    def consider(node_id: int, index: np.ndarray, depth: int) -> None:
+    def consider(node_id: int, index: np.ndarray, depth: int):
         nonlocal order
         if max_depth is not None and depth >= max_depth:
             return
-        found = best_split(index)
+        found = yield from best_split(index)
         if found is not None:
             heapq.heappush(heap, (-found[0], order, node_id, found[1], index, depth))
             order += 1
 
-    consider(0, np.arange(len(X)), 0)
+    yield from consider(0, np.arange(len(X)), 0)
     leaves = 1
     while heap and leaves < max_leaves:
         _, _, node_id, feature, index, depth = heapq.heappop(heap)
@@ -158,8 +216,10 @@ def grow_gini_tree(points: np.ndarray, counts: np.ndarray, max_leaves: int, max_
         nodes[left_id], nodes[right_id] = [None, None, None], [None, None, None]
         nodes[node_id] = [feature, left_id, right_id]
         leaves += 1
-        consider(left_id, index[~goes_right], depth + 1)
-        consider(right_id, index[goes_right], depth + 1)
+        yield from consider(left_id, index[~goes_right], depth + 1)
+        yield from consider(right_id, index[goes_right], depth + 1)
+        if clock.due():
+            yield
 
     def build(node_id: int):
         feature, left_id, right_id = nodes[node_id]

@@ -279,10 +279,17 @@ class DepthThreeSolver(LoopSolver):
         objective, spec = two.bounded(columns, target)             # the best tree of depth at most two
         return objective, spec, None
 
+    #: Seconds of a seed's pair products between two pauses of the run (a run advances by the
+    #: search's unit budget; this keeps one seed from outlasting it on large supports).
+    seed_slice_seconds = 0.05
+
     def _seed_steps(self, columns, mask: np.ndarray, target: float):
-        """:meth:`_seed` as a generator of the run's steps: one depth-two solve, no pause."""
+        """:meth:`_seed` as a generator of the run's steps: one depth-two solve, whose pair products
+        over a large support pause every :attr:`seed_slice_seconds` (the same numbers in one piece)."""
+        two = self.two
+        if columns.X.shape[1] <= two.max_pair_columns:
+            return (yield from two.best_with_pair_weights_steps(columns, self.seed_slice_seconds))
         return self._seed(columns, mask, target)
-        yield  # never reached: it makes this function a generator, which the run drives with yield from
 
     def _child_steps(self, mask: np.ndarray, target: float):
         """A root split's child, its best tree of depth at most two if it beats ``target``, as a

@@ -33,6 +33,7 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from ...data import points_in
+from ..slices import SliceClock, drain
 from .bit_columns import WeightPlanes, nested_neighbours, pack_columns, pack_mask, unique_columns
 from .two_class_depth_two import two_class_children, two_class_depth_two
 
@@ -546,9 +547,14 @@ class DepthTwoSolver:
 
     def _depth_one(self, support: int) -> tuple[float, int]:
         mask = self.rows(support)
-        X, W = self.points[mask].astype(np.float64), self.scored[mask]
+        points, W = self.points[mask], self.scored[mask]
         total = W.sum(axis=0)                                   # (K,)
-        single = W.T @ X                                        # (K, F): weight with f true
+        # (K, F): weight with f true, summed over blocks of rows so that no float copy of the
+        # support's whole table is made (on a large support that copy was most of the call).
+        single = np.zeros((W.shape[1], points.shape[1]))
+        step = max(1, (1 << 22) // max(points.shape[1], 1))
+        for start in range(0, len(points), step):
+            single += W[start:start + step].T @ points[start:start + step].astype(np.float64)
         leaf_obj = float(leaf_loss(total[:, None])[0]) + self.penalty
         objective = leaf_loss(single) + leaf_loss(total[:, None] - single) + 2 * self.penalty
         k = int(np.argmin(objective))
@@ -587,10 +593,35 @@ class DepthTwoSolver:
         counts = self.counts(columns)
         return counts.objective, counts.spec(), counts.pair.sum(axis=0)
 
-    def _two_class_best(self, X: np.ndarray, columns: "Columns") -> tuple[float, object]:
+    def best_with_pair_weights_steps(self, columns: "Columns", slice_seconds: float | None = None):
+        """:meth:`best_with_pair_weights` in slices: with two classes both pair products are summed
+        over blocks of rows (:attr:`block_products`), yielding when a slice is spent; returns the
+        same triple. Call inside :func:`one_blas_thread`."""
+        if not self.two_classes:
+            counts = yield from self.counts_steps(columns, slice_seconds)
+            return counts.objective, counts.spec(), counts.pair.sum(axis=0)
+        X = columns.X.astype(self._difference.dtype, copy=False)
+        weight, difference = self._weight[columns.rows], self._difference[columns.rows]
+        m, f = X.shape
+        step = max(1, self.block_products // max(2 * f * f, 1))
+        if step >= m:
+            return self.best_with_pair_weights(columns)
+        clock = SliceClock(slice_seconds)
+        both = np.zeros((f, f), dtype=X.dtype)
+        pair_difference = np.zeros((f, f), dtype=X.dtype)
+        for start in range(0, m, step):
+            rows = X[start:start + step]
+            both += rows.T @ (rows * weight[start:start + step, None])
+            pair_difference += rows.T @ (rows * difference[start:start + step, None])
+            if clock.due():
+                yield
+        return (*self._two_class_best(X, columns, pair_difference), both.astype(np.float64))
+
+    def _two_class_best(self, X: np.ndarray, columns: "Columns",
+                        pair_difference: np.ndarray | None = None) -> tuple[float, object]:
         """``(objective, spec)`` from the two-class form (``X``: the kept columns in the solve dtype)."""
         objective, split = two_class_depth_two(X, self._weight[columns.rows], self._difference[columns.rows],
-                                               self.penalty, self.eps)
+                                               self.penalty, self.eps, pair_difference)
         if split == LEAF:
             return objective, LEAF
         return objective, tuple(LEAF if k == LEAF else int(columns.features[k]) for k in split)
@@ -720,6 +751,24 @@ class DepthTwoSolver:
 
     def counts(self, columns: "Columns") -> "PairCounts":
         """Single and pair counts of a support's kept columns, with every depth-two quantity."""
+        return drain(self.counts_steps(columns))
+
+    def solve_steps(self, support: int, slice_seconds: float | None = None):
+        """:meth:`solve` in slices (a generator: yields after about ``slice_seconds`` of work, returns
+        the result); the pair counts are summed over blocks of rows (:meth:`counts_steps`)."""
+        with one_blas_thread():
+            columns = self.columns(self.rows(support))
+        counts = yield from self.counts_steps(columns, slice_seconds)
+        return counts.result(self.n_features)
+
+    #: Multiply-adds of one block of the pair product (rows × classes × kept columns²): between two
+    #: blocks a sliced count may yield. The blocks depend on the sizes only, so the sums do not
+    #: depend on where slices fall.
+    block_products = 1 << 26
+
+    def counts_steps(self, columns: "Columns", slice_seconds: float | None = None):
+        """:meth:`counts` in slices: the products summed over blocks of rows, yielding when a slice
+        is spent (never, with None). Returns the :class:`PairCounts`."""
         X, W = columns.X, columns.W
         n_classes = W.shape[1]
         total = W.sum(axis=0)                                   # (K,)
@@ -728,9 +777,21 @@ class DepthTwoSolver:
         m, f = X.shape
         if self.single_precision:
             X, W = X.astype(np.float32), W.astype(np.float32)
-        weighted = (W[:, :, None] * X[:, None, :]).reshape(m, n_classes * f)
-        pair = (weighted.T @ X).reshape(n_classes, f, f).astype(np.float64, copy=False)
-        return PairCounts(self, columns, total, single, pair)
+        step = max(1, self.block_products // max(n_classes * f * f, 1))
+        if step >= m:
+            weighted = (W[:, :, None] * X[:, None, :]).reshape(m, n_classes * f)
+            pair = (weighted.T @ X).astype(np.float64, copy=False)
+        else:
+            clock = SliceClock(slice_seconds)
+            pair = np.zeros((n_classes * f, f))
+            for start in range(0, m, step):
+                rows_X, rows_W = X[start:start + step], W[start:start + step]
+                weighted = (rows_W[:, :, None] * rows_X[:, None, :]).reshape(len(rows_X), n_classes * f)
+                with one_blas_thread():
+                    pair += weighted.T @ rows_X
+                if clock.due():
+                    yield
+        return PairCounts(self, columns, total, single, pair.reshape(n_classes, f, f))
 
 
 class RunMembers:

@@ -59,12 +59,16 @@ __all__ = ["Dives"]
 class Dives:
     """The dives of a GOSDT search (a part of :class:`GOSDT`)."""
 
-    def _dive(self) -> bool:
+    def _dive_steps(self):
         """``dives`` (and ``bound_dives``): expand one problem off the exact search's order; False if there is none.
 
         First the unexpanded problems of the incumbent tree (with completions, so the incumbent
         grows). When there are none, and after :attr:`bound_dives_after` expansions, the
         unexpanded problems reached from the root by the splits of least lower bound.
+
+        A generator (the search drives it with ``yield from``): a completion's pair counts over a
+        large support are summed in slices of the unit budget before the expansion, which then
+        reads them, so the dive is as many units of work as its counts need.
         """
         if not self._dive_targets and self._dived_at != self.root.ub:
             self._dived_at = self.root.ub
@@ -77,6 +81,11 @@ class Dives:
         while self._dive_targets:
             problem = self._dive_targets.pop()
             if not problem.expanded and not problem.solved:
+                if not weakest and self._wants_completion_pairs(problem):
+                    pairs = yield from self._pairs.solve_steps(problem.support, self.unit_budget)
+                    if problem.solved:                 # another search's tree closed it meanwhile
+                        return True
+                    self._ready_pairs = (problem, pairs)
                 self._expand(problem, dive=not weakest)       # completions only on the incumbent's path
                 self.prune_counts["bound_dives" if weakest else "dives"] += 1
                 if not weakest:

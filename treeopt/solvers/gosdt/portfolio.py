@@ -111,6 +111,11 @@ class Portfolio(Solver):
             member = live[name]
             before = (self.lower_bound, self.upper_bound)
             alive = self._member_unit(member, lambda: member.step(1))
+            if member.status == "memory":
+                # The member caught a MemoryError and released its search (its state is gone, only
+                # its result answers): the whole portfolio stops with status ``memory``, as one
+                # search would, instead of reading the member's released state.
+                raise MemoryError(f"the portfolio's {name} search ran out of memory")
             if len(members["deepening"].depth_results) >= 3:
                 # Deepening has proved depth three: the depth-three start can find nothing better.
                 members["gosdt"].end_depth_three_start()

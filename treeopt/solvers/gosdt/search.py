@@ -122,7 +122,7 @@ from ...tree import Leaf, Split, Tree
 from ..base import EPS, QueueEntry, Solver
 from ..capabilities import Capabilities
 from .. import switches as kinds
-from .cart_start import cart_incumbent
+from .cart_start import cart_incumbent_steps
 from .depth_four import DepthFourSolver
 from .depth_three import DepthThreeSolver
 from .depth_two import LEAF, DepthTwoSolver, one_blas_thread
@@ -225,8 +225,9 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
     #: ``benchmarks/results_wide.md``).
     bound_dives_after = 50_000
     #: A depth-three solve advances by slices of about this many seconds (one unit of work each),
-    #: so a time limit or a Pause waits at most about one slice.
-    three_slice_seconds = 0.1
+    #: so a time limit or a Pause waits at most about one slice; None: the unit budget
+    #: (:attr:`~treeopt.solvers.base.Solver.unit_budget`).
+    three_slice_seconds = None
     #: ``depth_four`` is used on data of at most this many points × features. Above, the loop waits for
     #: its seed and children while GOSDT's own search meets good trees sooner
     #: (``benchmarks/results_contree.md``).
@@ -305,6 +306,7 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
         self._diving_weakest = False           # ... or on the path of least lower bound (bound_dives)
         self._dived_at = None                  # the root's upper bound when the incumbent was last scanned
         self._dove_last = False                # the last unit was a dive (dives alternate with pops)
+        self._ready_pairs = None               # (problem, its pair counts) counted in slices for a dive
         self._queue: list = []
         self._scoped = self.bounds["scope"]
         self._scope_epoch = 0                  # bumped when the root's upper bound drops (see _fresh_scope)
@@ -398,7 +400,9 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
         shallow = self._pairs is not None and self.depth_budget is not None and (
             self.depth_budget <= 2 and self._depth_two or self.depth_budget == 3 and self._three is not None)
         if self.bounds["cart_start"] and not self.root.solved and not shallow:   # shallow: solved in one step
-            start = cart_incumbent(ds, self.model, self.penalty, ds.all_points, self.depth_budget)
+            # CART grows in slices of the unit budget: on large tables it is many units of work.
+            start = yield from cart_incumbent_steps(ds, self.model, self.penalty, ds.all_points, self.depth_budget,
+                                                    slice_seconds=self.unit_budget)
             if start is not None and self._take_offer(*start, record=False):   # recorded with Started below
                 self.prune_counts["cart_start"] += 1
         if self.bounds["depth_two_start"] and self._depth_two and self._wide and not shallow \
@@ -433,7 +437,7 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
                 # keeps at least half of the work even while the incumbent keeps changing.
                 if self._start_run is not None and self._start_turn():
                     self._advance_start()
-                elif dives and not self._dove_last and self._dive():
+                elif dives and not self._dove_last and (yield from self._dive_steps()):
                     self._dove_last = True
                     self.expansions += 1
                 else:
@@ -485,7 +489,30 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
         if self._scoped:
             problem.scope = scope
             problem.scope_epoch = self._scope_epoch
-        return problem.lb < scope - self.eps
+        if problem.lb < scope - self.eps:
+            return True
+        if self._scoped:
+            self._forget_exploration(problem)
+        return False
+
+    @staticmethod
+    def _forget_exploration(dropped: Problem) -> None:
+        """A child left unexplored: each parent's splits count as explored only up to its target now.
+
+        ``explored`` promises that every child a parent's target could use was queued. A
+        queued child is dropped when no parent's current target can use it (:meth:`_needed`).
+        A parent's scope can rise again later (a new parent of its own offers more), and
+        :meth:`_explore` then queues it again only where its target passes ``explored``; so
+        ``explored`` falls to the target the child was judged against, else that child
+        would never be queued again and the root never solved.
+        """
+        links = iter(dropped.parent_links)
+        for parent, _ in zip(links, links):
+            if parent.solved or parent.splits is None:
+                continue
+            target = min(parent.ub, parent.scope)
+            if target < parent.explored:
+                parent.explored = target
 
     def _expand(self, problem: Problem, dive: bool = False) -> None:
         """Algorithm 1, lines 12-36: create children, bound the problem, queue dependencies.
@@ -525,7 +552,9 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
                     self._solve_small(problem, objective, spec)
                     return
                 if dive and self.bounds["completions"] and self._all_pairs:
-                    pairs = self._pairs.solve(problem.support)
+                    ready, self._ready_pairs = self._ready_pairs, None
+                    pairs = ready[1] if ready is not None and ready[0] is problem else \
+                        self._pairs.solve(problem.support)
         if self._similar and problem.depth_left is not None and problem.depth_left >= 4:
             # The pair counts give both the children's completions and the weights the
             # similar-support bound needs; a budgeted problem this high up is rare enough to keep them.
@@ -605,7 +634,10 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
         if completing and completed:
             self.prune_counts["completions"] += len(completed)
             for child in completed:
-                if len(child.parent_links) > 2:                # other parents rely on its upper bound too
+                # Other parents rely on its upper bound too. Count them by identity, not by the
+                # number of links: a child of a split that _rebound just dropped has no link to this
+                # problem, and its one other parent must still hear of the new upper bound.
+                if any(parent is not problem for parent in child.parent_links[::2]):
                     self._propagate(child)
         if emit:
             self._emit(Expanded(self.expansions, self.rule(problem), self._obj(problem.lb), self._obj(problem.ub),
@@ -614,6 +646,23 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
             self._propagate(problem)
         if not problem.solved:
             self._explore(problem)
+
+    def _wants_completion_pairs(self, problem: Problem) -> bool:
+        """Whether :meth:`_expand` with ``dive=True`` computes the problem's pair counts for
+        ``completions`` (it is not closed by a subsolver first): the dives then count them in
+        slices beforehand (:meth:`Dives._dive_steps`). Mirrors the dispatch at the top of ``_expand``."""
+        if self._pairs is None or not (self.bounds["completions"] and self._all_pairs):
+            return False
+        if self._two_leaves and problem.leaf_loss - problem.eq <= 2 * self.penalty:
+            return False
+        depth_left = problem.depth_left
+        if depth_left == 1 or depth_left in self._loops:
+            return False
+        if self._three is not None and (depth_left == 3 or (
+                self._wide and depth_left is None and problem.ub <= problem.eq + 5 * self.penalty + self.eps)):
+            return False
+        return not (self._depth_two and (depth_left == 2 or (
+            self._wide and problem.ub <= problem.eq + 4 * self.penalty + self.eps)))
 
     def _complete(self, child: Problem, objective: float, feature: int, completed: list) -> None:
         """``completions``: a child's best depth-one subtree becomes its upper bound if it is lower."""

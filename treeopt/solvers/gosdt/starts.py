@@ -108,7 +108,7 @@ class IncumbentStarts:
                                                           anytime=True)
         else:
             run.lower_target(root.ub)                             # the search may have found better
-        run.advance(self.three_slice_seconds)
+        run.advance(self.unit_budget if self.three_slice_seconds is None else self.three_slice_seconds)
         self._count_subsolves()
         if run.spec is not None and run.spec != LEAF and run.best < root.ub - self.eps:
             self._take_offer(run.best, run.spec)

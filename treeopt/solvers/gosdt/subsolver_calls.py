@@ -108,7 +108,7 @@ class SubsolverCalls:
         if run is None:
             run = self._three_runs[id(problem)] = solver.start(
                 points_in(problem.support, self.dataset.n_points), problem.ub)
-        run.advance(self.three_slice_seconds)
+        run.advance(self.unit_budget if self.three_slice_seconds is None else self.three_slice_seconds)
         self._count_subsolves()
         if run.done:
             del self._three_runs[id(problem)]

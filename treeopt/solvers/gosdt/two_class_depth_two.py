@@ -31,7 +31,7 @@ LEAF = -1   # "no split", as in treeopt/solvers/gosdt/depth_two.py
 
 
 def two_class_depth_two(X: np.ndarray, weight: np.ndarray, difference: np.ndarray, penalty: float,
-                        eps: float) -> tuple[float, tuple | int]:
+                        eps: float, pair_difference: np.ndarray | None = None) -> tuple[float, tuple | int]:
     """The best tree of depth at most two over some rows, for two classes.
 
     Parameters
@@ -44,6 +44,8 @@ def two_class_depth_two(X: np.ndarray, weight: np.ndarray, difference: np.ndarra
         λ in weight units.
     eps : float
         Tolerance for ties: a split must beat a leaf by more than ``eps``.
+    pair_difference : ndarray of shape (n_columns, n_columns), optional
+        ``G = Xᵀ diag(difference) X`` when the caller summed it already (in slices of rows).
 
     Returns
     -------
@@ -72,7 +74,10 @@ def two_class_depth_two(X: np.ndarray, weight: np.ndarray, difference: np.ndarra
         return leaf, LEAF
     # parts[0] = G, G[i, k]: the difference over f_i ∧ f_k; parts[1][k, i] = G[i, k] − G[k, k] (below).
     parts = np.empty((2, n, n), dtype=np.result_type(X, difference))
-    np.matmul(X.T, X * difference[:, None], out=parts[0])
+    if pair_difference is None:
+        np.matmul(X.T, X * difference[:, None], out=parts[0])
+    else:
+        parts[0] = pair_difference
     diagonal = parts[0].diagonal()
     # The right child of root i (difference o = G[i, i]) split on f_k has parts a = G[i, k] and o − a;
     # the left child (o = G[i, i] − v_S, both signs flipped) has a = G[i, k] − G[k, k]. The split is worth

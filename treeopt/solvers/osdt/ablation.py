@@ -33,6 +33,7 @@ import tracemalloc
 import pandas as pd
 
 from ...data import Dataset
+from ...regularization import DEFAULT_REGULARIZATION
 from .search import OSDT
 
 __all__ = ["ablation", "TABLE_6_2_BOUNDS"]
@@ -86,7 +87,7 @@ def _one_row(dataset, regularization, schedule, objective, bounds, warm_start, t
             "expansions": result.expansions}
 
 
-def ablation(data, y=None, *, regularization: float = 0.005, schedule: str = "curiosity",
+def ablation(data, y=None, *, regularization: float = DEFAULT_REGULARIZATION, schedule: str = "curiosity",
              objective="accuracy", bounds=None, warm_start=None, time_limit: float | None = 60.0,
              memory_limit_mb: float | None = None, measure_memory: bool = True,
              progress=None) -> pd.DataFrame:
@@ -98,8 +99,9 @@ def ablation(data, y=None, *, regularization: float = 0.005, schedule: str = "cu
         The data set, or a binary feature matrix (then give ``y``).
     y : array_like, optional
         Labels when ``data`` is a matrix.
-    regularization : float, default=0.005
-        λ (the thesis's ProPublica setting).
+    regularization : float, default=0.05
+        λ (:data:`~treeopt.regularization.DEFAULT_REGULARIZATION`, as every front end); the thesis's
+        ProPublica table used 0.005: pass it to reproduce that table.
     schedule : str, default="curiosity"
     objective : str or Objective, default="accuracy"
     bounds : list of str, optional

@@ -1,0 +1,88 @@
+"""The continuous benchmark's generated data keeps its promises, and its script starts.
+
+``benchmarks/continuous_data.py`` draws the hard data of ``benchmarks/continuous_bench.py`` in
+memory from a seed: the same seed must give the same data in every worker process, every column
+must be continuous, and the stated fraction of labels must be moved, so that no tree of the tested
+depth is perfect. No timing here (speed is measured by the benchmark itself).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+sys.path.insert(0, str(BENCHMARKS))
+import continuous_data  # noqa: E402  (a script folder, not a package)
+
+
+@pytest.mark.parametrize("draw", [continuous_data.gaussian_mixture, continuous_data.rotated_boundaries])
+def test_the_same_seed_gives_the_same_data_and_another_seed_other_data(draw):
+    X, y, clean = draw(400, 3, 3, 0.12, seed=7)
+    again = draw(400, 3, 3, 0.12, seed=7)
+    other = draw(400, 3, 3, 0.12, seed=8)
+    np.testing.assert_array_equal(X, again[0])
+    np.testing.assert_array_equal(y, again[1])
+    np.testing.assert_array_equal(clean, again[2])
+    assert not np.array_equal(X, other[0])
+
+
+@pytest.mark.parametrize("draw", [continuous_data.gaussian_mixture, continuous_data.rotated_boundaries])
+@pytest.mark.parametrize("n_classes", [2, 5])
+def test_every_column_is_continuous_and_the_stated_fraction_of_labels_is_moved(draw, n_classes):
+    X, y, clean = draw(1_000, 4, n_classes, 0.15, seed=3)
+    assert all(len(np.unique(X[:, j])) == len(X) for j in range(X.shape[1]))
+    assert np.sum(y != clean) == 150
+    assert set(np.unique(y)) == set(range(n_classes)) and set(np.unique(clean)) == set(range(n_classes))
+
+
+def test_the_benchmark_sizes_have_at_least_5000_distinct_values_per_column():
+    X, y = continuous_data.load("mixture_5k")
+    spec = continuous_data.GENERATED["mixture_5k"]
+    assert X.shape == (spec.n_rows, spec.n_features) and len(y) == spec.n_rows
+    assert X.nunique().min() >= 5_000
+    assert all(s.noise >= continuous_data.LEAST_NOISE for s in continuous_data.GENERATED.values())
+
+
+def least_errors(X: np.ndarray, y: np.ndarray, depth: int) -> int:
+    """The least training errors of any tree of ``depth`` with splits ``x[j] <= t``, by exhaustion:
+    a leaf, or for every column and every cut between two of its distinct values, the best subtree
+    of each side one level down."""
+    best = len(y) - np.bincount(y).max()
+    if depth == 0 or best == 0:
+        return best
+    for j in range(X.shape[1]):
+        for t in np.unique(X[:, j])[:-1]:
+            left = X[:, j] <= t
+            best = min(best, least_errors(X[left], y[left], depth - 1) + least_errors(X[~left], y[~left], depth - 1))
+    return best
+
+
+def test_no_tree_of_depth_two_is_perfect_on_the_generated_data():
+    for draw in (continuous_data.gaussian_mixture, continuous_data.rotated_boundaries):
+        X, y, _ = draw(60, 2, 2, 0.10, seed=11)
+        assert least_errors(X, y, 2) > 0
+
+
+def test_too_little_noise_is_refused_with_the_reason():
+    with pytest.raises(ValueError, match="noise=0.05 must be at least 0.1"):
+        continuous_data.gaussian_mixture(100, 2, 2, 0.05, seed=0)
+
+
+def test_the_loader_gives_float_columns_and_class_codes():
+    X, y = continuous_data.load("iris")
+    assert X.dtypes.map(lambda d: d.kind == "f").all()
+    assert np.unique(y).tolist() == [0, 1, 2]
+    with pytest.raises(ValueError, match="unknown dataset 'nope'"):
+        continuous_data.load("nope")
+
+
+def test_the_bench_script_explains_itself():
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "continuous_bench.py"), "--help"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "--quick" in done.stdout and "--memory-cap-mb" in done.stdout

@@ -1,0 +1,114 @@
+"""Long work answers Ctrl-C within the unit budget: a real SIGINT at random moments stops a fit with a tree.
+
+A search can only stop between two units of work, so every unit keeps to the solver's unit
+budget (``Solver.unit_budget``) and long computations run in slices. Here the first incumbent,
+CART grown on the whole table, is made slow on purpose (tiny blocks of rows, each paying a
+short sleep), which used to make it one unit of several seconds. A real SIGINT, sent by the
+operating system at a random moment while it grows, must stop ``fit`` with a tree within a
+generous hard limit, also inside ``cross_val_score``; and the interrupted search resumes to the
+optimum an uninterrupted one certifies.
+"""
+
+import os
+import signal
+import threading
+import time
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.model_selection import cross_val_score
+
+import treeopt.solvers.gosdt.cart_start as cart_start
+import treeopt.solvers.slices as slices
+from treeopt import OptimalTreeClassifier
+from treeopt.datasets import load_monk
+
+#: Seconds from the SIGINT to the end of fit, far above the unit budget (shared test machines).
+HARD_LIMIT = 3.0
+
+#: Seconds each block of CART's rows sleeps: with blocks of a few rows CART takes seconds.
+BLOCK_SLEEP = 0.004
+
+pytestmark = pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="needs POSIX signals")
+
+
+@pytest.fixture
+def slow_cart(monkeypatch):
+    """CART's growth made slow on purpose: blocks of a few rows, each one sleeping a little."""
+    monkeypatch.setattr(cart_start, "BLOCK_CELLS", 64)
+    due = slices.SliceClock.due
+
+    def slow_due(self):
+        time.sleep(BLOCK_SLEEP)
+        return due(self)
+
+    monkeypatch.setattr(slices.SliceClock, "due", slow_due)
+
+
+def _sigint_after(seconds: float) -> tuple[threading.Timer, list]:
+    """A real SIGINT to this process's main thread after ``seconds``; the list gets the moment it was sent."""
+    sent = []
+    main = threading.main_thread().ident
+
+    def send():
+        sent.append(time.perf_counter())
+        signal.pthread_kill(main, signal.SIGINT)
+
+    timer = threading.Timer(seconds, send)
+    timer.start()
+    return timer, sent
+
+
+@pytest.mark.parametrize("moment", np.random.default_rng(7).uniform(0.05, 0.8, size=3).round(3).tolist())
+def test_sigint_while_cart_grows_stops_fit_with_a_tree_then_resumes(slow_cart, moment):
+    X, y = load_monk(2)
+    clf = OptimalTreeClassifier(regularization=0.01)
+    timer, sent = _sigint_after(moment)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            with pytest.raises(KeyboardInterrupt):
+                clf.fit(X, y)
+        stopped = time.perf_counter()
+    finally:
+        timer.cancel()
+    assert sent, "fit ended before the SIGINT was sent"
+    assert stopped - sent[0] < HARD_LIMIT, f"fit answered the SIGINT after {stopped - sent[0]:.1f} s"
+    assert clf.status_ == "interrupted" and clf.tree_.n_leaves >= 1
+    assert clf.predict(X).shape == (len(y),)
+    resumed = clf.solver_.run()
+    whole = OptimalTreeClassifier(regularization=0.01).fit(X, y)
+    assert resumed.optimal and resumed.objective == pytest.approx(whole.objective_)
+
+
+def test_sigint_while_cart_grows_stops_cross_val_score(slow_cart):
+    X, y = load_monk(2)
+    timer, sent = _sigint_after(0.3)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            with pytest.raises(KeyboardInterrupt):
+                cross_val_score(OptimalTreeClassifier(regularization=0.01), X, y, cv=3)
+        stopped = time.perf_counter()
+    finally:
+        timer.cancel()
+    assert sent and stopped - sent[0] < HARD_LIMIT
+
+
+def test_every_unit_of_a_slow_cart_start_keeps_near_the_budget(slow_cart):
+    """The slow start is many units, none much longer than the budget (a generous factor: no clock
+    is asserted tightly, the point is that the growth is sliced at all)."""
+    from treeopt import make_solver
+    X, y = load_monk(2)
+    solver = make_solver(X, y, regularization=0.01)
+    solver.unit_budget = 0.02
+    longest, units = 0.0, 0
+    while solver.expansions == 0 and units < 100_000:      # the start: CART grows before any expansion
+        began = time.perf_counter()
+        solver.step(1)
+        longest = max(longest, time.perf_counter() - began)
+        units += 1
+    assert solver.prune_counts["cart_start"] == 1 and units > 10
+    assert longest < HARD_LIMIT / 3, f"one unit of work took {longest:.2f} s"
