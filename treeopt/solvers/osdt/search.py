@@ -740,12 +740,12 @@ class OSDT(Solver):
         fixed, fixed_loss = tree.fixed, tree.fixed_loss
         n_new = 2 * len(tree.split)
         work = 0
-        # Non-additive objectives: a complete tree's objective costs a whole ROC hull, so it is
+        # AUC and partial AUC: a complete tree's objective costs a whole ROC hull, so it is
         # computed only when it can beat R^c (R_k). Every complete tree that shares the first j
         # splits (a prefix of the combination) has the other split leaves' rows in two leaves each,
         # so its loss is at least the hierarchical bound with those rows sorted into pure leaves
         # (GOSDT Theorems B.1, 2.1, 2.2), and it has exactly len(fixed) + n_new leaves.
-        hopeless = self._hopeless_prefixes(tree) if not self.additive and self.bounds["hierarchical"] \
+        hopeless = self._hopeless_prefixes(tree) if self._hull_objective and self.bounds["hierarchical"] \
             and len(tree.split) > 1 else None
         for combo in itertools.product(*per_leaf):
             new_leaves = []
