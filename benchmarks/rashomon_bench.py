@@ -100,7 +100,7 @@ def run_treefarms(name: str, lam: float, eps: float, timeout: float, memory_gb: 
 
 def run_ours(name: str, lam: float, eps: float) -> dict:
     """treeopt's rashomon_set on the same table: count, first objectives, seconds."""
-    from treeopt.rashomon import rashomon_set
+    from treeopt import rashomon_set
     X, y = load(name)
     start = time.perf_counter()
     rs = rashomon_set(X, y, regularization=lam, epsilon=eps)

@@ -27,7 +27,8 @@ from .regularization import DEFAULT_REGULARIZATION
 from .slow_certificate import SlowCertificateWarning
 from .solvers import GOSDT, OSDT, Branches, DepthDeepening, Portfolio
 from .solvers.osdt.ablation import ablation
-from .rashomon import RashomonSet, rashomon_set
+from .rashomon import RashomonSet
+from .rashomon_sets import rashomon_set
 from .tree import Leaf, MultiwaySplit, Split, Tree
 
 __version__ = "0.1.0"

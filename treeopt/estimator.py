@@ -25,7 +25,8 @@ from .objectives import get_objective
 from .progress import progress_display
 from .regularization import DEFAULT_REGULARIZATION
 from .slow_certificate import SlowCertificateHint
-from .solvers.base import trace_frame
+from .solvers.base import check_zero_regularization, trace_frame
+from .registry import SOLVERS
 from .tree import Tree
 
 __all__ = ["OptimalTreeClassifier"]
@@ -48,6 +49,8 @@ def check_fit_input(estimator, X, y):
     ValueError: Unknown label type: continuous...
     """
     estimator._validate_params()
+    if getattr(estimator, "regularization", None) == 0 and getattr(estimator, "depth_budget", None) is None:
+        check_zero_regularization(SOLVERS["continuous"], None)     # a setting error, before the data's
     table, y = validate_fit_input(estimator, X, y)
     check_labels(y)
     check_classification_targets(y)
@@ -68,10 +71,13 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         front end) asks a leaf to correct 5 % of the rows: on two classes an
         optimal tree then has at most ``1/(2λ) + 1 = 11`` leaves (the one-leaf
         tree's objective is at most ½ + λ), readable and quick to certify. Pass a
-        smaller λ for larger, more accurate trees at a higher search cost.
+        smaller λ for larger, more accurate trees at a higher search cost. 0 (with
+        ``depth_budget``): the most accurate tree of at most that depth, ties
+        broken by fewer leaves.
     solver : str, default="auto"
         ``"auto"``: ``"gosdt"``, or ``"portfolio"`` on 24 or more binary features, or ``"osdt"``
-        for objectives that are not sums over leaves and OSDT's options (see
+        for objectives that are not sums over leaves and OSDT's options, or ``"continuous"``
+        for ``regularization=0`` and with a depth budget on large numeric tables (see
         :func:`treeopt.make_solver`); ``solver_.name`` tells which ran.
         Or a name of ``treeopt.SOLVERS``: ``"gosdt"`` (dynamic programming, additive objectives),
         ``"portfolio"`` (GOSDT and iterative deepening on depth interleaved, for wide data),
@@ -306,7 +312,7 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
     """
 
     _parameter_constraints = {
-        "regularization": [Interval(Real, 0, 1, closed="right")],
+        "regularization": [Interval(Real, 0, 1, closed="both")],   # 0: with depth_budget (the solver checks)
         "solver": [str],
         "objective": [str],
         "omega": [Interval(Real, 0, None, closed="neither"), None],
@@ -563,7 +569,7 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         """(data, binarized) for the tree: the original table for multiway trees, else the binary features."""
         check_is_fitted(self, "tree_")
         table = validate_predict_input(self, X)
-        if self.tree_.has_multiway:
+        if self.tree_.has_multiway or self.binarizer_ is None:   # None: the continuous solver's sorted columns
             as_frame(table, missing=getattr(self, "missing", "error"))     # refuses NaN under missing="error"
             return table, False
         return self.binarizer_.transform(table), True

@@ -41,7 +41,7 @@ A tree document is an object with these keys:
     least one), values distinct strings, numbers or booleans, and ``null`` for the category of
     missing values. Every node is its own object: a node reached twice (a cycle) is refused.
 
-A fit's certificate travels with the tree in an envelope, which :func:`tree_from_dict` also
+A fit's certificate travels with the tree in an envelope, which :func:`tree_fields_from_dict` also
 accepts (it reads the tree inside):
 
 ``{"format": "treeopt.fit", "version": 1, "certificate": {...}, "tree": {tree document}}``
@@ -55,10 +55,10 @@ Examples
 >>> data = tree_to_dict(t)
 >>> data["format"], data["version"], data["root"]["feature"]
 ('treeopt.tree', 1, 0)
->>> tree_from_dict(data) == t
+>>> Tree.from_dict(data) == t
 True
 >>> data["root"]["right"]["prediction"] = 0.7
->>> tree_from_dict(data)
+>>> Tree.from_dict(data)
 Traceback (most recent call last):
 ...
 treeopt.model_json.ModelJSONError: model JSON root.right.prediction: expected an integer (an index into classes), got 0.7; the file is corrupt or was edited by hand.
@@ -74,8 +74,8 @@ import numpy as np
 from .binarize import BinaryFeature
 from .nodes import Leaf, MultiwaySplit, Split
 
-__all__ = ["ModelJSONError", "FORMAT", "FIT_FORMAT", "VERSION", "tree_to_dict", "tree_from_dict",
-           "tree_from_json", "tree_to_json", "fit_document"]
+__all__ = ["ModelJSONError", "FORMAT", "FIT_FORMAT", "VERSION", "tree_to_dict", "tree_fields_from_dict",
+           "tree_fields_from_json", "tree_to_json", "fit_document"]
 
 #: ``format`` of a tree document and of a fit's envelope (tree + certificate).
 FORMAT = "treeopt.tree"
@@ -151,7 +151,7 @@ def tree_to_dict(tree) -> dict:
     Returns
     -------
     dict
-        JSON-compatible; :func:`tree_from_dict` reads it back into an equal tree.
+        JSON-compatible; :func:`tree_fields_from_dict` reads it back into an equal tree.
     """
     if tree._features_are_columns and tree.binarizer is None:
         input_ = {"table": "binary"}
@@ -339,19 +339,22 @@ def _version(data: dict, path: str) -> None:
         _fail(_join(path, "format"), f"expected {FORMAT!r} or {FIT_FORMAT!r}, got {_describe(data['format'])}")
 
 
-def tree_from_dict(data, binarizer=None):
-    """Check a tree document (or a fit's envelope) against the schema and build its :class:`~treeopt.tree.Tree`.
+def tree_fields_from_dict(data) -> dict:
+    """Check a tree document (or a fit's envelope) against the schema and read its fields.
+
+    :meth:`Tree.from_dict <treeopt.tree.Tree.from_dict>` builds the tree from them, so this
+    module needs no :class:`~treeopt.tree.Tree` (which calls it).
 
     Parameters
     ----------
     data : dict
         A tree document (:func:`tree_to_dict`) or the envelope of :func:`fit_document`.
-    binarizer : Binarizer, optional
-        Passed to the tree, so it predicts on the original table through it.
 
     Returns
     -------
-    Tree
+    dict
+        The keyword arguments of ``Tree``: ``root``, ``features``, ``classes``, ``columns_in`` and
+        ``columns_named``.
 
     Raises
     ------
@@ -359,8 +362,6 @@ def tree_from_dict(data, binarizer=None):
         A field is missing, has the wrong type or value, or the nodes form a cycle; the
         message and ``error.path`` name the field.
     """
-    from .tree import Tree
-
     data, base = _unwrap(data)
     _version(data, base)
     classes = _list(_field(data, "classes", base), _join(base, "classes"))
@@ -393,8 +394,8 @@ def tree_from_dict(data, binarizer=None):
     features = [_read_feature(entry, _join(features_path, j), n_columns)
                 for j, entry in enumerate(_list(_field(data, "features", base), features_path))]
     root = _read_nodes(_field(data, "root", base), _join(base, "root"), len(classes), len(features), n_columns)
-    return Tree(root, features, classes, binarizer=binarizer, columns_in=None if columns is None else list(columns),
-                columns_named=named)
+    return dict(root=root, features=features, classes=classes,
+                columns_in=None if columns is None else list(columns), columns_named=named)
 
 
 def _read_nodes(root, root_path: str, n_classes: int, n_features: int, n_columns: int | None):
@@ -460,14 +461,14 @@ def _read_multiway(entry: dict, path: str, n_columns: int | None) -> MultiwaySpl
     return MultiwaySplit(column, column_index, list(values), [None] * len(children))
 
 
-def tree_from_json(text: str | bytes, binarizer=None):
-    """:func:`tree_from_dict` of a JSON text; text that is not JSON is a :class:`ModelJSONError` too.
+def tree_fields_from_json(text: str | bytes) -> dict:
+    """:func:`tree_fields_from_dict` of a JSON text; text that is not JSON is a :class:`ModelJSONError` too.
 
     Examples
     --------
-    >>> tree_from_json('{"classes": ["a"], "features": [], "root": {"prediction": 0}}').n_leaves
-    1
-    >>> tree_from_json('{"classes": ["a"]')   # doctest: +ELLIPSIS
+    >>> tree_fields_from_json('{"classes": ["a"], "features": [], "root": {"prediction": 0}}')["classes"]
+    ['a']
+    >>> tree_fields_from_json('{"classes": ["a"]')   # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     treeopt.model_json.ModelJSONError: model JSON: not valid JSON (Expecting ',' delimiter: line 1 column 18 (char 17)); ...
@@ -478,4 +479,4 @@ def tree_from_json(text: str | bytes, binarizer=None):
         _fail("", f"not valid JSON ({error})")
     except RecursionError:
         _fail("", "nested too deeply for Python's JSON reader")
-    return tree_from_dict(data, binarizer=binarizer)
+    return tree_fields_from_dict(data)

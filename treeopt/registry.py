@@ -8,7 +8,7 @@ writing its class (a :class:`~treeopt.solvers.base.Solver` with ``BOUNDS`` and
 Examples
 --------
 >>> sorted(SOLVERS)
-['branches', 'deepening', 'frontier', 'gosdt', 'greedy', 'osdt', 'portfolio', 'rashomon']
+['branches', 'continuous', 'deepening', 'frontier', 'gosdt', 'greedy', 'osdt', 'portfolio', 'rashomon']
 >>> solvers_that(lambda cls: cls.CAPABILITIES.objectives == "any")
 ['osdt']
 """
@@ -20,6 +20,7 @@ from typing import Callable
 from .frontier.search import FrontierSearch
 from .greedy.solver import GreedyInduction
 from .solvers.branches import Branches
+from .solvers.continuous import ContinuousSearch
 from .solvers.gosdt import GOSDT, DepthDeepening, Portfolio
 from .solvers.osdt.search import OSDT
 from .rashomon.stepwise import RashomonSearch
@@ -35,6 +36,7 @@ SOLVERS = {
     "portfolio": Portfolio,
     "rashomon": RashomonSearch,
     "frontier": FrontierSearch,
+    "continuous": ContinuousSearch,
 }
 
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from .binarize import format_threshold, is_missing_value
 from .code_export import tree_to_latex, tree_to_python
-from .model_json import tree_from_dict, tree_from_json, tree_to_dict, tree_to_json
+from .model_json import tree_fields_from_dict, tree_fields_from_json, tree_to_dict, tree_to_json
 from .nodes import Leaf, MultiwaySplit, Node, Split, children_in_display_order, subtree_weight
 from .objectives import get_objective
 from .roc import leaf_class_counts
@@ -468,7 +468,7 @@ class Tree:
         Every field is checked against the schema of :mod:`treeopt.model_json`; a bad one raises
         :class:`~treeopt.model_json.ModelJSONError` (a ``ValueError``) naming its JSON path.
         """
-        return tree_from_dict(data, binarizer=binarizer)
+        return cls(**tree_fields_from_dict(data), binarizer=binarizer)
 
     def to_json(self, **kwargs) -> str:
         """:meth:`to_dict` as a JSON string."""
@@ -477,7 +477,7 @@ class Tree:
     @classmethod
     def from_json(cls, text: str, binarizer=None) -> "Tree":
         """Rebuild a tree from :meth:`to_json` output (see :meth:`from_dict`)."""
-        return tree_from_json(text, binarizer=binarizer)
+        return cls(**tree_fields_from_json(text), binarizer=binarizer)
 
     def to_python(self, function_name: str = "predict") -> str:
         """Source of a plain Python function ``predict(row)`` over one row of original values.

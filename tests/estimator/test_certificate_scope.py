@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from treeopt import OptimalTreeClassifier
-from treeopt.guessing import fitting
+from treeopt import encoding
 
 
 @pytest.fixture
@@ -27,7 +27,7 @@ def test_guessed_thresholds_certify_over_those_thresholds_only(numeric):
 
 def test_auto_reports_the_guess_it_made(numeric, monkeypatch):
     X, y = numeric
-    monkeypatch.setattr(fitting, "AUTO_MAX_THRESHOLDS", 10)       # the table has more: auto guesses
+    monkeypatch.setattr(encoding, "AUTO_MAX_THRESHOLDS", 10)      # the table has more: auto guesses
     clf = OptimalTreeClassifier(regularization=0.02, random_state=0).fit(X, y)
     assert clf.thresholds_ == "guess"
     assert clf.status_ == "optimal_over_guessed_thresholds" and not clf.optimal_

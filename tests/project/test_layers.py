@@ -138,7 +138,8 @@ LAYERS = [
     ("data", ["treeopt.data", "treeopt.binarize", "treeopt.categorical", "treeopt.objectives", "treeopt.events",
               "treeopt.memory", "treeopt.progress", "treeopt.datasets", "treeopt.roc", "treeopt.metrics",
               "treeopt.nodes", "treeopt.render", "treeopt.guessing", "treeopt.encoding",
-              "treeopt.table_columns", "treeopt.sorted_columns", "treeopt.input_validation"]),
+              "treeopt.table_columns", "treeopt.sorted_columns", "treeopt.input_validation",
+              "treeopt.numeric_thresholds", "treeopt.regularization"]),
     ("trees", ["treeopt.tree", "treeopt.code_export", "treeopt.sklearn_export", "treeopt.model_json"]),
     ("protocol", ["treeopt.solvers.base", "treeopt.solvers.records", "treeopt.solvers.switches",
                   "treeopt.solvers.capabilities", "treeopt.solvers.interrupts"]),
@@ -147,7 +148,8 @@ LAYERS = [
     ("construction", ["treeopt.registry", "treeopt.building"]),
     # the greedy package's estimator is a front end beside OptimalTreeClassifier
     ("front ends", ["treeopt.estimator", "treeopt.estimator_cv", "treeopt.fitted_tree", "treeopt.cli",
-                    "treeopt.greedy.estimator", "treeopt.frontiers", "treeopt"]),
+                    "treeopt.greedy.estimator", "treeopt.frontiers", "treeopt.rashomon_sets",
+                    "treeopt.slow_certificate"]),
     ("widgets", ["widgets"]),
 ]
 
@@ -179,4 +181,6 @@ def test_no_import_runs_back_up_a_layer():
 
 
 def test_every_module_has_a_layer():
-    assert not [name for name in _modules() if _layer(name) is None]
+    """A new module is placed in a layer on purpose (package faces excepted)."""
+    modules = _modules()
+    assert not [name for name, path in modules.items() if path.name != "__init__.py" and _layer(name) is None]

@@ -93,7 +93,7 @@ def test_make_solver_refuses_what_a_solver_cannot_take(monk2):
 def test_every_registered_solver_declares_its_capabilities():
     for name, cls in SOLVERS.items():
         caps = cls.CAPABILITIES
-        assert caps.dataset in ("binary", "categorical"), name
+        assert caps.dataset in ("binary", "categorical", "sorted"), name
         assert caps.objectives in ("additive", "any"), name
         assert set(caps.options) <= set(cls.setting_names()), name
         assert len(caps.penalties) == 1 or "penalty" in cls.setting_names(), name

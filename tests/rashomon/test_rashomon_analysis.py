@@ -4,7 +4,7 @@ import pytest
 
 from rashomon_oracle import all_trees, as_tuple
 from treeopt.data import Dataset
-from treeopt.rashomon import rashomon_set
+from treeopt import rashomon_set
 
 
 def _setup(seed, regularization=0.03, epsilon=0.6, weights=False):

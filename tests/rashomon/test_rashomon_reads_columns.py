@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from treeopt.rashomon import rashomon_set
+from treeopt import rashomon_set
 
 X = pd.DataFrame({"a": [1, 2, 3, 4, 5, 6, 7, 8], "b": [0, 1, 0, 1, 0, 1, 1, 0], "c": [8.0, 7, 6, 5, 4, 3, 2, 1]})
 Y = np.array([0, 0, 0, 1, 1, 1, 0, 1])

@@ -5,7 +5,7 @@ import pytest
 
 from rashomon_oracle import all_trees, as_tuple
 from treeopt.data import Dataset
-from treeopt.rashomon import rashomon_set
+from treeopt import rashomon_set
 from treeopt.tree import Tree
 
 
@@ -184,7 +184,7 @@ def test_verbose_shows_the_search_progress(monkeypatch):
         kwargs["progress"](self)               # a fast search ends before the first once-a-second call
         return real_run(self, **kwargs)
 
-    monkeypatch.setattr(importlib.import_module("treeopt.rashomon.rashomon_set"), "progress_display", Display)
+    monkeypatch.setattr(importlib.import_module("treeopt.rashomon_sets"), "progress_display", Display)
     monkeypatch.setattr(RashomonSearch, "run", run)
     X, y, _ = _problem(3, n=30, p=5)
     assert rashomon_set(X, y, regularization=0.02, epsilon=0.3, verbose=1).complete

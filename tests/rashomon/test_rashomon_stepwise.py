@@ -5,7 +5,8 @@ import pytest
 from rashomon_oracle import as_tuple
 from treeopt.data import Dataset
 from treeopt.events import Finished, Started
-from treeopt.rashomon import RashomonSearch, rashomon_set
+from treeopt import rashomon_set
+from treeopt.rashomon import RashomonSearch
 
 
 def _data(seed):

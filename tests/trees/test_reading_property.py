@@ -16,8 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from treeopt import Binarizer, OptimalTreeClassifier
-from treeopt.frontier import frontier
-from treeopt.rashomon import rashomon_set
+from treeopt import frontier
+from treeopt import rashomon_set
 from treeopt.tree import Leaf, Split, Tree
 
 NAMES = ["age", "income", "city", "id", "score"]

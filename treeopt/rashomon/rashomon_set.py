@@ -1,20 +1,14 @@
 """The Rashomon set as a lazy sequence of trees: exact size, i-th tree, samples, filters, analyses."""
 from __future__ import annotations
 
-import math
 import random
-import warnings
 from itertools import islice
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 import pandas as pd
-from sklearn.exceptions import ConvergenceWarning
 
-from treeopt.data import Dataset, distinct_rows
-from treeopt.encoding import fit_binarizer
-from treeopt.input_validation import check_labels
-from treeopt.progress import progress_display
+from treeopt.data import distinct_rows
 from treeopt.rashomon.agreement import vote_counts
 from treeopt.rashomon.distinct import count_prediction_distinct
 from treeopt.rashomon.grouping import group_representative, split_groups
@@ -23,7 +17,7 @@ from treeopt.rashomon.search import RashomonGraph
 from treeopt.rashomon.views import SetView
 from treeopt.tree import Tree
 
-__all__ = ["RashomonSet", "rashomon_set"]
+__all__ = ["RashomonSet"]
 
 
 class RashomonSet:
@@ -58,6 +52,7 @@ class RashomonSet:
     --------
     >>> import pandas as pd
     >>> X = pd.DataFrame({"a": [0, 0, 1, 1], "b": [0, 1, 0, 1]})
+    >>> from treeopt import rashomon_set
     >>> rs = rashomon_set(X, [0, 0, 1, 1], regularization=0.1, bound=0.45)
     >>> len(rs), rs.optimum
     (2, 0.2)
@@ -193,6 +188,7 @@ class RashomonSet:
 
         Examples
         --------
+        >>> from treeopt import rashomon_set
         >>> rs = rashomon_set([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 1, 1], regularization=0.1, bound=0.45)
         >>> len(rs), rs.to_frame(max_trees=1)[["objective", "leaves"]].to_dict("records")
         (2, [{'objective': 0.2, 'leaves': 2}])
@@ -221,6 +217,7 @@ class RashomonSet:
 
         Examples
         --------
+        >>> from treeopt import rashomon_set
         >>> rs = rashomon_set([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 1, 1], regularization=0.1, bound=0.45)
         >>> rs.variable_importance()["share"].tolist()        # x0 in both trees, x1 in one
         [1.0, 0.5]
@@ -242,6 +239,7 @@ class RashomonSet:
 
         Examples
         --------
+        >>> from treeopt import rashomon_set
         >>> rs = rashomon_set([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 1, 1], regularization=0.1, bound=0.45)
         >>> rs.split_groups()[["root", "left", "right", "count"]].values.tolist()
         [['x0', 'leaf', 'leaf', 1], ['x1', 'x0', 'x0', 1]]
@@ -337,6 +335,7 @@ class RashomonSet:
 
         Examples
         --------
+        >>> from treeopt import rashomon_set
         >>> rs = rashomon_set([[0, 0], [0, 1], [1, 0], [1, 1]], [0, 0, 1, 1], regularization=0.1, bound=0.45)
         >>> len(rs.filter(must_use="x1")), len(rs.filter(max_depth=1)), len(rs.filter(epsilon=0.5))
         (1, 1, 1)
@@ -388,112 +387,3 @@ def _tighter(current, new, name):
     if int(new) < 0:
         raise ValueError(f"{name} must be >= 0, got {new}.")
     return int(new) if current is None else min(current, int(new))
-
-
-def rashomon_set(X, y=None, *, regularization: float, epsilon: float | None = None, bound: float | None = None,
-                 sample_weight=None, objective="accuracy", thresholds: str = "all", max_thresholds: int | None = None,
-                 missing: str = "error", classes=None, time_limit: float | None = None,
-                 verbose: int = 0) -> RashomonSet:
-    """Every tree with objective ≤ ``(1 + epsilon) R*`` (or ≤ ``bound``), counted exactly and indexed.
-
-    Parameters
-    ----------
-    X : DataFrame, array_like or Dataset
-        Any table (binarized as by :class:`~treeopt.OptimalTreeClassifier`: 0/1 columns stay, categorical
-        columns one-hot, numeric columns thresholded), or a prepared :class:`~treeopt.data.Dataset` (then no ``y``).
-    y : array_like of shape (n_rows,)
-    regularization : float
-        λ, the objective cost of one leaf (> 0).
-    epsilon : float, optional
-        Relative slack: keep trees within ``(1 + epsilon)`` times the optimum (TreeFARMS's
-        ``rashomon_bound_multiplier``); a finite number >= 0.
-    bound : float, optional
-        Absolute objective bound (give exactly one of ``epsilon`` and ``bound``).
-    sample_weight : array_like, optional
-        Non-negative row weights (integer weights keep the counts' losses exact integers).
-    objective : str, default="accuracy"
-        An additive objective: ``"accuracy"``, ``"balanced_accuracy"`` or ``"weighted_accuracy"``.
-    thresholds : {"all", "quantile"}, default="all"
-        How numeric columns are binarized (:func:`treeopt.encoding.fit_binarizer`). Guessed
-        thresholds (``"guess"``, and ``"auto"``, which may guess) are refused: they would change
-        which trees exist.
-    max_thresholds, missing
-        Binarization, as for the estimator.
-    classes : array_like, optional
-    time_limit : float, optional
-        Seconds for the search (:class:`~treeopt.rashomon.stepwise.RashomonSearch`). A search stopped
-        by it, or by Ctrl-C, returns the part of the set proved so far, with ``complete=False`` and
-        ``status`` saying why (see :meth:`RashomonSearch.partial_set
-        <treeopt.rashomon.stepwise.RashomonSearch.partial_set>`), and a ``ConvergenceWarning``.
-    verbose : int, default=0
-        Above 0, show the search's progress (a bar, or one updating line; :mod:`treeopt.progress`).
-
-    Returns
-    -------
-    RashomonSet
-
-    Examples
-    --------
-    >>> from treeopt.datasets import load_monk
-    >>> X, y = load_monk(1)
-    >>> rs = rashomon_set(X, y, regularization=0.05, epsilon=0.05)
-    >>> len(rs) >= 1, rs.objective_at(0) == rs.optimum, rs.complete
-    (True, True, True)
-    >>> rashomon_set(X, y, regularization=0.05, epsilon=0.05, time_limit=60).count == rs.count
-    True
-    """
-    if (epsilon is None) == (bound is None):
-        raise ValueError("give exactly one of epsilon= (relative to the optimum) or bound= (absolute)")
-    _check_number("regularization", regularization, " > 0 (the objective cost of one leaf, e.g. 0.05)",
-                  lambda v: v > 0)
-    if epsilon is not None:
-        _check_number("epsilon", epsilon, " >= 0 (the relative slack, e.g. 0.05)", lambda v: v >= 0)
-    if bound is not None:
-        _check_number("bound", bound, " (an objective value, e.g. 0.3)", lambda v: True)
-    if time_limit is not None:
-        _check_number("time_limit", time_limit, " of seconds > 0, or None", lambda v: v > 0)
-    if isinstance(verbose, bool) or not isinstance(verbose, Integral) or verbose < 0:
-        raise ValueError(f"verbose must be an integer >= 0, got {verbose!r}.")
-    if isinstance(X, Dataset):
-        if y is not None or sample_weight is not None:
-            raise ValueError("with a Dataset, give neither y nor sample_weight: the dataset holds them.")
-        dataset = X
-    else:
-        if y is None:
-            raise ValueError("rashomon_set needs y (the labels) unless X is a treeopt Dataset.")
-        if thresholds in ("guess", "auto"):
-            raise ValueError(f"thresholds={thresholds!r} is not available for Rashomon sets (guessed thresholds "
-                             "would change which trees exist); use 'all' or 'quantile'.")
-        y = np.asarray(y)
-        check_labels(y)
-        binarizer = fit_binarizer(X, y, thresholds=thresholds, max_thresholds=max_thresholds, missing=missing,
-                                  sample_weight=sample_weight)
-        dataset = Dataset.from_arrays(X, y, sample_weight=sample_weight, binarizer=binarizer, classes=classes)
-    if time_limit is None and not verbose:
-        graph = RashomonGraph(dataset, regularization, objective)
-        optimum = graph.optimum()
-        limit = (1 + epsilon) * optimum if bound is None else float(bound)
-        graph.solve_root(limit)
-        return RashomonSet(graph, SetView(graph, limit), optimum, epsilon)
-    from treeopt.rashomon.stepwise import RashomonSearch      # the stepwise search builds this module's result
-
-    search = RashomonSearch(dataset, regularization=regularization, objective=objective, epsilon=epsilon,
-                            bound=bound)
-    progress = progress_display() if verbose else None
-    try:
-        search.run(time_limit=time_limit, progress=progress)
-    finally:
-        if progress is not None:
-            progress.close()
-    found = search.partial_set()
-    if not found.complete:
-        warnings.warn(f"the Rashomon search stopped ({found.status}) before the end: the set holds the "
-                      f"{found.count} trees proved so far (complete=False). Raise time_limit for the whole set.",
-                      ConvergenceWarning, stacklevel=2)
-    return found
-
-
-def _check_number(name: str, value, wanted: str, valid) -> None:
-    """Refuse a parameter that is not a finite real number satisfying ``valid`` (NaN included), naming it."""
-    if isinstance(value, bool) or not isinstance(value, Real) or not math.isfinite(value) or not valid(value):
-        raise ValueError(f"{name} must be a finite number{wanted}; got {value!r}.")

@@ -75,7 +75,7 @@ from .records import TRACE_COLUMNS, QueueEntry, SearchResult, Snapshot, TracePoi
 from .switches import Switch, Switches, switches_from_citations
 
 __all__ = ["Solver", "Snapshot", "QueueEntry", "SearchResult", "TracePoint", "trace_frame", "TRACE_COLUMNS", "check_cache_limit",
-           "plain_value"]
+           "check_zero_regularization", "plain_value"]
 
 #: Objective values closer than this fraction of the total weight are equal (each solver's ``eps`` is
 #: ``EPS * total_weight``: relative, so that weights of 1e-10 or 1e6 decide ties alike).
@@ -188,9 +188,11 @@ class Solver:
             raise TypeError(f"dataset must be a treeopt Dataset, got {type(dataset).__name__}; "
                             "build one with Dataset.from_arrays(X, y).")
         if isinstance(regularization, bool) or not isinstance(regularization, (int, float, np.floating)) \
-                or not math.isfinite(regularization) or not 0 < regularization <= 1:
+                or not math.isfinite(regularization) or not 0 <= regularization <= 1:
             raise ValueError(f"regularization must be a number in (0, 1], got {regularization!r}. "
                              "It is the objective cost of one leaf (e.g. 0.01: a leaf must save 1% of errors).")
+        if regularization == 0:
+            check_zero_regularization(type(self), depth_budget)
         if depth_budget is not None and (not isinstance(depth_budget, (int, np.integer)) or depth_budget < 0):
             raise ValueError(f"depth_budget must be a non-negative integer or None, got {depth_budget!r}.")
         self.switches = type(self).SWITCHES + self._plugin_switches()
@@ -946,6 +948,30 @@ def _released_class(cls: type) -> type:
         })
         _RELEASED_CLASSES[cls] = released
     return released
+
+
+def check_zero_regularization(cls: type, depth_budget) -> None:
+    """Refuse ``regularization=0`` unless a solver that takes it has a depth budget.
+
+    Without a penalty per leaf, the most accurate tree of unbounded depth is as deep as the data
+    allow and certifying it is hopeless; with a ``depth_budget`` the most accurate tree of at most
+    that depth is well defined (ties broken by fewer leaves).
+
+    Examples
+    --------
+    >>> from treeopt.solvers import GOSDT
+    >>> check_zero_regularization(GOSDT, 3)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: regularization=0 (the most accurate tree of at most depth_budget levels) needs solver='continuous' ...
+    """
+    if depth_budget is None:
+        raise ValueError("regularization=0 needs a depth_budget (e.g. depth_budget=3): without a penalty per "
+                         "leaf the most accurate tree is as deep as the data allow. Give depth_budget, or a "
+                         "positive regularization such as 0.01.")
+    if not cls.CAPABILITIES.zero_regularization:
+        raise ValueError(f"regularization=0 (the most accurate tree of at most depth_budget levels) needs "
+                         f"solver='continuous' (or solver='auto'); {cls.name!r} needs regularization in (0, 1].")
 
 
 def check_cache_limit(cache_limit) -> int | None:

@@ -28,11 +28,12 @@ class Capabilities:
 
     Attributes
     ----------
-    dataset : {"binary", "categorical"}
+    dataset : {"binary", "categorical", "sorted"}
         ``"binary"``: a :class:`~treeopt.data.Dataset` of 0/1 features (numeric columns
         thresholded, categories one-hot). ``"categorical"``: a
         :class:`~treeopt.categorical.CategoricalDataset` whose categorical columns stay whole
-        (multiway splits).
+        (multiway splits). ``"sorted"``: a :class:`~treeopt.sorted_columns.SortedDataset` whose
+        numeric columns stay values, each sorted once (categories one-hot).
     objectives : {"additive", "any"}
         ``"additive"``: only objectives that are sums over leaves (dynamic programming needs
         them); ``"any"``: also F-score, AUC and partial AUC.
@@ -48,6 +49,9 @@ class Capabilities:
     depth_budget : bool
         Whether the solver takes a ``depth_budget`` (the Rashomon set keeps trees of every depth
         and is filtered by depth afterwards).
+    zero_regularization : bool
+        Whether the solver takes ``regularization=0`` with a depth budget: the most accurate tree
+        of at most that depth, ties broken by fewer leaves.
     """
 
     dataset: str = "binary"
@@ -56,3 +60,4 @@ class Capabilities:
     options: tuple = ()
     guesses_lower_bounds: bool = False
     depth_budget: bool = True
+    zero_regularization: bool = False

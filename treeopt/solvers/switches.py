@@ -1,4 +1,4 @@
-"""What a solver lets you switch off, declared as objects of four kinds.
+"""What a solver lets you switch off, declared as objects of five kinds.
 
 A solver's search is shaped by named parts that a user, a student or a benchmark may switch
 off one at a time to see what each does. They are not all bounds, and the difference matters

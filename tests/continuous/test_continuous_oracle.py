@@ -1,0 +1,139 @@
+"""The continuous solver against the brute-force oracle on the binarized table, and against GOSDT.
+
+Small random numeric tables (two columns with a few distinct values, one with about twenty, so
+that intervals of thresholds are pruned, and every threshold is a binary feature the oracle can
+enumerate): the optimum over sorted values must equal the optimum over
+the binarization with every threshold, at every depth budget 1-4, with λ = 0 and λ > 0, with
+weights, with three classes, and with each switch off.
+"""
+
+import numpy as np
+import pytest
+from oracle import brute_force
+
+from treeopt import make_solver
+from treeopt.binarize import Binarizer
+from treeopt.solvers.continuous import ContinuousSearch
+
+#: Everything on, then each switch off in turn (bounds as ``bounds=``, subsolvers and first incumbents as
+#: ``strategies=``).
+SWITCHES = [None] + [{("bounds" if switch.is_bound else "strategies"): {name: False}}
+                     for name, switch in ContinuousSearch.SWITCHES.items()]
+
+
+def _switch_id(switches):
+    return "all" if switches is None else next(iter(next(iter(switches.values())))) + "_off"
+#: λ for the oracle's stand-in of λ = 0: below one error divided by the most leaves (16 at depth four).
+TIE_LAMBDA = 1e-3
+
+
+def _table(seed: int, n_rows: int = 24, n_classes: int = 2, weighted: bool = False):
+    rng = np.random.default_rng(seed)
+    X = np.column_stack([rng.integers(0, 4, n_rows) * 1.5 - 1, rng.integers(0, 3, n_rows) + 0.25,
+                         rng.normal(size=n_rows).round(1)])
+    signal = (X[:, 0] > 0) ^ (X[:, 2] > 0.2)
+    y = np.where(rng.random(n_rows) < 0.25, rng.integers(0, n_classes, n_rows), signal.astype(int) % n_classes)
+    weights = rng.integers(1, 4, n_rows).astype(float) if weighted else None
+    return X, y, weights
+
+
+def _binary(X):
+    return Binarizer(thresholds="all").fit_transform(X).astype(int)
+
+
+def _errors(tree, X, y, weights):
+    wrong = tree.predict(X, binarized=False) != y
+    return float(np.sum(wrong * (1.0 if weights is None else weights)))
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3, 4])
+@pytest.mark.parametrize("switches", SWITCHES, ids=_switch_id)
+@pytest.mark.parametrize("seed", [0, 1])
+def test_positive_lambda_matches_the_oracle(depth, switches, seed):
+    X, y, _ = _table(seed)
+    result = make_solver(X, y, solver="continuous", regularization=0.02, depth_budget=depth, **(switches or {})).run()
+    expected = brute_force(_binary(X), y, 0.02, depth=depth)
+    assert result.optimal
+    assert result.objective == pytest.approx(expected.objective, abs=1e-9)
+    assert result.tree.depth <= depth
+    # The tree predicts on the original table as the search counted it.
+    assert _errors(result.tree, X, y, None) / len(y) + 0.02 * result.tree.n_leaves == pytest.approx(result.objective)
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3, 4])
+@pytest.mark.parametrize("switches", SWITCHES, ids=_switch_id)
+def test_zero_lambda_is_the_most_accurate_tree_with_fewest_leaves(depth, switches):
+    X, y, weights = _table(3, weighted=True)
+    result = make_solver(X, y, solver="continuous", regularization=0, depth_budget=depth, **(switches or {}),
+                         sample_weight=weights).run()
+    # With integer weights, λ below one error over the most leaves orders trees by (errors, leaves).
+    expected = brute_force(_binary(X), y, TIE_LAMBDA, depth=depth, sample_weight=weights)
+    total = weights.sum()
+    expected_errors = expected.objective * total - TIE_LAMBDA * total * expected.n_leaves
+    assert result.optimal
+    assert result.objective == pytest.approx(expected_errors / total, abs=1e-9)
+    assert result.tree.n_leaves == expected.n_leaves
+    assert _errors(result.tree, X, y, weights) / total == pytest.approx(result.objective)
+
+
+@pytest.mark.parametrize("depth", [1, 2, 3])
+@pytest.mark.parametrize("switches", SWITCHES, ids=_switch_id)
+def test_weighted_three_classes_match_the_oracle(depth, switches):
+    X, y, weights = _table(5, n_rows=30, n_classes=3, weighted=True)
+    weights = weights * 0.37                              # weights that are not whole numbers
+    result = make_solver(X, y, solver="continuous", regularization=0.01, depth_budget=depth, **(switches or {}),
+                         sample_weight=weights).run()
+    expected = brute_force(_binary(X), y, 0.01, depth=depth, sample_weight=weights)
+    assert result.objective == pytest.approx(expected.objective, abs=1e-9)
+
+
+@pytest.mark.parametrize("objective", ["balanced_accuracy", "weighted_accuracy"])
+def test_class_cost_objectives_match_the_oracle(objective):
+    X, y, _ = _table(7)
+    options = {"omega": 3.0} if objective == "weighted_accuracy" else {}
+    result = make_solver(X, y, solver="continuous", objective=objective, regularization=0.02, depth_budget=3,
+                         **options).run()
+    from treeopt.objectives import get_objective
+    expected = brute_force(_binary(X), y, 0.02, depth=3, objective=get_objective(objective, **options))
+    assert result.objective == pytest.approx(expected.objective, abs=1e-9)
+
+
+@pytest.mark.parametrize("depth", [2, pytest.param(3, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("switches", SWITCHES, ids=_switch_id)
+@pytest.mark.parametrize("seed", range(4))
+def test_many_distinct_values_match_gosdt_with_every_threshold(depth, switches, seed):
+    """Continuous columns (every value distinct, weighted rows, three classes for odd seeds): the same
+    optimum as GOSDT on every threshold."""
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(60, 3))
+    y = ((X[:, 0] > 0.3) ^ (X[:, 1] < -0.1)).astype(int) + (seed % 2) * (X[:, 2] > 1)
+    noise = rng.random(60) < 0.2
+    y[noise] = rng.integers(0, y.max() + 1, noise.sum())
+    weights = rng.integers(1, 4, 60).astype(float)
+    ours = make_solver(X, y, solver="continuous", regularization=0.005, depth_budget=depth, **(switches or {}),
+                       sample_weight=weights).run()
+    gosdt = make_solver(X, y, solver="gosdt", thresholds="all", regularization=0.005, depth_budget=depth,
+                        sample_weight=weights).run()
+    assert ours.objective == pytest.approx(gosdt.objective, abs=1e-9)
+    total = weights.sum()
+    assert _errors(ours.tree, X, y, weights) / total + 0.005 * ours.tree.n_leaves == pytest.approx(ours.objective)
+
+
+def test_without_a_depth_budget_the_leaf_count_bound_certifies_the_optimum():
+    X, y, _ = _table(2)
+    result = make_solver(X, y, solver="continuous", regularization=0.03).run()
+    expected = brute_force(_binary(X), y, 0.03)
+    assert result.optimal
+    assert result.objective == pytest.approx(expected.objective, abs=1e-9)
+
+
+def test_each_pruning_switch_acts_on_continuous_data():
+    """Every bound prunes something here, so switching it off is a real change (the tests above
+    then show that the optimum stays the same)."""
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(120, 3))
+    y = ((X[:, 0] > 0) ^ (X[:, 2] > 0.5)).astype(int)
+    y[rng.random(120) < 0.1] ^= 1
+    solver = make_solver(X, y, solver="continuous", regularization=0.05, depth_budget=3)
+    solver.run()
+    assert all(solver.prune_counts[name] > 0 for name in solver.BOUNDS), solver.prune_counts

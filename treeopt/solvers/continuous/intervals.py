@@ -1,0 +1,161 @@
+"""Interval pruning over the thresholds of one subproblem.
+
+Brița, van der Linden and Demirović, *Optimal Classification Trees for Continuous Feature Data
+Using Dynamic Programming with Branch-and-Bound* (AAAI 2025), section 4.2. When a column's
+thresholds are sorted, the left child of a threshold ``t`` (rows with rank at most ``t``) is a
+subset of the left child of every later threshold. Two facts about the optimal cost ``OPT`` of a
+child bound every threshold strictly between two evaluated ones, ``a < t < b``:
+
+* monotonicity: a subset costs at most as much (the superset's tree, applied to the subset,
+  misclassifies no more and has no more leaves), so ``OPT(left(t)) >= OPT(left(a))`` and
+  ``OPT(right(t)) >= OPT(right(b))``;
+* similarity: adding rows costs at most their misclassification cost, so
+  ``OPT(left(t)) >= OPT(left(b)) - W(t, b]`` and ``OPT(right(t)) >= OPT(right(a)) - W(a, t]``,
+  with ``W`` the cost-weighted rows whose rank lies in the range.
+
+The bound of an interval is the smallest, over its thresholds, of the sum of the two children's
+bounds. An interval whose bound reaches the best cost so far (or the budget passed down) is
+closed without evaluating any of its thresholds. Otherwise its middle threshold is tried next
+(bisection), and that splits it in two. Lower bounds of the children serve as well as exact costs,
+so a child solved under a budget (and stopped at it) still bounds its neighbours.
+
+Examples
+--------
+Four thresholds of one column; the children's costs at threshold 1 bound the others:
+
+>>> import numpy as np
+>>> search = IntervalSearch([np.array([1.0, 2.0, 3.0, 4.0])], [5.0], floor=0.0, pruning=True)
+>>> [(f, m) for f, m in search.candidates(10.0, 4)]
+[(0, 1)]
+>>> search.record(0, 1, 0.0, 0.0)          # a perfect split at threshold 1
+>>> search.candidates(0.0, 4), search.pruned
+([], 3)
+"""
+
+from __future__ import annotations
+
+import heapq
+
+import numpy as np
+
+__all__ = ["IntervalSearch"]
+
+
+class IntervalSearch:
+    """The open intervals of thresholds of one subproblem, over all its columns.
+
+    Parameters
+    ----------
+    cumulative : list of ndarray
+        For each column, ``cumulative[f][i]``: the cost-weighted rows of the subproblem whose rank
+        is at most threshold ``i``'s (increasing; one entry per threshold).
+    totals : list of float
+        The subproblem's cost-weighted rows (the same for every column; one entry per column).
+    floor : float
+        A lower bound on any child's cost (a leaf's penalty).
+    pruning : bool
+        Use the bounds of the module docstring; off, an interval's bound is ``2 × floor``.
+
+    Attributes
+    ----------
+    pruned : int
+        Thresholds closed without being evaluated.
+    evaluated : int
+        Thresholds evaluated.
+    closed_bound : float
+        The least bound of a closed interval (a lower bound on every threshold pruned).
+    """
+
+    def __init__(self, cumulative: list, totals: list, *, floor: float, pruning: bool):
+        self.cumulative = cumulative
+        self.totals = totals
+        self.floor = floor
+        self.pruning = pruning
+        self.pruned = 0
+        self.evaluated = 0
+        self.closed_bound = float("inf")
+        # Per column: evaluated threshold -> (lower bound of the left child, of the right child).
+        self.known: list[dict] = [{} for _ in cumulative]
+        self._heap: list = []                   # (bound, column, a, b): thresholds a+1 .. b-1 open
+        self._pending: dict = {}                # (column, middle) -> (bound, a, b) handed out, not recorded
+        for f, cum in enumerate(cumulative):
+            if len(cum):
+                heapq.heappush(self._heap, (2 * floor, f, -1, len(cum)))
+
+    # -- the bound ------------------------------------------------------------------------------
+    def _ends(self, f: int, i: int) -> tuple[float, float, float]:
+        """(left bound, right bound, cumulative weight) at threshold ``i`` (-1 and ``q``: no rows left / right)."""
+        cum = self.cumulative[f]
+        if i < 0:
+            return self.floor, self.floor, 0.0
+        if i >= len(cum):
+            return self.floor, self.floor, self.totals[f]
+        left, right = self.known[f][i]
+        return left, right, cum[i]
+
+    def child_bounds(self, f: int, a: int, m: int, b: int) -> tuple[float, float]:
+        """Lower bounds on the left and right child of threshold ``m`` from the evaluated ``a < m < b``."""
+        if not self.pruning:
+            return self.floor, self.floor
+        la, ra, wa = self._ends(f, a)
+        lb, rb, wb = self._ends(f, b)
+        w = self.cumulative[f][m]
+        return max(la, lb - (wb - w), self.floor), max(rb, ra - (w - wa), self.floor)
+
+    def interval_bound(self, f: int, a: int, b: int) -> float:
+        """The least lower bound of a split at any threshold strictly between ``a`` and ``b``."""
+        if not self.pruning:
+            return 2 * self.floor
+        la, ra, wa = self._ends(f, a)
+        lb, rb, wb = self._ends(f, b)
+        w = self.cumulative[f][a + 1:b]
+        left = np.maximum(np.maximum(la, lb - (wb - w)), self.floor)
+        right = np.maximum(np.maximum(rb, ra - (w - wa)), self.floor)
+        return float((left + right).min())
+
+    # -- the search -----------------------------------------------------------------------------
+    def candidates(self, target: float, k: int) -> list[tuple[int, int]]:
+        """Up to ``k`` thresholds to evaluate next, as ``(column, threshold)``: the middles of the
+        open intervals of least bound. Intervals whose bound reaches ``target`` are closed."""
+        out = []
+        heap = self._heap
+        while heap and len(out) < k:
+            bound, f, a, b = heapq.heappop(heap)
+            if bound >= target:
+                self._close(bound, a, b)
+                while heap:                      # every other interval's bound is at least this one's
+                    bound, f, a, b = heapq.heappop(heap)
+                    self._close(bound, a, b)
+                break
+            m = (a + b) // 2
+            self._pending[(f, m)] = (bound, a, b)
+            out.append((f, m))
+        return out
+
+    def _close(self, bound: float, a: int, b: int) -> None:
+        self.pruned += b - a - 1
+        self.closed_bound = min(self.closed_bound, bound)
+
+    def interval_of(self, f: int, m: int) -> tuple[int, int]:
+        """The evaluated neighbours ``(a, b)`` of a threshold handed out by :meth:`candidates`."""
+        _, a, b = self._pending[(f, m)]
+        return a, b
+
+    def record(self, f: int, m: int, left: float, right: float) -> None:
+        """Threshold ``m`` of column ``f`` was evaluated: lower bounds (or exact costs) of its children."""
+        _, a, b = self._pending.pop((f, m))
+        self.evaluated += 1
+        self.known[f][m] = (left, right)
+        for lo, hi in ((a, m), (m, b)):
+            if hi - lo > 1:
+                heapq.heappush(self._heap, (self.interval_bound(f, lo, hi), f, lo, hi))
+
+    def lower_bound(self) -> float:
+        """The least bound over the thresholds not yet evaluated or closed (inf once none is left)."""
+        bounds = [entry[0] for entry in self._heap[:1]] + [entry[0] for entry in self._pending.values()]
+        return min(bounds, default=float("inf"))
+
+    @property
+    def open_intervals(self) -> int:
+        """Intervals still open (not counting those handed out)."""
+        return len(self._heap)

@@ -1,0 +1,496 @@
+"""The depth-limited search over sorted values, and the stepwise solver around it.
+
+The optimal tree of depth at most ``d`` on a support ``S`` is a leaf or, over every column and
+threshold, the optimal depth ``d - 1`` trees of the two children (the dynamic program of Brița,
+van der Linden and Demirović, *Optimal Classification Trees for Continuous Feature Data Using
+Dynamic Programming with Branch-and-Bound*, AAAI 2025, section 3). This module runs it with:
+
+* interval pruning over each column's thresholds (:mod:`.intervals`, section 4.2 of that paper);
+* upper bounds passed down (section 4.1): a subproblem is asked for its optimum only if it is
+  below a budget (the best split so far minus a lower bound on the sibling), and otherwise
+  answers with a lower bound at least the budget;
+* the terminal depth-two solver (:mod:`.terminal`, section 4.3) for the last two levels;
+* a memo of subproblems by (depth, support), results and lower bounds alike;
+* with λ > 0, GOSDT's one-step lookahead (Lin et al., *Generalized and Scalable Optimal Sparse
+  Decision Trees*, ICML 2020, Theorem B.5): a split must pay for its extra leaf, so a leaf whose
+  loss is at most λ is not split; and the leaf-support bound (Hu, Rudin, Seltzer, *Optimal Sparse
+  Decision Trees*, NeurIPS 2019, Theorem 3): a side of cost-weighted weight ``w <= λ`` can be
+  routed into its sibling's subtree, which costs at most ``w`` and saves at least one leaf, so such
+  a split is never needed.
+
+``regularization=0`` with a depth budget asks for the most accurate tree of at most that depth,
+ties broken by fewer leaves. The search charges every leaf an infinitesimal penalty (a
+``2**-(d+1)`` share of the tolerance within which treeopt calls two objectives equal), so a
+tree with fewer leaves wins every tie; objectives are reported without it.
+
+Without a depth budget (λ > 0) the search deepens, ``d = 1, 2, …``, and stops when the leaf-count
+bound of :mod:`treeopt.solvers.deepening` certifies the best tree.
+
+The search is a generator that yields after each unit of work: one threshold of a depth-three
+or deeper subproblem, or one batch of root thresholds of a depth-two subproblem (sized so that
+a unit stays short).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+
+from ...events import Pruned, Started
+from ...nodes import Leaf, Split
+from ...sorted_columns import SortedDataset
+from ...tree import Tree
+from ..base import EPS, QueueEntry, Solver
+from ..capabilities import Capabilities
+from ..switches import Switches, bound, first_incumbent, subsolver
+from .intervals import IntervalSearch
+from .terminal import SupportColumns, batch_size, best_depth_one, depth_two_children, leaf_loss
+
+__all__ = ["ContinuousSearch"]
+
+#: A depth-two batch evaluates at most this many root thresholds.
+BATCH_LIMIT = 64
+
+_LEAF = ("leaf",)
+
+#: The switches that prune (each emits ``Pruned``); ``depth_two`` chooses a subsolver.
+_PRUNING = ("interval_pruning", "upper_bound_pass_down", "leaf_lookahead", "leaf_support", "leaf_bound")
+
+
+class ContinuousSearch(Solver):
+    """The best tree of bounded depth over numeric columns kept as sorted values.
+
+    Parameters
+    ----------
+    dataset : SortedDataset or Dataset
+        Built by ``make_solver(..., solver="continuous")`` or ``SortedDataset.from_arrays``; a binary
+        :class:`~treeopt.data.Dataset` is read as 0/1 columns split on its own features.
+    regularization : float
+        λ, the cost of one leaf in objective units; 0 (with a ``depth_budget``) for the most
+        accurate tree, ties broken by fewer leaves.
+    objective : str or Objective, default="accuracy"
+        Any additive objective.
+    bounds : dict of str to bool, optional
+        Switch off ``interval_pruning``, ``upper_bound_pass_down``, ``leaf_lookahead``,
+        ``leaf_bound`` or ``leaf_support``.
+    depth_budget : int, optional
+        Maximum depth. Without one (λ > 0), depths 1, 2, … are solved until the leaf-count bound
+        certifies the best tree.
+    strategies : dict of str to bool, optional
+        Switch off the ``depth_two`` subsolver (the depth-two levels are then searched like deeper
+        ones) or the ``shallower_start`` first incumbent.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from treeopt.sorted_columns import SortedDataset
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(60, 2))
+    >>> y = (X[:, 0] > 0.3) ^ (X[:, 1] > -0.2)                    # XOR of two thresholds
+    >>> solver = ContinuousSearch(SortedDataset.from_arrays(X, y), regularization=0, depth_budget=2)
+    >>> result = solver.run()
+    >>> result.optimal, result.objective, result.tree.n_leaves
+    (True, 0.0, 4)
+    >>> sorted(solver.prune_counts)  # doctest: +NORMALIZE_WHITESPACE
+    ['depth_two', 'interval_pruning', 'leaf_bound', 'leaf_lookahead', 'leaf_support', 'shallower_start',
+     'upper_bound_pass_down']
+    """
+
+    name = "continuous"
+    SWITCHES = Switches([
+        bound("interval_pruning", "Brița, van der Linden, Demirović (AAAI 2025) section 4.2: one evaluated threshold "
+                                  "bounds the thresholds between it and its evaluated neighbours"),
+        bound("upper_bound_pass_down", "Brița et al. (AAAI 2025) section 4.1: a child is solved only below the best "
+                                       "split so far minus its sibling's lower bound"),
+        bound("leaf_lookahead", "GOSDT Theorem B.5 (one-step lookahead): a leaf whose loss is at most λ is not split"),
+        bound("leaf_bound", "GOSDT Theorem B.4 (upper bound on the number of leaves): below a budget b a tree has "
+                            "fewer than b / λ leaves, so a subproblem is solved at depth at most ceil(b / λ) - 2"),
+        bound("leaf_support", "OSDT Theorem 3 (lower bound on leaf support), in its one-sided form: a split with a "
+                              "side of cost-weighted weight at most λ is no better than its other side's subtree"),
+        subsolver("depth_two", "Brița et al. (AAAI 2025) section 4.3: the terminal depth-two solver, one pass per "
+                               "root threshold"),
+        first_incumbent("shallower_start", "a support's best tree one level shallower (solved under the same "
+                                           "budget) starts its search, so its children get tight budgets at once"),
+    ])
+    CAPABILITIES = Capabilities(dataset="sorted", zero_regularization=True)
+
+    def __init__(self, dataset: SortedDataset, *, regularization: float, objective="accuracy",
+                 bounds: dict | None = None, depth_budget: int | None = None, strategies: dict | None = None):
+        super().__init__(dataset, regularization=regularization, objective=objective, bounds=bounds,
+                         depth_budget=depth_budget, strategies=strategies)
+        # A binary Dataset is read as 0/1 columns, each split on its own feature (the tree keeps them all).
+        self._binary_features = not isinstance(dataset, SortedDataset)
+        sorted_view = SortedDataset.from_dataset(dataset) if self._binary_features else dataset
+        if not self.objective.additive:
+            raise ValueError(f"solver='continuous' needs an additive objective; {self.objective.name!r} is not. "
+                             "Use solver='osdt' for F-score and AUC objectives.")
+        self.model = self.objective.loss_model(dataset)
+        columns = sorted_view.columns
+        self._columns = columns
+        self._rank = columns.rank
+        n_classes = dataset.n_classes
+        onehot = np.zeros((columns.n_rows, n_classes))
+        onehot[np.arange(columns.n_rows), sorted_view.y_index] = sorted_view.weights
+        self._weights = onehot                                    # raw class weight of each row
+        self._cw = onehot * self.model.costs[None, :]             # cost-weighted (weight units)
+        self._cw_row = self._cw.sum(axis=1)
+        self._integer_counts = bool(np.all(sorted_view.weights == np.round(sorted_view.weights)))
+        total = dataset.total_weight
+        self.eps = EPS * total
+        self.penalty = self.regularization * total
+        deepest = depth_budget if depth_budget is not None else 0
+        # λ = 0: an infinitesimal charge per leaf breaks ties towards fewer leaves (module docstring).
+        self._tie = self.eps / 2 ** (deepest + 1) if self.penalty == 0 else 0.0
+        self._lambda = self.penalty + self._tie
+        self._memo: dict = {}
+        self._frames: list = []                                   # the subproblems being searched, root first
+        root_loss = leaf_loss(self._cw.sum(axis=0))
+        self._best = root_loss + self._lambda                     # weight units, with the tie charge
+        self._best_tree = _LEAF
+        self._tree_cache = None
+        self._lb = 0.0
+        self.depth = 0
+        self.depth_results: list = []
+        self._emitted = dict.fromkeys(_PRUNING, 0)
+
+    # -- the search --------------------------------------------------------------------------
+    def _search(self):
+        self._lb = min(self._best, self._lambda)
+        self._emit(Started(0, self.lower_bound, self.upper_bound))
+        self._record()
+        root = self._columns.order
+        if self.depth_budget is not None:
+            budgets, eq = [self.depth_budget], 0.0
+        else:
+            budgets, eq = None, self._equivalent_points_loss()
+        depth = 0
+        while True:
+            depth = budgets[0] if budgets is not None else depth + 1
+            self.depth = depth
+            search = self._solve(root, depth, self._best if budgets is None else np.inf, ())
+            while True:
+                try:
+                    next(search)
+                except StopIteration as stop:
+                    cost, tree = stop.value
+                    break
+                self._after_unit()
+                yield
+            if tree is not None and cost < self._best:
+                self._best, self._best_tree, self._tree_cache = cost, tree, None
+                self._record(improved=True)
+            self.depth_results.append({"depth": depth, "objective": self._to_objective(min(cost, self._best)),
+                                       "expansions": self.expansions})
+            self._after_unit()
+            if budgets is not None:
+                self._lb = self._best
+                self._record(raised=True)
+                return
+            # Deeper trees have at least depth + 2 leaves (treeopt/solvers/deepening.py).
+            bound = min(cost, eq + (depth + 2) * self._lambda)
+            if bound > self._lb:
+                self._lb = min(bound, self._best)
+                self._record(raised=True)
+            if self._lb >= self._best - self.eps:
+                self._lb = self._best
+                return
+            yield
+
+    def _equivalent_points_loss(self) -> float:
+        """Loss every tree incurs on rows with equal values in every column (GOSDT Theorem B.9)."""
+        _, group = np.unique(self._rank.T, axis=0, return_inverse=True)
+        sums = np.zeros((group.max() + 1, self._cw.shape[1]))
+        np.add.at(sums, group.ravel(), self._cw)
+        return float((sums.sum(axis=1) - sums.max(axis=1)).sum())
+
+    def _after_unit(self) -> None:
+        """Emit the prunes of the unit of work just done, and follow the root's bounds."""
+        for name in _PRUNING:
+            moved = self.prune_counts[name] - self._emitted[name]
+            if moved:
+                self._emit(Pruned(self.expansions, name, moved))
+                self._emitted[name] = self.prune_counts[name]
+        if self._frames and self.depth_budget is not None:
+            frame = self._frames[0]
+            if frame.best < self._best:
+                if frame.tree[0] == "pending":           # the root's depth-two split: build its children now
+                    frame.tree = self._depth_two_tree(self._columns.order, frame.tree[1], frame.tree[2])
+                self._best, self._best_tree, self._tree_cache = frame.best, frame.tree, None
+                self._record(improved=True)
+            lb = min(self._best, frame.search.lower_bound() if frame.search is not None else frame.best)
+            if lb > self._lb:
+                self._lb = lb
+                self._record(raised=True)
+
+    def _solve(self, cols: np.ndarray, depth: int, budget: float, path: tuple, known_lower: float = 0.0):
+        """Generator: the optimum of the support ``cols`` at depth ``depth`` if it is below ``budget``.
+
+        ``known_lower`` is a lower bound on that optimum found by the caller (the interval bounds of
+        its neighbours): a tree that reaches it is optimal, and the search stops there.
+
+        Returns ``(cost, tree)``, the optimal cost and tree, or ``(bound, None)`` with
+        ``bound >= budget`` a lower bound when the optimum is not below the budget.
+        """
+        lam = self._lambda
+        rows = cols[0]
+        loss = leaf_loss(self._cw[rows].sum(axis=0))
+        leaf = loss + lam
+        if depth == 0 or loss <= 0 or len(rows) < 2:
+            return leaf, _LEAF
+        if loss <= self.penalty and self.bounds["leaf_lookahead"]:
+            self._count("leaf_lookahead")         # a split costs at least 2λ >= loss + λ
+            return leaf, _LEAF
+        floor = min(leaf, 2 * lam)
+        if floor >= budget:
+            return floor, None
+        if self.penalty > 0 and budget < np.inf and self.bounds["leaf_bound"]:
+            # A tree that costs less than the budget has fewer than budget / λ leaves, so depth <= leaves - 1.
+            deepest = max(int(np.ceil(budget / lam)) - 2, 1)
+            if deepest < depth:
+                self._count("leaf_bound")
+                cost, tree = yield from self._solve(cols, deepest, budget, path, known_lower)
+                # Below the budget both depths have the same optimum; at or above it the shallower
+                # optimum only proves that the deeper one is at least the budget.
+                return (cost, tree) if cost < budget else (budget, None)
+        if depth == 1:
+            cost, split = best_depth_one(cols, self._rank, self._cw, penalty=lam)
+            return cost, _LEAF if split is None else ("split", *split, _LEAF, _LEAF)
+        key = (depth, hashlib.blake2b(rows.tobytes(), digest_size=16).digest())
+        known = self._memo.get(key)
+        if known is not None and (known[1] is not None or known[0] >= budget):
+            return known
+        start = (leaf, _LEAF)
+        if depth >= 3 and self.bounds["shallower_start"]:
+            self._count("shallower_start")
+            cost, tree = yield from self._solve(cols, depth - 1, budget, path, known_lower)
+            if tree is not None and cost < leaf:
+                start = (cost, tree)
+        terminal = depth == 2 and self.bounds["depth_two"]
+        if terminal:
+            self._count("depth_two")
+        thresholds, cumulative, totals = [], [], []
+        least_side = self.penalty if self.bounds["leaf_support"] else -np.inf
+        for f in range(cols.shape[0]):
+            ranks = self._rank[f, cols[f]]
+            positions = np.flatnonzero(ranks[1:] != ranks[:-1])
+            cum = np.cumsum(self._cw_row[cols[f]])
+            if least_side > 0:                      # both sides must weigh more than λ
+                at = cum[positions]
+                kept = (at > least_side) & (cum[-1] - at > least_side)
+                self._count("leaf_support", len(positions) - int(kept.sum()))
+                positions = positions[kept]
+            thresholds.append(ranks[positions])
+            cumulative.append(cum[positions])
+            totals.append(float(cum[-1]))
+        frame = _Frame(path, depth, "depth_two" if terminal else "recursion", start, float(totals[0]),
+                       IntervalSearch(cumulative, totals, floor=lam, pruning=self.bounds["interval_pruning"]))
+        self._frames.append(frame)
+        try:
+            if terminal:
+                yield from self._depth_two(frame, cols, thresholds, budget, known_lower)
+            else:
+                yield from self._recursion(frame, cols, thresholds, depth, budget, known_lower)
+        finally:
+            self._frames.pop()
+        search = frame.search
+        self._count("interval_pruning", search.pruned - frame.counted)
+        if frame.best < budget:
+            result = (frame.best, frame.tree)
+        else:
+            result = (min(frame.best, search.closed_bound, frame.least_evaluated), None)
+        self._memo[key] = result
+        return result
+
+    def _depth_two(self, frame, cols, thresholds, budget, known_lower):
+        """The terminal solver's loop: batches of root thresholds, least interval bound first."""
+        search = frame.search
+        support = SupportColumns(cols, self._rank, self._cw)
+        size = batch_size(cols.shape[1], self._cw.shape[1], cols.shape[0], BATCH_LIMIT)
+        best_split = None
+        while frame.best > known_lower or not self.bounds["interval_pruning"]:
+            target = min(frame.best, budget)
+            chosen = search.candidates(target, size)
+            if not chosen:
+                break
+            columns = np.array([f for f, _ in chosen])
+            ranks = np.array([thresholds[f][m] for f, m in chosen])
+            left, right = depth_two_children(support, columns, ranks, penalty=self._lambda)
+            for (f, m), lo, hi, r in zip(chosen, left.tolist(), right.tolist(), ranks.tolist()):
+                search.record(f, m, lo, hi)
+                frame.least_evaluated = min(frame.least_evaluated, lo + hi)
+                if lo + hi < frame.best:
+                    frame.best, best_split = lo + hi, (f, r)
+            if best_split is not None:
+                frame.tree = ("pending", *best_split)
+            self.expansions += len(chosen)
+            self._count("interval_pruning", search.pruned - frame.counted)
+            frame.counted = search.pruned
+            yield
+        if best_split is not None:
+            frame.tree = self._depth_two_tree(cols, *best_split)
+
+    def _depth_two_tree(self, cols, f, r):
+        """The tree of a depth-two split found by the terminal solver: its children's best depth-one trees."""
+        chosen = self._rank[f][cols] <= r
+        n = cols.shape[0]
+        children = []
+        for part in (cols[chosen].reshape(n, -1), cols[~chosen].reshape(n, -1)):
+            _, split = best_depth_one(part, self._rank, self._cw, penalty=self._lambda)
+            children.append(_LEAF if split is None else ("split", *split, _LEAF, _LEAF))
+        return ("split", f, r, *children)
+
+    def _recursion(self, frame, cols, thresholds, depth, budget, known_lower):
+        """One threshold at a time, least interval bound first, children solved under budgets."""
+        search = frame.search
+        pass_down = self.bounds["upper_bound_pass_down"]
+        n = cols.shape[0]
+        while frame.best > known_lower or not self.bounds["interval_pruning"]:
+            target = min(frame.best, budget)
+            chosen = search.candidates(target, 1)
+            if not chosen:
+                break
+            (f, m), = chosen
+            a, b = search.interval_of(f, m)
+            low_left, low_right = search.child_bounds(f, a, m, b)
+            r = int(thresholds[f][m])
+            goes_left = self._rank[f][cols] <= r
+            left_cols, right_cols = cols[goes_left].reshape(n, -1), cols[~goes_left].reshape(n, -1)
+            left_budget = target - low_right if pass_down else np.inf
+            left_cost, left_tree = yield from self._solve(left_cols, depth - 1, left_budget, frame.path + ((f, r, True),),
+                                                          low_left)
+            if pass_down and (left_tree is None or left_cost + low_right >= target):
+                self._count("upper_bound_pass_down")       # the right child cannot make this split the best
+                search.record(f, m, left_cost, low_right)
+                frame.least_evaluated = min(frame.least_evaluated, left_cost + low_right)
+            else:
+                right_budget = target - left_cost if pass_down else np.inf
+                right_cost, right_tree = yield from self._solve(right_cols, depth - 1, right_budget,
+                                                                frame.path + ((f, r, False),), low_right)
+                if pass_down and right_tree is None:
+                    self._count("upper_bound_pass_down")
+                search.record(f, m, left_cost, right_cost)
+                frame.least_evaluated = min(frame.least_evaluated, left_cost + right_cost)
+                if right_tree is not None and left_cost + right_cost < frame.best:
+                    frame.best, frame.tree = left_cost + right_cost, ("split", f, r, left_tree, right_tree)
+            self.expansions += 1
+            self._count("interval_pruning", search.pruned - frame.counted)
+            frame.counted = search.pruned
+            yield
+
+    # -- reading the state -----------------------------------------------------------------------
+    def _to_objective(self, cost: float, leaves: int | None = None) -> float:
+        """Weight units with the tie charge to objective units without it."""
+        if self._tie:
+            cost -= self._tie * (leaves if leaves is not None else 2 ** (self.depth_budget or 0))
+            cost = max(cost, 0.0)
+        return self.model.to_objective(cost)
+
+    @property
+    def lower_bound(self) -> float:
+        if self._lb >= self._best:
+            return self.upper_bound
+        return min(self._to_objective(self._lb), self.upper_bound)
+
+    @property
+    def upper_bound(self) -> float:
+        return self._to_objective(self._best, _leaves(self._best_tree))
+
+    @property
+    def queue_size(self) -> int:
+        return len(self._frames)
+
+    @property
+    def cache_size(self) -> int:
+        """Subproblems kept in the memo (results and lower bounds by depth and support)."""
+        return len(self._memo)
+
+    def _incumbent(self) -> Tree:
+        if self._tree_cache is None:
+            self._tree_cache = self._build_tree(self._best_tree)
+        return self._tree_cache
+
+    def _build_tree(self, tree) -> Tree:
+        """A :class:`~treeopt.tree.Tree` of the project's nodes from the search's nested tuples."""
+        columns = self._columns
+        features, index = [], {}
+
+        def build(node, rows):
+            if node[0] == "leaf":
+                counts = self._weights[rows].sum(axis=0)
+                scored = self._cw[rows].sum(axis=0)
+                prediction = int(np.argmax(scored))
+                loss = float(scored.sum() - scored[prediction])
+                counts = tuple(int(c) for c in counts) if self._integer_counts else tuple(float(c) for c in counts)
+                return Leaf(prediction, counts, self.model.to_objective(loss))
+            _, j, r, low, high = node
+            if self._binary_features:
+                index[(j, r)] = j                       # column j is the dataset's feature j
+            elif (j, r) not in index:
+                index[(j, r)] = len(features)
+                features.append(columns.threshold_feature(j, r))
+            below = self._rank[j, rows] <= r
+            low_node, high_node = build(low, rows[below]), build(high, rows[~below])
+            if columns.one_hot[j] is not None:         # the feature is true on rank 1: above the threshold
+                return Split(index[(j, r)], left=low_node, right=high_node)
+            return Split(index[(j, r)], left=high_node, right=low_node)
+
+        root = build(tree, np.arange(columns.n_rows))
+        if self._binary_features:
+            return Tree(root, self.dataset.features, self.dataset.classes, binarizer=self.dataset.binarizer)
+        return Tree(root, features, self.dataset.classes, columns_in=list(columns.columns_in))
+
+    def _queue_entries(self, k: int) -> list:
+        entries = []
+        for level, frame in enumerate(self._frames[:k]):
+            search = frame.search
+            lb = min(frame.best, search.lower_bound())
+            entries.append(QueueEntry((level,), self._rule(frame.path), frame.weight * self.model.scale,
+                                      self._to_objective(lb), self._to_objective(frame.best, 1),
+                                      payload={"depth": frame.depth, "subsolver": frame.subsolver,
+                                               "open_intervals": search.open_intervals,
+                                               "thresholds_evaluated": search.evaluated,
+                                               "thresholds_pruned": search.pruned}))
+        return entries
+
+    def _rule(self, path: tuple) -> str:
+        if not path:
+            return "(all rows)"
+        parts = []
+        for j, r, low in path:
+            feature = self._columns.threshold_feature(j, r)
+            true_side = low if self._columns.one_hot[j] is None else not low
+            parts.append(feature.name if true_side else feature.negated_name)
+        return " & ".join(parts)
+
+    def _snapshot_extra(self) -> dict:
+        return {"depth": self.depth, "depth_results": list(self.depth_results),
+                "subsolver": self._frames[-1].subsolver if self._frames else None}
+
+    def _drop_search(self) -> None:
+        self._memo = {}
+        self._frames = []
+
+    def _incumbent_leaves(self) -> int:
+        return _leaves(self._best_tree)
+
+
+def _leaves(tree) -> int:
+    """Leaves of a tree of nested tuples."""
+    if tree[0] == "leaf":
+        return 1
+    return _leaves(tree[3]) + _leaves(tree[4])
+
+
+class _Frame:
+    """One subproblem being searched: its path from the root, its best split so far, its intervals."""
+
+    def __init__(self, path, depth, subsolver, start, weight, search):
+        self.path = path
+        self.depth = depth
+        self.subsolver = subsolver
+        self.best, self.tree = start
+        self.weight = weight
+        self.search = search
+        self.least_evaluated = float("inf")
+        self.counted = 0
