@@ -195,7 +195,7 @@ class Solver:
             check_zero_regularization(type(self), depth_budget)
         if depth_budget is not None and (not isinstance(depth_budget, (int, np.integer)) or depth_budget < 0):
             raise ValueError(f"depth_budget must be a non-negative integer or None, got {depth_budget!r}.")
-        self.switches = type(self).SWITCHES
+        self.switches = type(self).SWITCHES + self._plugin_switches()
         states = self._switch_states(bounds, strategies)
         self.dataset = dataset
         self.regularization = float(regularization)
@@ -335,6 +335,14 @@ class Solver:
         self.switches = self.switches + [switch]
         self.bounds[switch.name] = switch.default if on is None else bool(on)
         self.prune_counts[switch.name] = 0
+
+    def _plugin_switches(self) -> tuple:
+        """Switches of the plug-ins this instance was built with (none unless a solver takes ``plugins=``).
+
+        Read before the ``bounds=`` and ``strategies=`` arguments are checked, so that a plug-in's
+        switch can be set there like a built-in one (and :meth:`rebuild` keeps its state).
+        """
+        return ()
 
     def switch_settings(self) -> dict:
         """This solver's switch states split as constructor arguments: ``{"bounds": ..., "strategies": ...}``.
