@@ -231,7 +231,7 @@ class OSDT(Solver):
     plugins : list, optional
         Plug-in lower bounds and at most one queue policy built with
         :func:`treeopt.lower_bound` and :func:`treeopt.queue_policy`
-        (:mod:`treeopt.bounds_lab`). Each is a switch beside the built-in
+        (``treeopt.bounds_lab``). Each is a switch beside the built-in
         bounds: a counter in ``prune_counts``, ``Pruned`` events, and
         ``bounds={name: False}`` switches it off. A plug-in bound prunes a
         child when it reaches the incumbent (whether or not
