@@ -145,7 +145,9 @@ LAYERS = [
                   "treeopt.solvers.capabilities", "treeopt.solvers.interrupts"]),
     ("solvers", ["treeopt.solvers", "treeopt.greedy", "treeopt.frontier", "treeopt.rashomon",
                  "treeopt.bounds_lab"]),
-    ("construction", ["treeopt.registry", "treeopt.building"]),
+    # the runners that build their solver through make_solver (one frontier, the OSDT ablation) sit beside it
+    ("construction", ["treeopt.registry", "treeopt.building", "treeopt.frontier.fitting",
+                      "treeopt.frontier.cross_validation", "treeopt.solvers.osdt.ablation"]),
     # the greedy package's estimator is a front end beside OptimalTreeClassifier
     ("front ends", ["treeopt.estimator", "treeopt.estimator_cv", "treeopt.fitted_tree", "treeopt.cli",
                     "treeopt.greedy.estimator", "treeopt.frontiers", "treeopt.rashomon_sets",

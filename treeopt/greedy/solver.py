@@ -57,6 +57,7 @@ from .grown_tree import Candidate, GrownNode, route
 from .prunings import cost_complexity_pruning, pessimistic_pruning
 from ..tree import Leaf, Tree
 from ..solvers.base import QueueEntry, Solver
+from ..solvers.capabilities import Capabilities
 
 __all__ = ["GreedyInduction", "SplitFinder", "greedy_warm_start", "CLASSIFICATION_CRITERIA",
            "PRUNINGS", "PRUNING_RISKS"]
@@ -221,6 +222,9 @@ class GreedyInduction(Solver):
 
     name = "greedy"
     exact = False
+    # The growing and pruning options, so that make_solver(..., solver="greedy", solver_options=...) passes them.
+    CAPABILITIES = Capabilities(options=("criterion", "multiway", "min_samples_split", "min_samples_leaf", "min_gain",
+                                         "pruning", "confidence", "ccp_alpha", "pruning_risk"))
 
     def __init__(self, dataset: Dataset, *, regularization: float = DEFAULT_REGULARIZATION, objective="accuracy",
                  bounds: dict | None = None, depth_budget: int | None = None, criterion: str = "gini",
