@@ -27,7 +27,7 @@ from .input_validation import check_labels
 from .regularization import DEFAULT_REGULARIZATION
 from .registry import SOLVERS, solvers_that
 
-__all__ = ["make_solver", "no_feature_binarizer", "solver_options_of_all", "check_labels", "check_setup_memory",
+__all__ = ["make_solver", "check_unbounded_zero_regularization", "no_feature_binarizer", "solver_options_of_all", "check_labels", "check_setup_memory",
            "SETTINGS"]
 
 #: The settings make_solver takes, with their defaults (the estimator's parameters of the same names).
@@ -58,6 +58,21 @@ def solver_options_of_all() -> set:
     ['bound', 'ccp_alpha', 'confidence', 'criterion', 'epsilon', 'max_leaves']
     """
     return {name for cls in SOLVERS.values() for name in cls.CAPABILITIES.options} - set(SETTINGS)
+
+
+def check_unbounded_zero_regularization(regularization, depth_budget) -> None:
+    """Refuse ``regularization=0`` without a ``depth_budget`` from the settings alone, before the data are read.
+
+    Examples
+    --------
+    >>> check_unbounded_zero_regularization(0.01, None)
+    >>> check_unbounded_zero_regularization(0, None)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: regularization=0 needs a depth_budget (e.g. depth_budget=3): ...
+    """
+    if regularization == 0 and depth_budget is None:
+        check_zero_regularization(SOLVERS["continuous"], None)
 
 
 def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, classes=None,
@@ -153,8 +168,7 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
     if not isinstance(s["objective"], Objective) and s["objective"] not in OBJECTIVES:
         raise ValueError(f"unknown objective {s['objective']!r}; choose one of {sorted(OBJECTIVES)}.")
     objective = get_objective(s["objective"], omega=s["omega"], theta=s["theta"])
-    if s["regularization"] == 0 and s["depth_budget"] is None:      # refused before the data are read
-        check_zero_regularization(SOLVERS["continuous"], None)
+    check_unbounded_zero_regularization(s["regularization"], s["depth_budget"])
     if auto:
         osdt_only = s["schedule"] is not None or s["warm_start"] not in (None, False) or s["top_k"] != 1
         solver = "osdt" if osdt_only or not objective.additive else "gosdt"
