@@ -56,6 +56,8 @@ def solver_options_of_all() -> set:
     --------
     >>> sorted(solver_options_of_all())[:6]
     ['bound', 'ccp_alpha', 'confidence', 'criterion', 'epsilon', 'max_leaves']
+    >>> "plugins" in solver_options_of_all()
+    True
     """
     return {name for cls in SOLVERS.values() for name in cls.CAPABILITIES.options} - set(SETTINGS)
 
@@ -170,7 +172,8 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
     objective = get_objective(s["objective"], omega=s["omega"], theta=s["theta"])
     check_unbounded_zero_regularization(s["regularization"], s["depth_budget"])
     if auto:
-        osdt_only = s["schedule"] is not None or s["warm_start"] not in (None, False) or s["top_k"] != 1
+        osdt_only = s["schedule"] is not None or s["warm_start"] not in (None, False) or s["top_k"] != 1 \
+            or bool(extra.get("plugins"))
         solver = "osdt" if osdt_only or not objective.additive else "gosdt"
         if solver == "gosdt" and not isinstance(X, Dataset) and _continuous_fits(X, s, y_ref):
             solver = "continuous"

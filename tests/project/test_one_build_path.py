@@ -64,6 +64,7 @@ FRONT_ENDS = {
     "OptimalTreeClassifierCV": lambda X, y: treeopt.OptimalTreeClassifierCV(cv=2).fit(X, y),
     "GreedyTreeClassifier": lambda X, y: treeopt.GreedyTreeClassifier().fit(X, y),
     "ablation": lambda X, y: treeopt.ablation(X, y, regularization=0.1, bounds=["lookahead"], time_limit=5),
+    "check_bound": lambda X, y: treeopt.check_bound("lookahead", n_cases=1),
 }
 
 
