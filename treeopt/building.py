@@ -20,14 +20,14 @@ from .binarize import Binarizer
 from .data import Dataset
 from .guessing.fitting import make_binarizer, reference_kwargs
 from .memory import format_bytes, memory_room, parse_memory_limit, resident_memory
-from .objectives import OBJECTIVES, get_objective
+from .objectives import OBJECTIVES, Objective, get_objective
 from .sorted_columns import SortedDataset
 from .solvers.base import Solver, check_zero_regularization
 from .input_validation import check_labels
 from .regularization import DEFAULT_REGULARIZATION
 from .registry import SOLVERS, solvers_that
 
-__all__ = ["make_solver", "no_feature_binarizer", "solver_options_of_all", "check_labels", "check_setup_memory",
+__all__ = ["make_solver", "check_unbounded_zero_regularization", "no_feature_binarizer", "solver_options_of_all", "check_labels", "check_setup_memory",
            "SETTINGS"]
 
 #: The settings make_solver takes, with their defaults (the estimator's parameters of the same names).
@@ -50,14 +50,31 @@ AUTO_SHALLOW_DEPTH = 4
 
 def solver_options_of_all() -> set:
     """The registered solvers' own options that are not :data:`SETTINGS` (e.g. the Rashomon set's
-    ``epsilon`` and ``bound``, the frontier's ``max_leaves``): :func:`make_solver` and ``explore`` pass them to a solver that declares them.
+    ``epsilon`` and ``bound``, the frontier's ``max_leaves``, the greedy solver's ``criterion``): :func:`make_solver` and ``explore`` pass them to a solver that declares them.
 
     Examples
     --------
-    >>> sorted(solver_options_of_all())
-    ['bound', 'epsilon', 'max_leaves', 'min_regularization', 'plugins']
+    >>> sorted(solver_options_of_all())[:6]
+    ['bound', 'ccp_alpha', 'confidence', 'criterion', 'epsilon', 'max_leaves']
+    >>> "plugins" in solver_options_of_all()
+    True
     """
     return {name for cls in SOLVERS.values() for name in cls.CAPABILITIES.options} - set(SETTINGS)
+
+
+def check_unbounded_zero_regularization(regularization, depth_budget) -> None:
+    """Refuse ``regularization=0`` without a ``depth_budget`` from the settings alone, before the data are read.
+
+    Examples
+    --------
+    >>> check_unbounded_zero_regularization(0.01, None)
+    >>> check_unbounded_zero_regularization(0, None)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: regularization=0 needs a depth_budget (e.g. depth_budget=3): ...
+    """
+    if regularization == 0 and depth_budget is None:
+        check_zero_regularization(SOLVERS["continuous"], None)
 
 
 def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, classes=None,
@@ -66,9 +83,12 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
 
     Parameters
     ----------
-    X : DataFrame or array_like of shape (n_rows, n_columns)
-        Any table: 0/1, numeric and categorical columns (binarized as the solver needs).
-    y : array_like of shape (n_rows,)
+    X : DataFrame, array_like of shape (n_rows, n_columns), or Dataset
+        Any table: 0/1, numeric and categorical columns (binarized as the solver needs). Or a
+        ready :class:`~treeopt.Dataset` (binary features with their labels and weights, as
+        ``treeopt.frontier()`` and ``treeopt.rashomon_set()`` take): then ``y`` is None and
+        nothing is binarized again.
+    y : array_like of shape (n_rows,), or None with a Dataset
     solver : str, default="auto"
         A name of ``treeopt.SOLVERS``, or ``"auto"``: ``"osdt"`` for objectives that are not a sum
         over leaves (F-score, AUC) and for OSDT's options (``schedule``, ``warm_start``,
@@ -117,6 +137,9 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
     ValueError: solver='gosdt' does not take schedule='dfs'; schedule needs solver='osdt' (or leave schedule=None).
     >>> make_solver(X, y, solver="rashomon", regularization=0.1, solver_options={"epsilon": 0.05}).epsilon
     0.05
+    >>> ready = solver.dataset                      # a Dataset: no y, no second binarization
+    >>> make_solver(ready, None, solver="gosdt", regularization=0.1).dataset is ready
+    True
     """
     own_options = solver_options_of_all()
     extra = {name: settings.pop(name) for name in list(settings) if name in own_options}
@@ -144,22 +167,21 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
     memory_limit = parse_memory_limit(s["memory_limit"])
     if not auto and solver not in SOLVERS:
         raise ValueError(f"unknown solver {solver!r}; choose one of {sorted(SOLVERS)}.")
-    if s["objective"] not in OBJECTIVES:
+    if not isinstance(s["objective"], Objective) and s["objective"] not in OBJECTIVES:
         raise ValueError(f"unknown objective {s['objective']!r}; choose one of {sorted(OBJECTIVES)}.")
     objective = get_objective(s["objective"], omega=s["omega"], theta=s["theta"])
-    if s["regularization"] == 0 and s["depth_budget"] is None:      # refused before the data are read
-        check_zero_regularization(SOLVERS["continuous"], None)
+    check_unbounded_zero_regularization(s["regularization"], s["depth_budget"])
     if auto:
         osdt_only = s["schedule"] is not None or s["warm_start"] not in (None, False) or s["top_k"] != 1 \
             or bool(extra.get("plugins"))
         solver = "osdt" if osdt_only or not objective.additive else "gosdt"
-        if solver == "gosdt" and _continuous_fits(X, s, y_ref):
+        if solver == "gosdt" and not isinstance(X, Dataset) and _continuous_fits(X, s, y_ref):
             solver = "continuous"
     solver_cls = SOLVERS[solver]
     capabilities = solver_cls.CAPABILITIES
     if not objective.additive and capabilities.objectives != "any":
         able = solvers_that(lambda cls: cls.CAPABILITIES.objectives == "any")
-        raise ValueError(f"objective {s['objective']!r} is not a sum over leaves, so solver={solver!r} "
+        raise ValueError(f"objective {s['objective']!r} is not a sum over leaves (not additive), so solver={solver!r} "
                          f"(dynamic programming) cannot optimise it; use solver={able[0]!r}.")
     if s["penalty"] not in capabilities.penalties:
         able = solvers_that(lambda cls: s["penalty"] in cls.CAPABILITIES.penalties)
@@ -193,10 +215,14 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
         raise ValueError(f"missing='indicator' cannot be combined with {option}: the boosted reference model "
                          "(scikit-learn's GradientBoostingClassifier) refuses missing values. Use "
                          "thresholds='all' or 'quantile' without reference='gbdt', or impute X first.")
-    y = np.asarray(y)
-    check_labels(y)
-    classes = np.unique(y) if classes is None else np.asarray(classes)
-    if capabilities.dataset == "categorical":
+    if not isinstance(X, Dataset):
+        y = np.asarray(y)
+        check_labels(y)
+        classes = np.unique(y) if classes is None else np.asarray(classes)
+    if isinstance(X, Dataset):
+        dataset = _ready_dataset(X, y, solver, capabilities, s, sample_weight=sample_weight, classes=classes,
+                                 binarizer=binarizer, y_ref=y_ref)
+    elif capabilities.dataset == "categorical":
         if s["thresholds"] == "auto":
             s["thresholds"] = "all"
         if s["thresholds"] not in ("all", "quantile"):
@@ -239,6 +265,24 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
                        depth_budget=s["depth_budget"], **options, **guess)
     built.reference_predictions = predictions
     return built
+
+
+def _ready_dataset(dataset: Dataset, y, solver: str, capabilities, s: dict, *, sample_weight, classes, binarizer,
+                   y_ref) -> Dataset:
+    """A ready ``Dataset`` given as ``X``, after refusing what only a raw table can take (labels, weights,
+    a binarizer, binarization settings, lower-bound guessing) or a solver that needs another encoding."""
+    given = {"y": y, "sample_weight": sample_weight, "classes": classes, "binarizer": binarizer, "y_ref": y_ref,
+             "reference": s["reference"]}
+    wrong = sorted(name for name, value in given.items() if value is not None)
+    wrong += sorted(name for name in ("thresholds", "max_thresholds", "missing") if s[name] != SETTINGS[name])
+    if wrong:
+        raise ValueError(f"X is a ready Dataset (it holds the labels, weights and binary features), so give none of "
+                         f"{wrong}; pass the raw table and y to make_solver to set them.")
+    wanted = {"binary": Dataset, "categorical": CategoricalDataset, "sorted": SortedDataset}[capabilities.dataset]
+    if type(dataset) is not wanted:
+        raise ValueError(f"solver={solver!r} reads a {capabilities.dataset} dataset, not a {type(dataset).__name__}; "
+                         "pass the raw table and y to make_solver and it builds the one the solver needs.")
+    return dataset
 
 
 #: From this many cells of the binary table (rows × thresholds of all numeric columns) on, ``solver="auto"``

@@ -16,7 +16,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from .binarize import BinarizationTimeout, as_frame, binarization_deadline, table_input_tags
-from .building import SETTINGS, check_labels, make_solver, no_feature_binarizer
+from .building import SETTINGS, check_labels, check_unbounded_zero_regularization, make_solver, no_feature_binarizer
 from .fitted_tree import FittedTreeMixin
 from .guessing.fitting import guarantee_report
 from .guessing.thresholds import ThresholdGuessBinarizer
@@ -25,8 +25,7 @@ from .objectives import get_objective
 from .progress import progress_display
 from .regularization import DEFAULT_REGULARIZATION
 from .slow_certificate import SlowCertificateHint
-from .solvers.base import check_zero_regularization, trace_frame
-from .registry import SOLVERS
+from .solvers.base import trace_frame
 from .tree import Tree
 
 __all__ = ["OptimalTreeClassifier"]
@@ -49,8 +48,9 @@ def check_fit_input(estimator, X, y):
     ValueError: Unknown label type: continuous...
     """
     estimator._validate_params()
-    if getattr(estimator, "regularization", None) == 0 and getattr(estimator, "depth_budget", None) is None:
-        check_zero_regularization(SOLVERS["continuous"], None)     # a setting error, before the data's
+    # a setting error, refused before the data's
+    check_unbounded_zero_regularization(getattr(estimator, "regularization", None),
+                                        getattr(estimator, "depth_budget", None))
     table, y = validate_fit_input(estimator, X, y)
     check_labels(y)
     check_classification_targets(y)

@@ -1,6 +1,6 @@
 """``treeopt.frontier``: the accuracy–sparsity frontier of a table, or its cross-validation.
 
-The front end of :mod:`treeopt.frontier`: one search (:func:`treeopt.frontier.result.fit_frontier`)
+The front end of :mod:`treeopt.frontier`: one search (:func:`treeopt.frontier.fitting.fit_frontier`)
 or, with ``cv=``, one per fold scored on the held-out rows
 (:func:`treeopt.frontier.cross_validation.cross_validate_frontier`). It sits above both, so that
 neither imports the other's caller.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .data import Dataset
 from .frontier.cross_validation import cross_validate_frontier
-from .frontier.result import fit_frontier
+from .frontier.fitting import fit_frontier
 
 __all__ = ["frontier"]
 

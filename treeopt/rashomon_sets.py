@@ -17,13 +17,12 @@ import numpy as np
 
 from sklearn.exceptions import ConvergenceWarning
 
+from .building import make_solver
 from .data import Dataset
 from .encoding import fit_binarizer
 from .input_validation import check_labels
 from .progress import progress_display
 from .rashomon.rashomon_set import RashomonSet
-from .rashomon.search import RashomonGraph
-from .rashomon.stepwise import RashomonSearch
 from .rashomon.views import SetView
 
 __all__ = ["rashomon_set"]
@@ -108,14 +107,14 @@ def rashomon_set(X, y=None, *, regularization: float, epsilon: float | None = No
         binarizer = fit_binarizer(X, y, thresholds=thresholds, max_thresholds=max_thresholds, missing=missing,
                                   sample_weight=sample_weight)
         dataset = Dataset.from_arrays(X, y, sample_weight=sample_weight, binarizer=binarizer, classes=classes)
+    search = make_solver(dataset, None, solver="rashomon", regularization=regularization, objective=objective,
+                         solver_options={"epsilon": epsilon, "bound": bound})
     if time_limit is None and not verbose:
-        graph = RashomonGraph(dataset, regularization, objective)
+        graph = search.graph                   # the whole set in one go, without the stepwise bookkeeping
         optimum = graph.optimum()
         limit = (1 + epsilon) * optimum if bound is None else float(bound)
         graph.solve_root(limit)
         return RashomonSet(graph, SetView(graph, limit), optimum, epsilon)
-    search = RashomonSearch(dataset, regularization=regularization, objective=objective, epsilon=epsilon,
-                            bound=bound)
     progress = progress_display() if verbose else None
     try:
         search.run(time_limit=time_limit, progress=progress)

@@ -11,7 +11,7 @@ from scipy.stats import binom
 from sklearn.tree import DecisionTreeClassifier, DecisionTreeRegressor
 
 from conftest import read_binary, require_datasets
-from treeopt import GreedyTreeClassifier
+from treeopt import GreedyTreeClassifier, make_solver
 from treeopt.greedy.criteria import impurity, impurity_decrease
 from treeopt.data import Dataset
 from treeopt.datasets import load_monk, load_restaurant, load_restaurant_pruning
@@ -19,7 +19,7 @@ from treeopt.greedy.estimator import GreedyTreeRegressor
 from treeopt.greedy.grown_tree import Candidate, GrownNode
 from treeopt.greedy.prunings import cost_complexity_pruning, pessimistic_error_bound, pessimistic_pruning
 from treeopt.solvers import GOSDT
-from treeopt.greedy.solver import GreedyInduction, SplitFinder, greedy_warm_start
+from treeopt.greedy.solver import GreedyInduction, SplitFinder
 from treeopt.tree import MultiwaySplit
 
 
@@ -256,12 +256,20 @@ def test_regression_tree_matches_sklearn_on_generated_data():
 
 # -- greedy against optimal ------------------------------------------------------------------------
 
+def _pruned_cart(dataset, regularization, depth_budget=None):
+    """CART pruned by cost complexity with the objective's loss as the risk and C = λ: ``(objective, tree)``."""
+    result = make_solver(dataset, None, solver="greedy", regularization=regularization, depth_budget=depth_budget,
+                         solver_options={"pruning": "cost_complexity", "ccp_alpha": regularization,
+                                         "pruning_risk": "objective"}).run()
+    return result.objective, result.tree
+
+
 def test_optimal_tree_beats_the_greedy_tree_with_as_many_leaves():
     """monk1 (OSDT's binary encoding), λ = 0.01: both trees have 8 leaves; CART makes 7 errors, GOSDT 0."""
     require_datasets()
     X, y = read_binary("monk1")
     ds = Dataset.from_binary(X, y)
-    greedy_value, greedy_tree = greedy_warm_start(ds, 0.01)
+    greedy_value, greedy_tree = _pruned_cart(ds, 0.01)
     optimal = GOSDT(ds, regularization=0.01).run()
     Z, labels = X.to_numpy().astype(bool), y.to_numpy()
     greedy_errors = int((greedy_tree.predict(Z) != labels).sum())
@@ -273,10 +281,10 @@ def test_optimal_tree_beats_the_greedy_tree_with_as_many_leaves():
 
 
 @given(st.sampled_from([0.005, 0.01, 0.02, 0.05]), st.integers(1, 3))
-def test_warm_start_is_a_valid_upper_bound_on_the_optimum(lam, problem):
+def test_pruned_cart_is_a_valid_upper_bound_on_the_optimum(lam, problem):
     X, y = load_monk(problem)
     ds = Dataset.from_arrays(X, y)
-    value, tree = greedy_warm_start(ds, lam, depth_budget=3)
+    value, tree = _pruned_cart(ds, lam, depth_budget=3)
     assert value == pytest.approx(tree.objective(X, y, lam))
     single_leaf = min(np.bincount(y)) / len(y) + lam
     assert value <= single_leaf + 1e-12

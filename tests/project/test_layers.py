@@ -145,7 +145,11 @@ LAYERS = [
                   "treeopt.solvers.capabilities", "treeopt.solvers.interrupts"]),
     ("solvers", ["treeopt.solvers", "treeopt.greedy", "treeopt.frontier", "treeopt.rashomon",
                  "treeopt.bounds_lab"]),
-    ("construction", ["treeopt.registry", "treeopt.building"]),
+    # the runners that build their solver through make_solver (one frontier, the OSDT ablation, a bound's
+    # check) sit beside it
+    ("construction", ["treeopt.registry", "treeopt.building", "treeopt.frontier.fitting",
+                      "treeopt.frontier.cross_validation", "treeopt.solvers.osdt.ablation",
+                      "treeopt.bounds_lab.check"]),
     # the greedy package's estimator is a front end beside OptimalTreeClassifier
     ("front ends", ["treeopt.estimator", "treeopt.estimator_cv", "treeopt.fitted_tree", "treeopt.cli",
                     "treeopt.greedy.estimator", "treeopt.frontiers", "treeopt.rashomon_sets",

@@ -98,3 +98,17 @@ def test_every_registered_solver_declares_its_capabilities():
         assert set(caps.options) <= set(cls.setting_names()), name
         assert len(caps.penalties) == 1 or "penalty" in cls.setting_names(), name
     assert Branches.CAPABILITIES.dataset == "categorical"
+
+
+def test_make_solver_builds_on_a_ready_dataset_and_refuses_what_only_a_table_takes():
+    X, y = load_monk(1)
+    dataset = Dataset.from_arrays(X, y)
+    built = make_solver(dataset, None, solver="osdt", regularization=0.1)
+    assert built.dataset is dataset
+    assert built.run().objective == make_solver(X, y, solver="osdt", regularization=0.1).run().objective
+    for given in ({"y": y}, {"sample_weight": np.ones(len(y))}, {"thresholds": "quantile"}):
+        table_y = given.pop("y", None)
+        with pytest.raises(ValueError, match="ready Dataset.*give none of"):
+            make_solver(dataset, table_y, solver="gosdt", regularization=0.1, **given)
+    with pytest.raises(ValueError, match="solver='branches' reads a categorical dataset"):
+        make_solver(dataset, None, solver="branches", regularization=0.1)

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ..building import make_solver
 from ..data import Dataset
 from ..tree import Tree
 from .oracle import optimal_tree
@@ -189,7 +190,8 @@ def check_bound(bound, n_cases: int = 200, *, max_rows: int = 10, max_features: 
         names = [f"x{j}" for j in range(X.shape[1])]
         dataset = Dataset.from_binary(X, y, feature_names=names, classes=[0, 1])
         optimum, tree = optimal_tree(dataset, regularization=regularization)
-        result = OSDT(dataset, regularization=regularization, bounds=switches, plugins=plugins).run()
+        result = make_solver(dataset, None, solver="osdt", regularization=regularization, bounds=switches,
+                             solver_options={"plugins": plugins}).run()
         if result.objective > optimum + 1e-9:
             data = pd.DataFrame(X, columns=names).assign(y=y)
             return BoundCheck(name, tried, Counterexample(data, regularization, optimum, result.objective,

@@ -1,7 +1,7 @@
 """The cross-validated frontier: one frontier per fold, scored on the rows the fold did not see.
 
 :func:`cross_validate_frontier` splits the data (any scikit-learn splitter),
-runs one :func:`~treeopt.frontier.result.fit_frontier` search per fold, scores
+runs one :func:`~treeopt.frontier.fitting.fit_frontier` search per fold, scores
 every frontier tree of the fold on the fold's held-out rows, and aggregates
 the folds two ways (a :class:`CVFrontier`):
 
@@ -48,7 +48,7 @@ from ..data import Dataset
 from ..encoding import fit_binarizer
 from ..solvers.base import check_cache_limit
 from ..tree import Tree
-from .result import fit_frontier
+from .fitting import fit_frontier
 
 __all__ = ["CVFrontier", "FoldResult", "cross_validate_frontier"]
 

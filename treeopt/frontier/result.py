@@ -1,6 +1,6 @@
 """The accuracy–sparsity frontier: every optimal tree for every λ from one search.
 
-:func:`frontier` runs one :class:`~treeopt.frontier.search.FrontierSearch`
+:func:`~treeopt.frontier.fitting.fit_frontier` runs one :class:`~treeopt.frontier.search.FrontierSearch`
 (the minimum-loss tree for every number of leaves ``k <= max_leaves``) and
 returns a :class:`Frontier`: a table of the Pareto-optimal trees with the
 exact interval of λ on which each is the optimum of the regularized
@@ -29,15 +29,10 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from ..binarize import binarization_deadline
-from ..data import Dataset
-from ..encoding import fit_binarizer
-from ..objectives import get_objective
-from ..solvers.base import check_cache_limit
 from .search import FrontierSearch
 from ..tree import Tree
 
-__all__ = ["Frontier", "fit_frontier", "regularization_intervals"]
+__all__ = ["Frontier", "regularization_intervals"]
 
 
 def regularization_intervals(leaves: Sequence[int], losses: Sequence[float], *, floor: float | None = None,
@@ -122,9 +117,10 @@ class Frontier:
 
     Examples
     --------
+    >>> from treeopt import frontier
     >>> from treeopt.datasets import load_monk
     >>> X, y = load_monk(1)
-    >>> front = fit_frontier(X, y, max_leaves=8)
+    >>> front = frontier(X, y, max_leaves=8)
     >>> print(front.table[["leaves", "accuracy", "lambda_min", "lambda_max", "on_hull"]].round(4).to_string())
        leaves  accuracy  lambda_min  lambda_max  on_hull
     0       1    0.5000        0.25         inf     True
@@ -347,111 +343,3 @@ def _check_regularization(regularization) -> float:
         raise ValueError(f"regularization must be a positive number, got {regularization!r} "
                          "(the objective cost of one leaf, e.g. 0.01).")
     return float(regularization)
-
-
-def fit_frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: float | None = None,
-                 min_regularization: float | None = None, sample_weight=None, time_limit: float | None = None,
-                 cache_limit: int | None = None,
-                 X_test=None, y_test=None,
-                 thresholds: str = "auto", max_thresholds: int | None = None, missing: str = "error",
-                 random_state=None):
-    """Every minimum-loss tree with up to ``max_leaves`` leaves, and the λ range of each (one search).
-
-    :func:`treeopt.frontier` calls it, or cross-validates it with ``cv=``.
-
-    Parameters
-    ----------
-    X : array_like, DataFrame or Dataset
-        Training table (numeric, binary or categorical columns; binarized as by
-        :class:`~treeopt.OptimalTreeClassifier`), or a ready :class:`~treeopt.Dataset`
-        (then ``y`` must be None).
-    y : array_like, optional
-        Labels.
-    max_leaves : int, default=20
-        The largest tree on the frontier.
-    objective : str or Objective, default="accuracy"
-        Any additive objective.
-    omega : float, optional
-        For ``"weighted_accuracy"``.
-    min_regularization : float, optional
-        Only λ at or above this value matter: the search certifies the trees
-        that are optimal for some such λ and skips the rest of the Pareto
-        front (GOSDT-like pruning at this λ; much faster on larger data).
-    sample_weight : array_like, optional
-    time_limit : float, optional
-        Seconds. A stopped search keeps the certified part of the frontier
-        and marks the rest uncertified (``certified`` column).
-    cache_limit : int, optional
-        A memory cap: stop once the search's memo holds more than this many
-        subproblems (``search.cache_size``); the frontier is then incomplete
-        as with ``time_limit``.
-    X_test, y_test : optional
-        Held-out data: adds a ``test_accuracy`` column.
-    thresholds : {"auto", "all", "quantile", "guess"}, default="auto"
-        How numeric columns are binarized, as by :class:`~treeopt.OptimalTreeClassifier`
-        (:func:`treeopt.encoding.fit_binarizer`): ``"auto"`` keeps every threshold up to
-        :data:`treeopt.encoding.AUTO_MAX_THRESHOLDS` of them and guesses them above
-        (McTavish et al. 2022, section 4.1); the frontier is then exact over the guessed ones.
-    max_thresholds : int, optional
-        Cap on threshold features per numeric column (``"all"``/``"quantile"``).
-    missing : {"error", "indicator"}, default="error"
-        Missing values (NaN, None): refused, or an ``x is missing`` feature per column with
-        them (see :class:`~treeopt.Binarizer`).
-    random_state : int, RandomState or None, default=None
-        Seed of the boosted model that guesses thresholds (``"guess"``, or ``"auto"`` on many thresholds).
-    Returns
-    -------
-    Frontier
-
-    Raises
-    ------
-    BinarizationTimeout
-        A ``TimeoutError`` when ``time_limit`` runs out while binarizing ``X`` (no frontier yet).
-    KeyboardInterrupt
-        On Ctrl-C (held to the end of a unit of work): its ``frontier`` attribute is the
-        frontier found so far, and ``frontier.search.run()`` resumes the search.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5)
-    >>> y = np.array([0, 1, 1, 0] * 5)                   # XOR
-    >>> front = fit_frontier(X, y, max_leaves=5)
-    >>> print(front.table[["leaves", "accuracy", "lambda_min", "lambda_max", "on_hull"]].round(4).to_string())
-       leaves  accuracy  lambda_min  lambda_max  on_hull
-    0       1      0.50      0.1667         inf     True
-    1       3      0.75         NaN         NaN    False
-    2       4      1.00      0.0000      0.1667     True
-    """
-    if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
-        raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}.")
-    if isinstance(X, Dataset):
-        if y is not None:
-            raise ValueError("pass either a Dataset (with y=None) or X and y, not both.")
-        dataset = X
-    else:
-        if y is None:
-            raise ValueError("y is required (the labels), unless X is a treeopt Dataset.")
-        with binarization_deadline(time_limit):     # a long binarization stops at time_limit
-            binarizer = fit_binarizer(X, y, thresholds=thresholds, max_thresholds=max_thresholds, missing=missing,
-                                      random_state=random_state, sample_weight=sample_weight)
-            dataset = Dataset.from_arrays(X, y, sample_weight=sample_weight, binarizer=binarizer)
-    check_cache_limit(cache_limit)
-    if (X_test is None) != (y_test is None):
-        raise ValueError("give both X_test and y_test, or neither.")
-    search = FrontierSearch(dataset, max_leaves=max_leaves, objective=get_objective(objective, omega=omega),
-                          min_regularization=min_regularization)
-    search.run(time_limit=time_limit, cache_limit=cache_limit)
-    front = Frontier(search)
-    if search.status == "interrupted":
-        # Ctrl-C stops the caller too (a loop of frontiers, a script), as it does for ``fit``; the
-        # frontier found so far travels with the exception, so nothing is lost.
-        error = KeyboardInterrupt(
-            f"frontier interrupted: certified up to {search.certified_leaves} leaves. The frontier so far is "
-            "this exception's .frontier (its certified column says what is proven); "
-            ".frontier.search.run() resumes the search.")
-        error.frontier = front
-        raise error
-    if X_test is not None:
-        front.evaluate(X_test, y_test, "test")
-    return front

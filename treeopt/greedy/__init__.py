@@ -6,7 +6,15 @@ cost-complexity pruning), :mod:`~treeopt.greedy.solver` (the stepwise solver) an
 :mod:`~treeopt.greedy.estimator` (the scikit-learn estimators).
 """
 
-from .estimator import GreedyTreeClassifier, GreedyTreeRegressor
 from .solver import GreedyInduction
 
 __all__ = ["GreedyInduction", "GreedyTreeClassifier", "GreedyTreeRegressor"]
+
+
+def __getattr__(name: str):
+    """The estimators, loaded on first use: they build through :func:`treeopt.make_solver`, whose
+    registry imports this package's solver, so importing them here eagerly would be an import circle."""
+    if name in ("GreedyTreeClassifier", "GreedyTreeRegressor"):
+        from . import estimator
+        return getattr(estimator, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -26,12 +26,13 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
 from ..binarize import Binarizer, table_input_tags
+from ..building import make_solver
 from .criteria import impurity
 from ..data import Dataset
 from ..fitted_tree import FittedTreeMixin
 from .grown_tree import GrownNode, route
 from ..input_validation import check_labels, validate_fit_input, validate_predict_input
-from ..objectives import OBJECTIVES, get_objective
+from ..objectives import OBJECTIVES
 from ..regularization import DEFAULT_REGULARIZATION
 from .prunings import cost_complexity_pruning
 from .solver import CLASSIFICATION_CRITERIA, PRUNING_RISKS, GreedyInduction, SplitFinder
@@ -201,11 +202,11 @@ class GreedyTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
                                     missing=self.missing).fit(table)
         dataset = Dataset.from_arrays(table, y, sample_weight=sample_weight, binarizer=self.binarizer_,
                                       classes=self.classes_)
-        return GreedyInduction(dataset, regularization=self.regularization, objective=get_objective(self.objective),
-                               depth_budget=self.max_depth, criterion=self.criterion, multiway=self.multiway,
-                               min_samples_split=self.min_samples_split, min_samples_leaf=self.min_samples_leaf,
-                               min_gain=self.min_gain, pruning=pruning, confidence=self.confidence,
-                               ccp_alpha=self.ccp_alpha, pruning_risk=self.pruning_risk)
+        options = {"criterion": self.criterion, "multiway": self.multiway, "min_samples_split": self.min_samples_split,
+                   "min_samples_leaf": self.min_samples_leaf, "min_gain": self.min_gain, "pruning": pruning,
+                   "confidence": self.confidence, "ccp_alpha": self.ccp_alpha, "pruning_risk": self.pruning_risk}
+        return make_solver(dataset, None, solver="greedy", regularization=self.regularization,
+                           objective=self.objective, depth_budget=self.max_depth, solver_options=options)
 
     def fit(self, X, y, sample_weight=None):
         """Grow (and prune) the greedy tree on ``(X, y)``.

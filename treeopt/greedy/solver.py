@@ -35,12 +35,6 @@ The stepwise protocol (:mod:`treeopt.solvers.base`)
     B.2), valid for every tree, so the gap is honest: greedy induction never
     proves optimality (``exact = False``; a finished run has status
     ``finished``).
-
-Warm starts
-    :func:`greedy_warm_start` grows CART and prunes it by cost complexity with
-    the solver's own objective as the risk and ``C = λ``: the best pruning of
-    the greedy tree for ``loss + λ × leaves`` (never worse than a single
-    leaf), ready as an initial incumbent for the optimal solvers.
 """
 
 from __future__ import annotations
@@ -57,8 +51,9 @@ from .grown_tree import Candidate, GrownNode, route
 from .prunings import cost_complexity_pruning, pessimistic_pruning
 from ..tree import Leaf, Tree
 from ..solvers.base import QueueEntry, Solver
+from ..solvers.capabilities import Capabilities
 
-__all__ = ["GreedyInduction", "SplitFinder", "greedy_warm_start", "CLASSIFICATION_CRITERIA",
+__all__ = ["GreedyInduction", "SplitFinder", "CLASSIFICATION_CRITERIA",
            "PRUNINGS", "PRUNING_RISKS"]
 
 #: Split criteria for classification (slides parts 1 and 2).
@@ -221,6 +216,9 @@ class GreedyInduction(Solver):
 
     name = "greedy"
     exact = False
+    # The growing and pruning options, so that make_solver(..., solver="greedy", solver_options=...) passes them.
+    CAPABILITIES = Capabilities(options=("criterion", "multiway", "min_samples_split", "min_samples_leaf", "min_gain",
+                                         "pruning", "confidence", "ccp_alpha", "pruning_risk"))
 
     def __init__(self, dataset: Dataset, *, regularization: float = DEFAULT_REGULARIZATION, objective="accuracy",
                  bounds: dict | None = None, depth_budget: int | None = None, criterion: str = "gini",
@@ -444,58 +442,3 @@ class GreedyInduction(Solver):
 
     def _incumbent_leaves(self) -> int:
         return self.root.n_leaves
-
-
-def greedy_warm_start(dataset: Dataset, regularization: float, objective="accuracy", *,
-                      criterion: str = "gini", depth_budget: int | None = None) -> tuple[float, Tree]:
-    """A greedy tree pruned for the optimal solvers' objective: ``(objective value, Tree)``.
-
-    Grows CART (``criterion``, binary splits, up to ``depth_budget``) and
-    prunes it by minimal cost complexity with the objective's loss as the risk
-    and ``C = λ``: among all prunings of the greedy tree, the one of least
-    ``loss + λ × leaves`` (Breiman et al.; slides part 4). The root alone is
-    one of the prunings, so the warm start is never worse than a single leaf.
-
-    Parameters
-    ----------
-    dataset : Dataset
-    regularization : float
-        λ, in (0, 1].
-    objective : str or Objective, default="accuracy"
-        Any additive objective.
-    criterion : str, default="gini"
-    depth_budget : int, optional
-
-    Returns
-    -------
-    objective : float
-        ``loss + λ × leaves`` of the tree (objective units), usable as an
-        initial upper bound.
-    tree : Tree
-        Its leaves predict the objective's best label.
-
-    Examples
-    --------
-    >>> from treeopt.datasets import load_monk
-    >>> X, y = load_monk(1)
-    >>> value, tree = greedy_warm_start(Dataset.from_arrays(X, y), 0.02)
-    >>> tree.n_leaves, round(value, 4) == round(tree.objective(X, y, 0.02), 4)
-    (8, True)
-    """
-    solver = GreedyInduction(dataset, regularization=regularization, objective=objective, criterion=criterion,
-                             depth_budget=depth_budget, pruning="cost_complexity", ccp_alpha=regularization,
-                             pruning_risk="objective")
-    solver.run()
-    model = solver.model
-
-    def make_leaf(stats, parent):
-        source = stats if stats.sum() > 0 or parent is None else parent.stats
-        loss, prediction = model.leaf(tuple(float(c) for c in source))
-        costs = model.costs
-        loss = float((stats * costs).sum() - stats[prediction] * costs[prediction]) * model.scale
-        return Leaf(int(prediction), tuple(float(c) for c in stats), loss)
-
-    tree = Tree(solver.root.to_node(make_leaf), list(dataset.features), dataset.classes,
-                binarizer=dataset.binarizer)
-    value = sum(leaf.loss for _, leaf in tree.leaves()) + regularization * tree.n_leaves
-    return value, tree

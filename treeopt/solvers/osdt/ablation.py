@@ -32,6 +32,7 @@ import tracemalloc
 
 import pandas as pd
 
+from ...building import make_solver
 from ...data import Dataset
 from ...regularization import DEFAULT_REGULARIZATION
 from .search import OSDT
@@ -56,8 +57,8 @@ _EXPANSIONS_PER_CHECK = 5
 
 def _one_row(dataset, regularization, schedule, objective, bounds, warm_start, time_limit, memory_limit_mb,
              measure_memory):
-    solver = OSDT(dataset, regularization=regularization, objective=objective, bounds=bounds,
-                  schedule=schedule, warm_start=warm_start)
+    solver = make_solver(dataset, None, solver="osdt", regularization=regularization, objective=objective,
+                         bounds=bounds, schedule=schedule, warm_start=warm_start)
     tracing = measure_memory or memory_limit_mb is not None
     if tracing:
         tracemalloc.start()
@@ -139,7 +140,8 @@ def ablation(data, y=None, *, regularization: float = DEFAULT_REGULARIZATION, sc
         raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}.")
     if memory_limit_mb is not None and not memory_limit_mb > 0:
         raise ValueError(f"memory_limit_mb must be positive or None, got {memory_limit_mb!r}.")
-    OSDT(data, regularization=regularization, objective=objective, schedule=schedule)   # validate first
+    make_solver(data, None, solver="osdt", regularization=regularization, objective=objective,
+                schedule=schedule)                                                     # validate first
     rows = []
     for name in [None] + names:
         label = "all bounds" if name is None else TABLE_6_2_BOUNDS.get(name, f"no {name}")
