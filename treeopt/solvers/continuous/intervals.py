@@ -78,6 +78,7 @@ class IntervalSearch:
         self.known: list[dict] = [{} for _ in cumulative]
         self._heap: list = []                   # (bound, column, a, b): thresholds a+1 .. b-1 open
         self._pending: dict = {}                # (column, middle) -> (bound, a, b) handed out, not recorded
+        self._stale: set = set()                # intervals in the heap whose bound is their parent's
         for f, cum in enumerate(cumulative):
             if len(cum):
                 heapq.heappush(self._heap, (2 * floor, f, -1, len(cum)))
@@ -121,6 +122,12 @@ class IntervalSearch:
         heap = self._heap
         while heap and len(out) < k:
             bound, f, a, b = heapq.heappop(heap)
+            if (f, a, b) in self._stale:          # pushed with its parent's bound: compute its own now
+                self._stale.discard((f, a, b))
+                bound = max(bound, self.interval_bound(f, a, b))
+                if heap and bound > heap[0][0]:
+                    heapq.heappush(heap, (bound, f, a, b))
+                    continue
             if bound >= target:
                 self._close(bound, a, b)
                 while heap:                      # every other interval's bound is at least this one's
@@ -143,12 +150,15 @@ class IntervalSearch:
 
     def record(self, f: int, m: int, left: float, right: float) -> None:
         """Threshold ``m`` of column ``f`` was evaluated: lower bounds (or exact costs) of its children."""
-        _, a, b = self._pending.pop((f, m))
+        bound, a, b = self._pending.pop((f, m))
         self.evaluated += 1
         self.known[f][m] = (left, right)
         for lo, hi in ((a, m), (m, b)):
             if hi - lo > 1:
-                heapq.heappush(self._heap, (self.interval_bound(f, lo, hi), f, lo, hi))
+                # The parent interval's bound holds for its part; the part's own bound is computed
+                # only if the part comes first in the heap (most parts are closed before that).
+                heapq.heappush(self._heap, (bound, f, lo, hi))
+                self._stale.add((f, lo, hi))
 
     def lower_bound(self) -> float:
         """The least bound over the thresholds not yet evaluated or closed (inf once none is left)."""
