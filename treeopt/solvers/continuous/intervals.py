@@ -16,7 +16,9 @@ child bound every threshold strictly between two evaluated ones, ``a < t < b``:
 The bound of an interval is the smallest, over its thresholds, of the sum of the two children's
 bounds. An interval whose bound reaches the best cost so far (or the budget passed down) is
 closed without evaluating any of its thresholds. Otherwise its middle threshold is tried next
-(bisection), and that splits it in two. Lower bounds of the children serve as well as exact costs,
+(bisection), and that splits it in two; a batch with room for more thresholds than there are open
+intervals (the depth-two solver's first batches) takes several evenly spaced thresholds of each,
+so that good splits, and with them tight budgets, are found early. Lower bounds of the children serve as well as exact costs,
 so a child solved under a budget (and stopped at it) still bounds its neighbours.
 
 Examples
@@ -25,11 +27,16 @@ Four thresholds of one column; the children's costs at threshold 1 bound the oth
 
 >>> import numpy as np
 >>> search = IntervalSearch([np.array([1.0, 2.0, 3.0, 4.0])], [5.0], floor=0.0, pruning=True)
->>> [(f, m) for f, m in search.candidates(10.0, 4)]
+>>> search.candidates(10.0, 1)
 [(0, 1)]
 >>> search.record(0, 1, 0.0, 0.0)          # a perfect split at threshold 1
 >>> search.candidates(0.0, 4), search.pruned
 ([], 3)
+
+A batch with room for more thresholds than there are open intervals spreads over each interval:
+
+>>> IntervalSearch([np.arange(1.0, 8.0)], [8.0], floor=0.0, pruning=True).candidates(10.0, 3)
+[(0, 1), (0, 3), (0, 5)]
 """
 
 from __future__ import annotations
@@ -78,6 +85,7 @@ class IntervalSearch:
         self.known: list[dict] = [{} for _ in cumulative]
         self._heap: list = []                   # (bound, column, a, b): thresholds a+1 .. b-1 open
         self._pending: dict = {}                # (column, middle) -> (bound, a, b) handed out, not recorded
+        self._stale: set = set()                # intervals in the heap whose bound is their parent's
         for f, cum in enumerate(cumulative):
             if len(cum):
                 heapq.heappush(self._heap, (2 * floor, f, -1, len(cum)))
@@ -116,20 +124,33 @@ class IntervalSearch:
     # -- the search -----------------------------------------------------------------------------
     def candidates(self, target: float, k: int) -> list[tuple[int, int]]:
         """Up to ``k`` thresholds to evaluate next, as ``(column, threshold)``: the middles of the
-        open intervals of least bound. Intervals whose bound reaches ``target`` are closed."""
+        open intervals of least bound (or several evenly spaced thresholds of an interval when the
+        batch has room for more than the open intervals). Intervals whose bound reaches ``target``
+        are closed. Every threshold handed out must be recorded before the next call."""
         out = []
         heap = self._heap
         while heap and len(out) < k:
             bound, f, a, b = heapq.heappop(heap)
+            if (f, a, b) in self._stale:          # pushed with its parent's bound: compute its own now
+                self._stale.discard((f, a, b))
+                bound = max(bound, self.interval_bound(f, a, b))
+                if heap and bound > heap[0][0]:
+                    heapq.heappush(heap, (bound, f, a, b))
+                    continue
             if bound >= target:
                 self._close(bound, a, b)
                 while heap:                      # every other interval's bound is at least this one's
                     bound, f, a, b = heapq.heappop(heap)
                     self._close(bound, a, b)
                 break
-            m = (a + b) // 2
-            self._pending[(f, m)] = (bound, a, b)
-            out.append((f, m))
+            # The room left in the batch is shared with the intervals still in the heap: at first (one
+            # interval per column) each column gets several evenly spaced thresholds at once.
+            share = max(1, min(b - a - 1, (k - len(out)) // (1 + len(heap))))
+            middles = [a + (b - a) * (i + 1) // (share + 1) for i in range(share)]
+            for i, m in enumerate(middles):
+                # Recording m opens (previous point, m), and the last one also (m, b): each part once.
+                self._pending[(f, m)] = (bound, middles[i - 1] if i else a, b if i == share - 1 else m)
+                out.append((f, m))
         return out
 
     def _close(self, bound: float, a: int, b: int) -> None:
@@ -143,12 +164,15 @@ class IntervalSearch:
 
     def record(self, f: int, m: int, left: float, right: float) -> None:
         """Threshold ``m`` of column ``f`` was evaluated: lower bounds (or exact costs) of its children."""
-        _, a, b = self._pending.pop((f, m))
+        bound, a, b = self._pending.pop((f, m))
         self.evaluated += 1
         self.known[f][m] = (left, right)
         for lo, hi in ((a, m), (m, b)):
             if hi - lo > 1:
-                heapq.heappush(self._heap, (self.interval_bound(f, lo, hi), f, lo, hi))
+                # The parent interval's bound holds for its part; the part's own bound is computed
+                # only if the part comes first in the heap (most parts are closed before that).
+                heapq.heappush(self._heap, (bound, f, lo, hi))
+                self._stale.add((f, lo, hi))
 
     def lower_bound(self) -> float:
         """The least bound over the thresholds not yet evaluated or closed (inf once none is left)."""

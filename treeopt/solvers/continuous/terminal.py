@@ -152,6 +152,7 @@ class SupportColumns:
         self.rank = rank
         self.weighted = [np.ascontiguousarray(cw[order].T) for order in cols]          # classes × support
         self.positions = _valid_positions(cols, rank)
+        self.threshold_positions = list(self.positions)          # the thresholds, dense columns too
         # Each column's cumulative class weights at its thresholds (classes × thresholds), and its total.
         cumulative = [np.cumsum(w, axis=1) for w in self.weighted]
         # A column whose values are nearly all distinct is read at every position (a view, no copy),
@@ -173,11 +174,10 @@ class SupportColumns:
             # Two classes: a leaf's loss is (weight - |class 0 - class 1|) / 2, so one cumulative sum
             # of the class difference per column does (see _two_class_children).
             self.difference = [w[0] - w[1] for w in self.weighted]
-            self.difference_at = [a[0] - a[1] for a in self.at_thresholds]
+            self.difference_at_thresholds = [c[0, p] - c[1, p] for c, p in zip(cumulative, self.threshold_positions)]
             self.sorted_ranks = [rank[j, order] for j, order in enumerate(cols)]
             self.weight_cumulative = [c[0] + c[1] for c in cumulative]
             self.difference_cumulative = [c[0] - c[1] for c in cumulative]
-            self.unusable = [None if b is None else np.where(b == 0.0, 0.0, -np.inf) for b in self.blocked]
 
     def ranks_in_order(self, j: int) -> np.ndarray:
         """``rank[:, cols[j]]``: every column's rank of the support's rows in column ``j``'s order."""
@@ -236,11 +236,13 @@ def depth_two_children(support: SupportColumns, columns: np.ndarray, ranks: np.n
 
 
 def _two_class_children(support: SupportColumns, columns: np.ndarray, ranks: np.ndarray, penalty: float) -> tuple:
-    """:func:`depth_two_children` for two classes, from the cumulative class difference alone.
+    """:func:`depth_two_children` for two classes, from the extremes of the cumulative class difference.
 
     With ``W`` a set's cost-weighted weight and ``D`` its class-0 minus class-1 weight, a leaf loses
     ``(W - |D|) / 2``, and the split of a child ``(W, D)`` whose left side has difference ``d`` loses
-    ``(W - |d| - |D - d|) / 2``: the best split maximises ``|d| + |D - d|`` over the thresholds.
+    ``(W - |d| - |D - d|) / 2``. Since ``|a| + |b| = max(|a + b|, |a - b|)``, the best split's
+    ``|d| + |D - d|`` over a column's thresholds is ``max(|D|, 2 max d - D, D - 2 min d)``: the
+    largest and least cumulative difference at the thresholds are all a column contributes.
     """
     # Each child's weight and difference, read off the root column's cumulative sums.
     at = np.array([np.searchsorted(support.sorted_ranks[f], r, side="right") - 1 for f, r in zip(columns, ranks)])
@@ -248,26 +250,24 @@ def _two_class_children(support: SupportColumns, columns: np.ndarray, ranks: np.
     difference_left = np.array([support.difference_cumulative[f][p] for f, p in zip(columns, at)])
     weight_right = support.total.sum() - weight_left
     difference_right = (support.total[0] - support.total[1]) - difference_left
-    best_left = np.full(len(columns), -np.inf)
-    best_right = np.full(len(columns), -np.inf)
+    high_left = np.full(len(columns), -np.inf)
+    low_left = np.full(len(columns), np.inf)
+    high_right, low_right = high_left.copy(), low_left.copy()
     for j in range(len(support.difference)):
-        valid, unusable = support.positions[j], support.unusable[j]
-        if unusable is None and not len(valid):
+        valid = support.threshold_positions[j]
+        if not len(valid):
             continue
         member = support.ranks_in_order(j)[columns] <= ranks[:, None]               # batch × support
         cumulative = member * support.difference[j]
         np.cumsum(cumulative, axis=1, out=cumulative)
-        for side, totals, best in ((cumulative[:, valid], difference_left, best_left),
-                                   (None, difference_right, best_right)):
-            if side is None:                                   # the right child: the column's sums minus the left's
-                side = support.difference_at[j][None] - cumulative[:, valid]
-            score = np.abs(side)
-            rest = totals[:, None] - side
-            np.abs(rest, out=rest)
-            score += rest
-            if unusable is not None:
-                score += unusable
-            np.maximum(best, score.max(axis=1), out=best)
+        left = cumulative[:, valid]                            # left child, left of each threshold
+        np.maximum(high_left, left.max(axis=1), out=high_left)
+        np.minimum(low_left, left.min(axis=1), out=low_left)
+        np.subtract(support.difference_at_thresholds[j][None], left, out=left)     # right child
+        np.maximum(high_right, left.max(axis=1), out=high_right)
+        np.minimum(low_right, left.min(axis=1), out=low_right)
+    best_left = np.maximum(2 * high_left - difference_left, difference_left - 2 * low_left)
+    best_right = np.maximum(2 * high_right - difference_right, difference_right - 2 * low_right)
     leaf_left = (weight_left - np.abs(difference_left)) / 2 + penalty
     leaf_right = (weight_right - np.abs(difference_right)) / 2 + penalty
     return (np.minimum(leaf_left, (weight_left - best_left) / 2 + 2 * penalty),

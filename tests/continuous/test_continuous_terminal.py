@@ -1,0 +1,47 @@
+"""The depth-two terminal solver's children against one depth-one solve per child.
+
+For every root threshold of a small weighted table with ties, the batched children's costs
+(:func:`depth_two_children`, its two-class shortcut and its general path) must equal the best
+depth-one tree of each child solved on its own rows (:func:`best_depth_one`).
+"""
+
+import numpy as np
+import pytest
+
+from treeopt.solvers.continuous.terminal import SupportColumns, best_depth_one, depth_two_children
+
+
+def _support(seed: int, n_classes: int, n_rows: int = 40):
+    rng = np.random.default_rng(seed)
+    values = np.column_stack([rng.integers(0, 5, n_rows), rng.normal(size=n_rows).round(1),
+                              rng.integers(0, 2, n_rows), rng.normal(size=n_rows)])
+    order = np.argsort(values, axis=0, kind="stable").T.astype(np.int32)
+    rank = np.array([np.unique(column, return_inverse=True)[1] for column in values.T], dtype=np.int32)
+    y = rng.integers(0, n_classes, n_rows)
+    cw = np.zeros((n_rows, n_classes))
+    cw[np.arange(n_rows), y] = rng.integers(1, 4, n_rows) * rng.choice([1.0, 2.5], size=n_classes)[y]
+    return order, rank, cw
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+@pytest.mark.parametrize("seed", range(4))
+def test_batched_children_equal_one_depth_one_solve_per_child(n_classes, seed):
+    cols, rank, cw = _support(seed, n_classes)
+    # A subset of the rows, as deeper in a tree, so that each column's order skips rows.
+    kept = np.isin(cols[0], cols[0][::3], invert=True)
+    cols = np.array([row[np.isin(row, cols[0][kept])] for row in cols])
+    support = SupportColumns(cols, rank, cw)
+    columns, ranks = [], []
+    for f in range(cols.shape[0]):
+        for r in np.unique(rank[f, cols[f]])[:-1]:
+            columns.append(f)
+            ranks.append(r)
+    penalty = 0.25
+    left, right = depth_two_children(support, np.array(columns), np.array(ranks), penalty=penalty)
+    n = cols.shape[0]
+    for b, (f, r) in enumerate(zip(columns, ranks)):
+        goes_left = rank[f][cols] <= r
+        expected_left, _ = best_depth_one(cols[goes_left].reshape(n, -1), rank, cw, penalty=penalty)
+        expected_right, _ = best_depth_one(cols[~goes_left].reshape(n, -1), rank, cw, penalty=penalty)
+        assert left[b] == pytest.approx(expected_left), (f, r)
+        assert right[b] == pytest.approx(expected_right), (f, r)
