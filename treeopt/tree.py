@@ -575,11 +575,19 @@ class Tree:
         return "\n".join(lines)
 
     def decision_path(self, x, binarized: bool | None = None) -> list[int]:
-        """Pre-order node ids (as numbered by :meth:`to_dot`) visited by one row ``x``."""
-        one_row = np.asarray([x], dtype=object) if not hasattr(x, "to_frame") else x.to_frame().T
+        """Pre-order node ids (as numbered by :meth:`to_dot`) visited by one row ``x``.
+
+        ``x`` is a sequence of values or a pandas row (a Series, e.g. ``X.iloc[0]``); a row of a
+        table with mixed column types holds objects, so its values get their own types back
+        (a bool column is read as bool, a number as a number) before the tree reads them.
+        """
+        if hasattr(x, "to_frame"):
+            one_row = x.to_frame().T.infer_objects()
+        else:
+            one_row = np.asarray([x], dtype=object)
         if self.has_multiway:
             return self._decision_path_original(self._original_table(one_row)[0])
-        Z = self._binary(np.asarray([x]) if not hasattr(x, "to_frame") else x.to_frame().T, binarized)[0]
+        Z = self._binary(one_row if hasattr(x, "to_frame") else np.asarray([x]), binarized)[0]
         path, node, node_id = [], self.root, 0
         sizes = {}
 
