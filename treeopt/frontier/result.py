@@ -29,9 +29,11 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from ..binarize import binarization_deadline
+from sklearn.exceptions import ConvergenceWarning
+
+from ..binarize import BinarizationTimeout, binarization_deadline
 from ..data import Dataset
-from ..encoding import fit_binarizer
+from ..encoding import fit_binarizer, no_feature_binarizer
 from ..objectives import get_objective
 from ..solvers.base import check_cache_limit
 from .search import FrontierSearch
@@ -119,6 +121,9 @@ class Frontier:
         Every budget up to this many leaves is certified.
     min_certified_regularization : float
         Every λ at or above this value has its certified optimum in the table.
+    setup_stopped : str or None
+        Set when ``time_limit`` ran out while binarizing, before any search: where the setup
+        stopped and the fix. The table then holds the single leaf, uncertified.
 
     Examples
     --------
@@ -136,8 +141,9 @@ class Frontier:
     (7, 0.14)
     """
 
-    def __init__(self, search: FrontierSearch):
+    def __init__(self, search: FrontierSearch, *, setup_stopped: str | None = None):
         self.search = search
+        self.setup_stopped = setup_stopped
         self._evaluations: dict = {}
         self.refresh()
 
@@ -157,6 +163,10 @@ class Frontier:
         self.max_leaves = search.max_leaves
         self.complete = bool(search._finished)
         self.certified_leaves = search.certified_leaves if search.root is not None else 1
+        if self.setup_stopped is not None:
+            # The search never saw the binary features: nothing it holds is proved for the data.
+            rows = [dict(r, certified=False) for r in rows]
+            self.complete, self.certified_leaves = False, 0
         eq = model.to_objective(search.root.eq) if search.root is not None else 0.0
         self.equivalent_points_loss = eq
         trees = [search.tree_for_budget(r["budget"]) for r in rows]
@@ -214,12 +224,17 @@ class Frontier:
         lam = _check_regularization(regularization)
         table = self.table
         candidates = table.index[table["certified"]]
+        if not len(candidates):                     # nothing proved (the setup stopped): the best known
+            candidates = table.index
         scale = self.search.dataset.total_weight
         # Compare in weight units where accuracy losses are integers.
         values = [(round(table.at[i, "loss"] * scale, 9) + lam * scale * table.at[i, "leaves"], i)
                   for i in candidates]
         _, best = min(values, key=lambda v: (v[0], table.at[v[1], "leaves"]))
-        if not (table.at[best, "lambda_min"] <= lam + 1e-12 and lam - 1e-12 <= table.at[best, "lambda_max"]):
+        if self.setup_stopped is not None:
+            warnings.warn(f"{self.setup_stopped} This frontier holds only the single leaf, not proved optimal "
+                          f"for regularization {lam:g}.", UserWarning, stacklevel=3)
+        elif not (table.at[best, "lambda_min"] <= lam + 1e-12 and lam - 1e-12 <= table.at[best, "lambda_max"]):
             bound = self.min_certified_regularization
             warnings.warn(f"regularization {lam:g} is below the certified range λ >= {bound:.6g} of this "
                           f"frontier: a tree with more than {self.certified_leaves} leaves might be better. "
@@ -403,10 +418,15 @@ def fit_frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega
     -------
     Frontier
 
+    Warns
+    -----
+    ConvergenceWarning
+        When ``time_limit`` runs out while binarizing ``X``, before any search: the frontier then
+        holds the single leaf only, uncertified (``certified`` False, no λ interval), and its
+        ``setup_stopped`` says where the setup stopped and the fix.
+
     Raises
     ------
-    BinarizationTimeout
-        A ``TimeoutError`` when ``time_limit`` runs out while binarizing ``X`` (no frontier yet).
     KeyboardInterrupt
         On Ctrl-C (held to the end of a unit of work): its ``frontier`` attribute is the
         frontier found so far, and ``frontier.search.run()`` resumes the search.
@@ -425,6 +445,7 @@ def fit_frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega
     """
     if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
         raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}.")
+    setup_stopped = None
     if isinstance(X, Dataset):
         if y is not None:
             raise ValueError("pass either a Dataset (with y=None) or X and y, not both.")
@@ -432,15 +453,29 @@ def fit_frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega
     else:
         if y is None:
             raise ValueError("y is required (the labels), unless X is a treeopt Dataset.")
-        with binarization_deadline(time_limit):     # a long binarization stops at time_limit
-            binarizer = fit_binarizer(X, y, thresholds=thresholds, max_thresholds=max_thresholds, missing=missing,
-                                      random_state=random_state, sample_weight=sample_weight)
-            dataset = Dataset.from_arrays(X, y, sample_weight=sample_weight, binarizer=binarizer)
+        try:
+            with binarization_deadline(time_limit):     # a long binarization stops at time_limit
+                binarizer = fit_binarizer(X, y, thresholds=thresholds, max_thresholds=max_thresholds,
+                                          missing=missing, random_state=random_state, sample_weight=sample_weight)
+                dataset = Dataset.from_arrays(X, y, sample_weight=sample_weight, binarizer=binarizer)
+        except BinarizationTimeout as stopped:
+            # As the estimators do: keep the single leaf (the search sees no binary feature), never run
+            # the search (it would call that leaf optimal), and mark it uncertified.
+            setup_stopped = str(stopped)
+            dataset = Dataset.from_arrays(X, y, sample_weight=sample_weight,
+                                          binarizer=no_feature_binarizer(X, missing))
     check_cache_limit(cache_limit)
     if (X_test is None) != (y_test is None):
         raise ValueError("give both X_test and y_test, or neither.")
     search = FrontierSearch(dataset, max_leaves=max_leaves, objective=get_objective(objective, omega=omega),
                           min_regularization=min_regularization)
+    if setup_stopped is not None:
+        front = Frontier(search, setup_stopped=setup_stopped)
+        warnings.warn(f"{setup_stopped} The frontier holds only the single leaf, uncertified (its certified "
+                      "column is False).", ConvergenceWarning, stacklevel=3)
+        if X_test is not None:
+            front.evaluate(X_test, y_test, "test")
+        return front
     search.run(time_limit=time_limit, cache_limit=cache_limit)
     front = Frontier(search)
     if search.status == "interrupted":
