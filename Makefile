@@ -4,7 +4,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip
 
-.PHONY: demo test bench bench-narrow bench-wide bench-contree bench-continuous lab install install-test system-deps clean
+.PHONY: demo test docs bench bench-narrow bench-wide bench-contree bench-continuous lab install install-test system-deps clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -29,8 +29,19 @@ system-deps:
 	  { (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq graphviz chromium >/dev/null) \
 	    || echo "warning: could not install graphviz/chromium; tests that need them will be skipped"; }
 
-test: $(VENV)/.test system-deps
+# The documentation site's tools (Sphinx, numpydoc, myst-nb, a local MathJax).
+$(VENV)/.docs: pyproject.toml | $(PY)
+	$(PIP) install -q -e '.[widgets,docs]'
+	touch $@
+
+test: $(VENV)/.test $(VENV)/.docs system-deps
 	$(PY) -m pytest -q
+
+# The site in docs/_build/html, opened from disk (index.html). Every notebook is executed (and cached
+# in docs/_build/.jupyter_cache, which tests/project/test_docs.py reuses); a warning, a broken
+# cross-reference or a failing cell fails the build.
+docs: $(VENV)/.docs
+	$(VENV)/bin/sphinx-build -W --keep-going -n -b html docs docs/_build/html
 
 # The side-by-side suites, one after the other (never two at once: each times whole processes).
 bench: bench-narrow bench-wide bench-contree bench-continuous
@@ -56,4 +67,4 @@ lab: $(VENV)/.test
 	$(VENV)/bin/jupyter lab notebooks/
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis
+	rm -rf $(VENV) build *.egg-info .pytest_cache .hypothesis docs/_build docs/api/generated docs/notebooks docs/benchmarks

@@ -11,6 +11,7 @@ True
 """
 
 from .binarize import Binarizer, BinaryFeature
+from .bounds_lab import Subproblem, check_bound, lower_bound, queue_policy
 from .building import make_solver
 from .data import Dataset
 from .estimator import OptimalTreeClassifier
@@ -36,4 +37,5 @@ __all__ = ["OptimalTreeClassifier", "OptimalTreeClassifierCV", "Dataset", "Binar
            "GOSDT", "Branches", "SOLVERS", "make_solver", "Accuracy", "BalancedAccuracy", "WeightedAccuracy", "get_objective",
            "frontier", "Frontier", "cross_validate_frontier", "CVFrontier", "OSDT", "ablation",
            "GreedyTreeClassifier", "GreedyTreeRegressor", "ThresholdGuessBinarizer", "depth_guess", "rashomon_set",
-           "RashomonSet", "DepthDeepening", "Portfolio", "SlowCertificateWarning", "DEFAULT_REGULARIZATION"]
+           "RashomonSet", "DepthDeepening", "Portfolio", "SlowCertificateWarning", "DEFAULT_REGULARIZATION",
+           "lower_bound", "queue_policy", "check_bound", "Subproblem"]

@@ -56,7 +56,7 @@ def solver_options_of_all() -> set:
     Examples
     --------
     >>> sorted(solver_options_of_all())
-    ['bound', 'epsilon', 'max_leaves', 'min_regularization']
+    ['bound', 'epsilon', 'max_leaves', 'min_regularization', 'plugins']
     """
     return {name for cls in SOLVERS.values() for name in cls.CAPABILITIES.options} - set(SETTINGS)
 
@@ -151,7 +151,8 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
     if s["regularization"] == 0 and s["depth_budget"] is None:      # refused before the data are read
         check_zero_regularization(SOLVERS["continuous"], None)
     if auto:
-        osdt_only = s["schedule"] is not None or s["warm_start"] not in (None, False) or s["top_k"] != 1
+        osdt_only = s["schedule"] is not None or s["warm_start"] not in (None, False) or s["top_k"] != 1 \
+            or bool(extra.get("plugins"))
         solver = "osdt" if osdt_only or not objective.additive else "gosdt"
         if solver == "gosdt" and _continuous_fits(X, s, y_ref):
             solver = "continuous"

@@ -215,7 +215,7 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         scikit-learn's trees do (:class:`~treeopt.fitted_tree.FittedTreeMixin`).
     n_leaves_ : int
         Leaves of ``tree_``.
-    feature_importances_ : ndarray of shape (n_features_in_,)
+    feature_importances_ : ndarray of shape (n_features,)
         Gini importance of each input column: the weighted Gini impurity decrease of the splits
         on it over the training weights in the leaves, normalised to sum to 1, as scikit-learn
         defines it (the search minimises loss + λ × leaves, but a split that lowers no leaf's

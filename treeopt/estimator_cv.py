@@ -56,7 +56,7 @@ class OptimalTreeClassifierCV(ClassifierMixin, BaseEstimator):
         score within one standard error of the best. Among the λ intervals of
         that score, the one where the tree on all the data has as many leaves
         as the folds' trees (the sparsest on ties): the refit is then the kind
-        of tree the score was earned by (:attr:`CVFrontier.best_index`).
+        of tree the score was earned by (``CVFrontier.best_index``).
     objective : {"accuracy", "balanced_accuracy", "weighted_accuracy"}, default="accuracy"
         The (additive) training objective of every search.
     omega : float, optional

@@ -357,9 +357,15 @@ class AUC(Objective):
         table = self._table(leaf_counts)
         return (table[:, 1] > table[:, 0]).astype(int)
 
-    def tree_loss(self, leaf_counts, predictions=None) -> float:
-        from .roc import roc_hull
-        return 1.0 - roc_hull(self._table(leaf_counts)).auc
+    def tree_loss(self, leaf_counts, predictions=None, check_input: bool = True) -> float:
+        """One minus the hull's area; ``check_input=False`` takes ``(negative, positive)`` pairs as they
+        are (a search's inner loop, whose counts are known to be valid)."""
+        from .roc import hull_area
+        return 1.0 - hull_area(self._table(leaf_counts).tolist() if check_input else leaf_counts,
+                               self._theta())
+
+    def _theta(self) -> float:
+        return 1.0
 
 
 class PartialAUC(AUC):
@@ -388,9 +394,8 @@ class PartialAUC(AUC):
         check_theta(self.theta)
         super().validate(dataset)
 
-    def tree_loss(self, leaf_counts, predictions=None) -> float:
-        from .roc import roc_hull
-        return 1.0 - roc_hull(self._table(leaf_counts)).partial_auc(self.theta)
+    def _theta(self) -> float:
+        return check_theta(self.theta)
 
 
 class LossModel:

@@ -62,7 +62,7 @@ class BoundsView(PlayerView):
         self.counts: dict = {}
         self.runs: list[dict] = []
         self.switches: dict = {}
-        self._references = dict(getattr(type(self.player.solver), "BOUNDS", {}) or {})
+        self._references = self._citations()
         self._live = LiveFigure(self._traces(), self._figure_layout())
         self._live_figures = [self._live]
         self._switch_box = widgets.VBox()
@@ -75,6 +75,14 @@ class BoundsView(PlayerView):
         self.add_class("treeopt-bounds")
         self.children = [self._live.box, widgets.HTML("<b>switch bounds off and rerun</b>"), self._switch_box,
                          self._rerun_button, self._table]
+
+    def _citations(self) -> dict:
+        # The instance's switches: a plug-in bound (treeopt.lower_bound) has a bar and a switch too.
+        solver = self.player.solver
+        switches = getattr(solver, "switches", None)
+        if switches is not None and hasattr(switches, "citations"):
+            return dict(switches.citations())
+        return dict(getattr(type(solver), "BOUNDS", {}) or {})
 
     @property
     def figure(self):

@@ -86,7 +86,7 @@ class FrontierExplorer(widgets.VBox):
     Attributes
     ----------
     selected : int
-        Row of :attr:`frontier` ``.table`` whose tree is shown.
+        Row of the frontier's ``table`` whose tree is shown.
     regularization : float
         λ of the slider.
     certified_leaves : int

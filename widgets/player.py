@@ -255,7 +255,7 @@ class SolverPlayer(widgets.VBox):
     # -- public control ----------------------------------------------------------
     def _rebuild_with(self, states: dict):
         """The same search with its switches set to ``states`` (bounds and strategies alike)."""
-        switches = getattr(type(self.solver), "SWITCHES", None)
+        switches = getattr(self.solver, "switches", None) or getattr(type(self.solver), "SWITCHES", None)
         if switches is None:
             return self.solver.rebuild(bounds=states)
         split = switches.split(states)

@@ -218,3 +218,21 @@ def test_bounds_never_exceed_any_refinement(fixed, split, name):
     # The gain bound covers the gain of splitting the merged split leaf into the classes.
     gain = split_gain_bound(objective, (negatives, positives), rows[:, 0].sum(), rows[:, 1].sum())
     assert merged - as_is <= gain + 1e-12
+
+
+@pytest.mark.parametrize("name", ["auc", "partial_auc"])
+@pytest.mark.parametrize("seed", range(3))
+def test_osdt_matches_the_oracle_where_complete_trees_are_skipped(name, seed):
+    """Depth 3 with small λ: expansions with several split leaves, where OSDT evaluates a complete
+    tree's hull only when the hierarchical bound of its first splits can still beat the incumbent."""
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 2, size=(40, 3))
+    y = (rng.random(40) < 0.3 + 0.4 * (X[:, 0] ^ X[:, 1])).astype(int)
+    y[0], y[1] = 0, 1
+    w = np.ones(40)
+    theta = 0.5
+    expected = oracle(X, y, w, 0.005, METRICS[name](1.0, theta), 3)
+    objective = get_objective(name, **({"theta": theta} if name == "partial_auc" else {}))
+    result = OSDT(Dataset.from_binary(X, y), regularization=0.005, objective=objective, depth_budget=3).run()
+    assert result.optimal
+    assert result.objective == pytest.approx(expected, abs=1e-6 if name == "partial_auc" else 1e-9)

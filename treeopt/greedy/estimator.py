@@ -123,7 +123,7 @@ class GreedyTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
     lower_bound_ : float
         A valid lower bound on the optimal objective (not tight: greedy trees prove nothing).
     n_leaves_ : int
-    feature_importances_ : ndarray of shape (n_features_in_,)
+    feature_importances_ : ndarray of shape (n_features,)
         The normalised total decrease of the split criterion's impurity (entropy for
         ``"gain_ratio"``) by the splits on each input column, weighted by training weight, as
         scikit-learn defines it; thresholds and categories of one column add up to that column.
@@ -324,7 +324,7 @@ class GreedyTreeRegressor(FittedTreeMixin, RegressorMixin, BaseEstimator):
     feature_names_in_ : ndarray of str
         Only when ``X`` had string column names.
     n_leaves_ : int
-    feature_importances_ : ndarray of shape (n_features_in_,)
+    feature_importances_ : ndarray of shape (n_features,)
         The normalised total squared-error decrease by the splits on each input column,
         weighted by training weight (scikit-learn's ``DecisionTreeRegressor`` definition).
 

@@ -231,7 +231,7 @@ class RashomonGraph:
         The split is only looked at if it can beat ``value`` and stay within ``cap``: its children's
         optima are computed (:meth:`best`) under the room the other child's lower bound leaves. A
         generator that pauses now and then (``value = yield from graph.best_split(...)``), for a
-        stepwise search; :func:`_drain` runs it to its end.
+        stepwise search; ``_drain`` runs it to its end.
         """
         right = support & mask
         if not right or right == support:

@@ -19,8 +19,8 @@ True
 Subclasses implement :meth:`Solver._search`, a generator that does one
 bounded unit of work per ``yield`` (one expansion), calls :meth:`_emit` for
 events (a no-op on the fast path), :meth:`_count` for prunes, and
-:meth:`_record` whenever a global bound changes; plus :attr:`lower_bound`,
-:attr:`upper_bound`, :meth:`_incumbent` and :meth:`_queue_entries`.
+:meth:`_record` whenever a global bound changes; plus :attr:`Solver.lower_bound`,
+:attr:`Solver.upper_bound`, :meth:`_incumbent` and :meth:`_queue_entries`.
 
 The unit budget: every unit of work keeps to :attr:`Solver.unit_budget` seconds
 (the player's slice), because the driver can only stop, pause or answer a
@@ -195,7 +195,7 @@ class Solver:
             check_zero_regularization(type(self), depth_budget)
         if depth_budget is not None and (not isinstance(depth_budget, (int, np.integer)) or depth_budget < 0):
             raise ValueError(f"depth_budget must be a non-negative integer or None, got {depth_budget!r}.")
-        self.switches = type(self).SWITCHES
+        self.switches = type(self).SWITCHES + self._plugin_switches()
         states = self._switch_states(bounds, strategies)
         self.dataset = dataset
         self.regularization = float(regularization)
@@ -283,7 +283,7 @@ class Solver:
         return cls(self.dataset, **{**getattr(self, "_settings", {}), **changes})
 
     def _switch_states(self, bounds: dict | None, strategies: dict | None) -> dict:
-        """Check ``bounds`` and ``strategies`` against :attr:`switches` and merge them into one state."""
+        """Check ``bounds`` and ``strategies`` against ``self.switches`` and merge them into one state."""
         import warnings
 
         states = {}
@@ -335,6 +335,14 @@ class Solver:
         self.switches = self.switches + [switch]
         self.bounds[switch.name] = switch.default if on is None else bool(on)
         self.prune_counts[switch.name] = 0
+
+    def _plugin_switches(self) -> tuple:
+        """Switches of the plug-ins this instance was built with (none unless a solver takes ``plugins=``).
+
+        Read before the ``bounds=`` and ``strategies=`` arguments are checked, so that a plug-in's
+        switch can be set there like a built-in one (and :meth:`rebuild` keeps its state).
+        """
+        return ()
 
     def switch_settings(self) -> dict:
         """This solver's switch states split as constructor arguments: ``{"bounds": ..., "strategies": ...}``.
@@ -399,6 +407,7 @@ class Solver:
 
     # -- helpers for subclasses -----------------------------------------------
     def _emit(self, event: Event) -> None:
+        """Pass ``event`` to the caller of :meth:`steps` (dropped on the fast path of :meth:`run`)."""
         if self._events is not None:
             self._events.append(event)
 
@@ -419,6 +428,7 @@ class Solver:
                     self._emit(event)
 
     def _count(self, bound: str, n: int = 1) -> None:
+        """Add ``n`` prunes to the counter of ``bound`` (a name in ``BOUNDS``)."""
         self.prune_counts[bound] += n
 
     def _record(self, improved: bool = False, raised: bool = False) -> None:
@@ -786,7 +796,7 @@ class Solver:
         """Drop the search's state (memo, caches, queue) once it can never resume.
 
         Called by :meth:`release` (by the user, the estimator, or after a ``MemoryError``), when
-        :attr:`_released` holds the result. The default
+        ``_released`` holds the result. The default
         drops every attribute a subclass set (everything but the solver's settings and the
         driver's own bookkeeping) and turns the solver into its released variant, whose
         :attr:`lower_bound`, :attr:`upper_bound`, :attr:`best_tree`, :meth:`result` and

@@ -161,7 +161,7 @@ class DepthDeepening(Solver):
         """Take a tree found by another search over the same dataset as the incumbent, if it is better.
 
         It bounds the current depth's search and every later one (see
-        :meth:`GOSDT.offer_incumbent`); the certificate is unchanged, since the lower bound
+        ``GOSDT.offer_incumbent``); the certificate is unchanged, since the lower bound
         ``min(R*_d, eq + (d+2)·λ)`` holds whoever found the incumbent.
 
         Examples

@@ -141,9 +141,12 @@ import numpy as np
 
 from ...data import Dataset, bits_of
 from ...events import Expanded, Pruned, Started
+from ...objectives import AUC
 from ...tree import Leaf, Split, Tree
 from ..base import EPS, QueueEntry, Solver
 from ..capabilities import Capabilities
+from ..plugins import PluginBound, QueuePolicy, check_plugins
+from ..subproblem import Subproblem
 from .leafset_bounds import (NON_ADDITIVE, equivalent_points_bound, hierarchical_bound,
                              split_gain_bound)
 from .schedules import SCHEDULES, label_entropy, priority_key
@@ -225,6 +228,18 @@ class OSDT(Solver):
         Certify the ``top_k`` best distinct trees, not only the best (see
         "The k best trees" in the module docstring: the bounds that only
         prove a tree is not *the* optimum are switched off).
+    plugins : list, optional
+        Plug-in lower bounds and at most one queue policy built with
+        :func:`treeopt.lower_bound` and :func:`treeopt.queue_policy`
+        (:mod:`treeopt.bounds_lab`). Each is a switch beside the built-in
+        bounds: a counter in ``prune_counts``, ``Pruned`` events, and
+        ``bounds={name: False}`` switches it off. A plug-in bound prunes a
+        child when it reaches the incumbent (whether or not
+        ``hierarchical`` is on) and raises the child's bound otherwise;
+        plug-in bounds need an additive objective.
+    strategies : dict of str to bool, optional
+        Switch a plug-in queue policy off (``{name: False}``): the
+        ``schedule`` orders the queue again.
 
     Attributes
     ----------
@@ -282,7 +297,7 @@ class OSDT(Solver):
     """
 
     name = "osdt"
-    CAPABILITIES = Capabilities(objectives="any", options=("schedule", "warm_start", "top_k"))
+    CAPABILITIES = Capabilities(objectives="any", options=("schedule", "warm_start", "top_k", "plugins"))
     BOUNDS = {
         "hierarchical": "OSDT Theorem 1 (hierarchical objective lower bound); GOSDT Theorems B.1, 2.1, 2.2",
         "lookahead": "OSDT Lemma 2 (objective lower bound with one-step lookahead), Algorithm 2",
@@ -302,7 +317,8 @@ class OSDT(Solver):
 
     def __init__(self, dataset: Dataset, *, regularization: float, objective="accuracy",
                  bounds: dict | None = None, depth_budget: int | None = None, schedule: str = "curiosity",
-                 warm_start=None, top_k: int = 1):
+                 warm_start=None, top_k: int = 1, plugins=None, strategies: dict | None = None):
+        self._plugins = check_plugins(plugins, taken=self.SWITCHES)
         if isinstance(top_k, bool) or not isinstance(top_k, (int, np.integer)) or top_k < 1:
             raise ValueError(f"top_k must be a positive integer (how many best trees to certify), got {top_k!r}.")
         top_k = int(top_k)
@@ -316,7 +332,7 @@ class OSDT(Solver):
             opt_in.update({name: False for name in self.NOT_FOR_TOP_K})
         opt_in.update(bounds or {})
         super().__init__(dataset, regularization=regularization, objective=objective, bounds=opt_in,
-                         depth_budget=depth_budget)
+                         depth_budget=depth_budget, strategies=strategies)
         if schedule not in SCHEDULES:
             raise ValueError(f"unknown schedule {schedule!r}; choose one of {sorted(SCHEDULES)}.")
         if not (warm_start is None or warm_start == "cart" or isinstance(warm_start, Tree)):
@@ -344,6 +360,14 @@ class OSDT(Solver):
             raise ValueError(f"warm_start tree has {len(warm_start.features)} features but the dataset has "
                              f"{dataset.n_features}; pass a tree fitted on the same binary features.")
         self._W = W
+        self._hull_objective = isinstance(self.objective, AUC)
+        self._bound_plugins = [p for p in self._plugins if isinstance(p, PluginBound)]
+        self._policy = next((p for p in self._plugins if isinstance(p, QueuePolicy)), None)
+        if self._bound_plugins and not self.additive:
+            raise ValueError(f"plug-in bounds see each leaf's own loss, which objective={self.objective.name!r} "
+                             "does not have (it is not a sum over leaves); use an additive objective such as "
+                             "'accuracy', or a queue policy.")
+        self._check_plugins_on_root()
         self._masks = dataset.feature_masks
         self._leaves: dict[int, LeafInfo] = {}
         self._tree_cache: set = set()
@@ -363,6 +387,59 @@ class OSDT(Solver):
         self.trees_evaluated = 0
         self.trees_to_optimum = 0
         self.time_to_optimum = 0.0
+
+    # -- plug-ins (treeopt.bounds_lab) ------------------------------------------------
+    def _plugin_switches(self) -> tuple:
+        return tuple(plugin.switch for plugin in self._plugins)
+
+    def _subproblem(self, fixed, split):
+        """The read-only record a plug-in receives for the partial tree ``(fixed, split)``."""
+        W = self._W
+        return Subproblem(
+            fixed_counts=tuple(tuple(float(n) for n in leaf.counts) for leaf in fixed),
+            split_counts=tuple(tuple(float(n) for n in leaf.counts) for leaf in split),
+            fixed_losses=tuple(leaf.loss / W for leaf in fixed) if self.additive else (),
+            split_losses=tuple(leaf.loss / W for leaf in split) if self.additive else (),
+            regularization=self.regularization, incumbent=self._cutoff / W,
+            depth=max((leaf.depth for group in (fixed, split) for leaf in group), default=0), total=W,
+            split_equivalent_losses=tuple(leaf.eq / W for leaf in split) if self.additive else ())
+
+    def _check_plugins_on_root(self) -> None:
+        """Call every plug-in once on the single-leaf tree, so a broken one fails before the search."""
+        if not self._plugins:
+            return
+        counts = tuple(float(n) for n in self.dataset.class_counts(self.dataset.all_points))
+        loss = self.model.leaf(counts)[0] / self._W if self.additive else 0.0
+        root = Subproblem(fixed_counts=(), split_counts=(counts,), fixed_losses=(),
+                          split_losses=(loss,) if self.additive else (), regularization=self.regularization,
+                          incumbent=loss + self.regularization, depth=0, total=self._W)
+        for plugin in self._plugins:
+            try:
+                plugin(root)
+            except TypeError:
+                raise
+            except Exception as error:
+                raise ValueError(f"plug-in {plugin.name!r} fails on the single-leaf tree: "
+                                 f"{type(error).__name__}: {error}. It receives a treeopt.Subproblem "
+                                 "(fields fixed_counts, split_counts, fixed_losses, split_losses, "
+                                 "regularization, incumbent, depth, total).") from error
+
+    def _plugin_bound(self, fixed, split, bound, best):
+        """``bound`` raised by the plug-in bounds that are on, or None when one of them prunes."""
+        node = None
+        for plugin in self._bound_plugins:
+            if not self.bounds[plugin.name]:
+                continue
+            if node is None:
+                node = self._subproblem(fixed, split)
+            value = plugin(node)
+            if value is True or (value is not False and value * self._W >= best):
+                self.prune_counts[plugin.name] += 1
+                self._pruned_bound = bound if isinstance(value, bool) else max(bound, value * self._W)
+                return None
+            if value is not False:
+                bound = max(bound, value * self._W)
+        return bound
 
     # -- leaves (the leaf cache, section 5.3) ----------------------------------------
     def _leaf(self, key: int, support: int, depth: int, dead_features: int) -> LeafInfo:
@@ -461,6 +538,9 @@ class OSDT(Solver):
         """Objective (weight units) of the tree made of ``leaves``."""
         if self.additive:
             return sum(leaf.loss for leaf in leaves) + self.penalty * len(leaves)
+        if self._hull_objective:                     # AUC / partial AUC: counts known valid, no array
+            loss = self.objective.tree_loss([leaf.counts for leaf in leaves if leaf.weight > 0], check_input=False)
+            return loss * self._W + self.penalty * len(leaves)
         table = np.asarray([leaf.counts for leaf in leaves if leaf.weight > 0], dtype=float)
         return self.objective.tree_loss(table) * self._W + self.penalty * len(leaves)
 
@@ -497,12 +577,16 @@ class OSDT(Solver):
     # -- the queue ----------------------------------------------------------------------
     def _push(self, tree: PartialTree) -> None:
         W = self._W
-        fixed_weight = sum(leaf.weight for leaf in tree.fixed)
-        entropy = 0.0
-        if self.schedule == "entropy":
-            entropy = label_entropy([leaf.counts for leaf in tree.fixed + tree.split], W)
-        tree.key = priority_key(self.schedule, lower_bound=tree.bound / W, objective=tree.objective / W,
-                                fixed_support=fixed_weight / W, entropy=entropy, sequence=tree.sequence)
+        policy = self._policy
+        if policy is not None and self.bounds[policy.name]:
+            tree.key = policy(self._subproblem(tree.fixed, tree.split))
+        else:
+            fixed_weight = sum(leaf.weight for leaf in tree.fixed)
+            entropy = 0.0
+            if self.schedule == "entropy":
+                entropy = label_entropy([leaf.counts for leaf in tree.fixed + tree.split], W)
+            tree.key = priority_key(self.schedule, lower_bound=tree.bound / W, objective=tree.objective / W,
+                                    fixed_support=fixed_weight / W, entropy=entropy, sequence=tree.sequence)
         heapq.heappush(self._queue, (tree.key, tree.sequence, tree))
         heapq.heappush(self._bound_heap, (tree.bound, tree.sequence, tree))
 
@@ -637,6 +721,8 @@ class OSDT(Solver):
             self.prune_counts["lookahead"] += 1
             self._pruned_bound = ahead
             return None
+        if self._bound_plugins:
+            return self._plugin_bound(fixed, split, ahead, best)
         return ahead
 
     def _expand(self, tree: PartialTree):
@@ -654,6 +740,13 @@ class OSDT(Solver):
         fixed, fixed_loss = tree.fixed, tree.fixed_loss
         n_new = 2 * len(tree.split)
         work = 0
+        # AUC and partial AUC: a complete tree's objective costs a whole ROC hull, so it is
+        # computed only when it can beat R^c (R_k). Every complete tree that shares the first j
+        # splits (a prefix of the combination) has the other split leaves' rows in two leaves each,
+        # so its loss is at least the hierarchical bound with those rows sorted into pure leaves
+        # (GOSDT Theorems B.1, 2.1, 2.2), and it has exactly len(fixed) + n_new leaves.
+        hopeless = self._hopeless_prefixes(tree) if self._hull_objective and self.bounds["hierarchical"] \
+            and len(tree.split) > 1 else None
         for combo in itertools.product(*per_leaf):
             new_leaves = []
             for _, left, right, _ in combo:
@@ -662,9 +755,11 @@ class OSDT(Solver):
             all_leaves = fixed + tuple(new_leaves)
             if self.additive:
                 objective = fixed_loss + sum(leaf.loss for leaf in new_leaves) + self.penalty * len(all_leaves)
+            elif hopeless is not None and hopeless(combo):
+                objective = None                                    # cannot improve: not evaluated
             else:
                 objective = self._objective_of(all_leaves)
-            if self._improve(objective, all_leaves):
+            if objective is not None and self._improve(objective, all_leaves):
                 self._record(improved=True)
             if similar is not None:
                 similar.stop(record, objective)                     # a complete descendant
@@ -708,6 +803,8 @@ class OSDT(Solver):
                             similar.stop(record, bound)             # the queued copy has its descendants
                         continue
                     self._tree_cache.add(key)
+                if objective is None:
+                    objective = self._objective_of(all_leaves)
                 child = PartialTree(child_fixed, tuple(new_split), child_loss, bound, objective,
                                     next(self._sequence))
                 if similar is not None:
@@ -724,7 +821,35 @@ class OSDT(Solver):
                 if self.prune_counts[bound] > before:
                     self._emit(Pruned(self.expansions, bound, self.prune_counts[bound] - before))
 
-    # -- reading the state -------------------------------------------------------------
+    def _hopeless_prefixes(self, tree: PartialTree):
+        """``hopeless(combo)``: whether no complete tree with ``combo``'s first splits can beat ``R^c``.
+
+        Bounds are cached per prefix (one hull per prefix, shared by all its completions). A prefix
+        found hopeless stays so (``R^c`` only decreases); one found hopeful is not re-checked.
+        """
+        fixed_counts = [leaf.counts for leaf in tree.fixed]
+        split = tree.split
+        n_leaves = len(tree.fixed) + 2 * len(split)
+        rest = [(sum(leaf.counts[0] for leaf in split[j:]), sum(leaf.counts[1] for leaf in split[j:]))
+                for j in range(len(split) + 1)]
+        cache: dict = {}
+
+        def hopeless(combo) -> bool:
+            for j in range(1, len(combo)):
+                key = combo[:j]
+                verdict = cache.get(key)
+                if verdict is None:
+                    counts = fixed_counts + [leaf.counts for option in key for leaf in option[1:3]]
+                    bound = hierarchical_bound(self.objective, counts, *rest[j]) * self._W \
+                        + self.penalty * n_leaves
+                    verdict = cache[key] = bound >= self._cutoff - self.eps
+                if verdict:
+                    return True
+            return False
+
+        return hopeless
+
+        # -- reading the state -------------------------------------------------------------
     def _obj(self, weight_units: float) -> float:
         return weight_units / self._W
 
@@ -857,6 +982,7 @@ class OSDT(Solver):
                 "trees_evaluated": self.trees_evaluated, "trees_to_optimum": self.trees_to_optimum,
                 "time_to_optimum": self.time_to_optimum, "leaf_cache": len(self._leaves),
                 "tree_cache": len(self._tree_cache)} | (
+            {"plugins": [plugin.name for plugin in self._plugins]} if self._plugins else {}) | (
             {"top_k": self.top_k, "top_k_lower_bound": self.top_k_lower_bound} if self.top_k > 1 else {})
 
 

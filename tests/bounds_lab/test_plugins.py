@@ -1,0 +1,139 @@
+"""Plug-in bounds and queue policies in OSDT: switched, counted, emitted, kept by rebuild, checked on input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import treeopt
+from treeopt.data import Dataset
+from treeopt.datasets import load_monk
+from treeopt.events import Expanded, Pruned
+from treeopt.solvers import OSDT
+
+
+def lookahead_by_hand(node):
+    return node.fixed_loss + node.regularization * (node.n_leaves + node.n_split)
+
+
+MY_LOOKAHEAD = treeopt.lower_bound("my_lookahead", lookahead_by_hand, citation="OSDT Lemma 2, by hand")
+
+
+@pytest.fixture(scope="module")
+def monk():
+    X, y = load_monk(1)
+    return Dataset.from_arrays(X, y)
+
+
+def test_plugin_bound_prunes_counts_and_keeps_the_optimum(monk):
+    built_in = OSDT(monk, regularization=0.1).run()
+    solver = OSDT(monk, regularization=0.1, bounds={"lookahead": False}, plugins=[MY_LOOKAHEAD])
+    result = solver.run()
+    assert result.optimal and result.objective == pytest.approx(built_in.objective)
+    assert solver.prune_counts["my_lookahead"] > 0
+    assert solver.prune_counts["lookahead"] == 0
+
+
+def test_plugin_prunes_are_pruned_events_and_in_the_snapshot(monk):
+    solver = OSDT(monk, regularization=0.1, bounds={"lookahead": False}, plugins=[MY_LOOKAHEAD])
+    emitted = sum(event.count for event in solver.steps() if isinstance(event, Pruned) and event.bound == "my_lookahead")
+    snapshot = solver.snapshot()
+    assert emitted > 0
+    assert snapshot.prune_counts["my_lookahead"] == solver.prune_counts["my_lookahead"] >= emitted
+    assert snapshot.extra["plugins"] == ["my_lookahead"]
+    assert solver.switches["my_lookahead"].citation == "OSDT Lemma 2, by hand"
+
+
+def test_switched_off_plugin_is_never_called(monk):
+    calls = []
+    spy = treeopt.lower_bound("spy", lambda node: calls.append(node) or 0.0)
+    solver = OSDT(monk, regularization=0.05, bounds={"spy": False}, plugins=[spy])
+    calls.clear()                                           # the construction-time check calls it once
+    solver.run()
+    assert calls == [] and solver.prune_counts["spy"] == 0 and solver.bounds["spy"] is False
+
+
+def test_rebuild_keeps_the_plugin_and_its_switch(monk):
+    solver = OSDT(monk, regularization=0.05, plugins=[MY_LOOKAHEAD], bounds={"my_lookahead": False})
+    again = solver.rebuild()
+    assert "my_lookahead" in again.switches and again.bounds["my_lookahead"] is False
+    on = solver.rebuild(bounds={"lookahead": False, "my_lookahead": True})
+    on.run()
+    assert on.prune_counts["my_lookahead"] > 0
+    assert "my_lookahead" not in OSDT.SWITCHES                  # the class is untouched
+
+
+def test_a_predicate_prunes_outright():
+    X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3)
+    dataset = Dataset.from_binary(X, [0, 1, 1, 0] * 3)
+    never_split_twice = treeopt.lower_bound("one_level", lambda node: node.depth >= 1)
+    solver = OSDT(dataset, regularization=0.05, plugins=[never_split_twice])
+    result = solver.run()
+    assert solver.prune_counts["one_level"] > 0
+    assert result.tree.n_leaves <= 2                          # the two-level XOR tree was pruned
+    assert OSDT(dataset, regularization=0.05).run().tree.n_leaves == 4
+
+
+def test_queue_policy_orders_the_queue(monk):
+    seen = []
+
+    def newest_first(node):
+        seen.append(node.n_leaves)
+        return -len(seen)                                     # last pushed, first popped: a dive
+
+    dive = treeopt.queue_policy("newest_first", newest_first, citation="depth-first order")
+    solver = OSDT(monk, regularization=0.1, plugins=[dive])
+    order = [event.rule for event in solver.steps() if isinstance(event, Expanded)]
+    result = solver.result()
+    assert len(seen) > 1 and result.optimal
+    assert result.objective == pytest.approx(OSDT(monk, regularization=0.1).run().objective)
+    default = [e.rule for e in OSDT(monk, regularization=0.1).steps() if isinstance(e, Expanded)]
+    assert order != default
+    seen.clear()
+    OSDT(monk, regularization=0.1, strategies={"newest_first": False}, plugins=[dive]).run()
+    assert len(seen) == 1                                     # only the construction-time check
+
+
+def test_make_solver_passes_plugins():
+    X, y = load_monk(1)
+    solver = treeopt.make_solver(X, y, regularization=0.05, plugins=[MY_LOOKAHEAD])
+    assert isinstance(solver, OSDT) and "my_lookahead" in solver.prune_counts
+
+
+def test_decorator_form():
+    @treeopt.lower_bound("decorated", citation="OSDT Theorem 1")
+    def hierarchical(node):
+        return node.fixed_loss + node.regularization * node.n_leaves
+
+    assert hierarchical.name == "decorated" and hierarchical.citation == "OSDT Theorem 1"
+
+
+@pytest.mark.parametrize("plugins, error, words", [
+    ([lookahead_by_hand], TypeError, "treeopt.lower_bound(name, function)"),
+    ([treeopt.lower_bound("lookahead", lookahead_by_hand)], ValueError, "name of a built-in switch"),
+    ([MY_LOOKAHEAD, MY_LOOKAHEAD], ValueError, "two plug-ins are named"),
+    ([treeopt.queue_policy("a", len), treeopt.queue_policy("b", len)], ValueError, "at most one queue policy"),
+    ([treeopt.lower_bound("words", lambda node: "high")], TypeError, "must return a number"),
+    ([treeopt.lower_bound("typo", lambda node: node.n_leafs)], ValueError, "fails on the single-leaf tree"),
+    ([treeopt.queue_policy("maybe", lambda node: None)], TypeError, "must return a number"),
+])
+def test_bad_plugins_fail_before_the_search(monk, plugins, error, words):
+    with pytest.raises(error, match=None) as info:
+        OSDT(monk, regularization=0.05, plugins=plugins)
+    assert words in str(info.value)
+
+
+def test_bad_plugin_definitions():
+    with pytest.raises(ValueError, match="identifier"):
+        treeopt.lower_bound("my bound", lookahead_by_hand)
+    with pytest.raises(TypeError, match="needs a function"):
+        treeopt.lower_bound("mine", 0.5)
+
+
+def test_plugin_bounds_need_an_additive_objective():
+    X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3)
+    dataset = Dataset.from_binary(X, [0, 1, 1, 0] * 3)
+    with pytest.raises(ValueError, match="additive objective"):
+        OSDT(dataset, regularization=0.05, objective="auc", plugins=[MY_LOOKAHEAD])
+    policy = treeopt.queue_policy("fewest_leaves", lambda node: node.n_leaves)
+    assert OSDT(dataset, regularization=0.05, objective="auc", plugins=[policy]).run().optimal
