@@ -127,6 +127,7 @@ class Frontier:
 
     Examples
     --------
+    >>> from treeopt import frontier
     >>> from treeopt.datasets import load_monk
     >>> X, y = load_monk(1)
     >>> front = frontier(X, y, max_leaves=8)
