@@ -130,7 +130,7 @@ class Frontier:
     >>> from treeopt import frontier
     >>> from treeopt.datasets import load_monk
     >>> X, y = load_monk(1)
-    >>> front = frontier(X, y, max_leaves=8)
+    >>> front = fit_frontier(X, y, max_leaves=8)
     >>> print(front.table[["leaves", "accuracy", "lambda_min", "lambda_max", "on_hull"]].round(4).to_string())
        leaves  accuracy  lambda_min  lambda_max  on_hull
     0       1    0.5000        0.25         inf     True
