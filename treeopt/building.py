@@ -18,6 +18,7 @@ import pandas as pd
 from .categorical import CategoricalDataset
 from .binarize import Binarizer
 from .data import Dataset
+from .encoding import no_feature_binarizer
 from .guessing.fitting import make_binarizer, reference_kwargs
 from .memory import format_bytes, memory_room, parse_memory_limit, resident_memory
 from .objectives import OBJECTIVES, Objective, get_objective
@@ -328,27 +329,6 @@ def _continuous_fits(X, s: dict, y_ref) -> bool:
         return False
     thresholds = sum(len(np.unique(column)) - 1 for column in columns)
     return n_rows * thresholds >= AUTO_SORTED_CELLS
-
-
-def no_feature_binarizer(X, missing: str = "error") -> Binarizer:
-    """A binarizer of ``X``'s columns that keeps no binary feature: a search over it has only the single leaf.
-
-    What a fit falls back on when ``time_limit`` runs out while binarizing
-    (:class:`~treeopt.binarize.BinarizationTimeout`): the estimator still returns a tree, the
-    single leaf, with status ``time_limit``, and predicts from any table with ``X``'s columns.
-    It reads one row of ``X`` (the columns' names and kinds), whatever ``X``'s size.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> binarizer = no_feature_binarizer(pd.DataFrame({"age": [30.5, 41.0], "city": ["Oslo", "Rome"]}))
-    >>> binarizer.features_, binarizer.n_features_in_, binarizer.transform(pd.DataFrame({"age": [1.0], "city": ["x"]})).shape
-    ([], 2, (1, 0))
-    """
-    first = X.iloc[:1] if hasattr(X, "iloc") else np.asarray(X)[:1]
-    binarizer = Binarizer(missing=missing).fit(first)
-    binarizer.features_ = []
-    return binarizer
 
 
 #: Above this many binary features an exact search is hopeless in practice (each subproblem tries

@@ -26,7 +26,7 @@ import numpy as np
 
 from .binarize import Binarizer
 
-__all__ = ["AUTO_MAX_THRESHOLDS", "THRESHOLD_OPTIONS", "auto_thresholds", "fit_binarizer"]
+__all__ = ["AUTO_MAX_THRESHOLDS", "THRESHOLD_OPTIONS", "auto_thresholds", "fit_binarizer", "no_feature_binarizer"]
 
 #: With ``thresholds="auto"``, more threshold features than this are guessed (section 4.1) instead of all kept.
 AUTO_MAX_THRESHOLDS = 256
@@ -129,3 +129,24 @@ def fit_binarizer(table, y, *, thresholds: str = "auto", max_thresholds: int | N
         if 0 < keep.sum() < len(keep):
             table = table.iloc[keep] if hasattr(table, "iloc") else np.asarray(table)[keep]
     return Binarizer(thresholds=thresholds, max_thresholds=max_thresholds, missing=missing).fit(table)
+
+
+def no_feature_binarizer(X, missing: str = "error") -> Binarizer:
+    """A binarizer of ``X``'s columns that keeps no binary feature: a search over it has only the single leaf.
+
+    What a fit (and :func:`treeopt.frontier`) falls back on when ``time_limit`` runs out while binarizing
+    (:class:`~treeopt.binarize.BinarizationTimeout`): the estimator still returns a tree, the
+    single leaf, with status ``time_limit``, and predicts from any table with ``X``'s columns.
+    It reads one row of ``X`` (the columns' names and kinds), whatever ``X``'s size.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> binarizer = no_feature_binarizer(pd.DataFrame({"age": [30.5, 41.0], "city": ["Oslo", "Rome"]}))
+    >>> binarizer.features_, binarizer.n_features_in_, binarizer.transform(pd.DataFrame({"age": [1.0], "city": ["x"]})).shape
+    ([], 2, (1, 0))
+    """
+    first = X.iloc[:1] if hasattr(X, "iloc") else np.asarray(X)[:1]
+    binarizer = Binarizer(missing=missing).fit(first)
+    binarizer.features_ = []
+    return binarizer

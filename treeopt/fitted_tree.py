@@ -105,16 +105,26 @@ def impurity_importances(tree, n_columns: int, criterion: str,
     def weighted_impurity(stats) -> float:
         return float(node_weight(stats, criterion) * impurity(stats, criterion))
 
-    def statistics(node) -> np.ndarray:
+    # Post-order with a stack (a tree may be deeper than the recursion limit): a node is seen
+    # twice, first to queue its children, then to add their statistics up.
+    done: list[np.ndarray] = []
+    stack: list = [(tree.root, False)]
+    while stack:
+        node, children_done = stack.pop()
         if isinstance(node, Leaf):
-            return np.asarray(leaf_statistics(node), dtype=float)
-        children = [statistics(child) for child in children_in_display_order(node)]
-        stats = np.sum(children, axis=0)
+            done.append(np.asarray(leaf_statistics(node), dtype=float))
+            continue
+        children = children_in_display_order(node)
+        if not children_done:
+            stack.append((node, True))
+            stack.extend((child, False) for child in reversed(children))
+            continue
+        child_stats = done[len(done) - len(children):]
+        del done[len(done) - len(children):]
+        stats = np.sum(child_stats, axis=0)
         column = tree.features[node.feature].column_index if isinstance(node, Split) else node.column_index
-        decrease[column] += weighted_impurity(stats) - sum(weighted_impurity(child) for child in children)
-        return stats
-
-    statistics(tree.root)
+        decrease[column] += weighted_impurity(stats) - sum(weighted_impurity(child) for child in child_stats)
+        done.append(stats)
     decrease = np.maximum(decrease, 0.0)       # a decrease is never negative; clear float noise
     total = decrease.sum()
     return decrease / total if total > 0 else decrease

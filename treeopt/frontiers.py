@@ -76,10 +76,14 @@ def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: fl
     -------
     Frontier, or CVFrontier with ``cv``
 
+    Warns
+    -----
+    ConvergenceWarning
+        When ``time_limit`` runs out while binarizing ``X``, before any search: the frontier holds
+        the single leaf only, uncertified (``certified`` False), as the estimators keep it.
+
     Raises
     ------
-    BinarizationTimeout
-        A ``TimeoutError`` when ``time_limit`` runs out while binarizing ``X`` (no frontier yet).
     KeyboardInterrupt
         On Ctrl-C (held to the end of a unit of work): its ``frontier`` attribute is the
         frontier found so far, and ``frontier.search.run()`` resumes the search.

@@ -14,7 +14,8 @@ from typing import Union
 
 import numpy as np
 
-__all__ = ["Leaf", "Split", "MultiwaySplit", "Node", "subtree_weight", "children_in_display_order"]
+__all__ = ["Leaf", "Split", "MultiwaySplit", "Node", "subtree_weight", "children_in_display_order", "nodes_equal",
+           "node_repr"]
 
 
 @dataclass
@@ -53,6 +54,12 @@ class Split:
     feature: int
     left: "Node"
     right: "Node"
+
+    def __eq__(self, other) -> bool:
+        return nodes_equal(self, other) if isinstance(other, Split) else NotImplemented
+
+    def __repr__(self) -> str:
+        return node_repr(self)
 
 
 @dataclass
@@ -94,6 +101,12 @@ class MultiwaySplit:
     values: list
     children: list
 
+    def __eq__(self, other) -> bool:
+        return nodes_equal(self, other) if isinstance(other, MultiwaySplit) else NotImplemented
+
+    def __repr__(self) -> str:
+        return node_repr(self)
+
     def default_child(self) -> int:
         """Index of the child that rows with an unseen category go to (most training weight)."""
         weights = [subtree_weight(child) for child in self.children]
@@ -122,3 +135,64 @@ def children_in_display_order(node) -> list:
     if isinstance(node, MultiwaySplit):
         return list(node.children)
     return []
+
+
+def nodes_equal(a, b) -> bool:
+    """Whether two subtrees have the same shape, tests and leaves, compared with a stack.
+
+    The equality of :class:`Split` and :class:`MultiwaySplit` (a dataclass's generated one would
+    recurse, and fail on a tree deeper than the interpreter's recursion limit).
+
+    Examples
+    --------
+    >>> nodes_equal(Split(0, Leaf(0), Leaf(1)), Split(0, Leaf(0), Leaf(1)))
+    True
+    >>> Split(0, Leaf(0), Leaf(1)) == Split(0, Leaf(1), Leaf(0))
+    False
+    """
+    stack = [(a, b)]
+    while stack:
+        a, b = stack.pop()
+        if a is b:
+            continue
+        if type(a) is not type(b):
+            return False
+        if isinstance(a, Split):
+            if a.feature != b.feature:
+                return False
+            stack += [(a.left, b.left), (a.right, b.right)]
+        elif isinstance(a, MultiwaySplit):
+            if (a.column, a.column_index, list(a.values)) != (b.column, b.column_index, list(b.values)) \
+                    or len(a.children) != len(b.children):
+                return False
+            stack.extend(zip(a.children, b.children))
+        elif a != b:                                # leaves (and anything else) by their own equality
+            return False
+    return True
+
+
+def node_repr(node) -> str:
+    """The dataclass-style ``repr`` of a subtree, built with a stack (trees may be deep).
+
+    Examples
+    --------
+    >>> node_repr(Split(2, Leaf(0), Leaf(1, (0, 3))))
+    'Split(feature=2, left=Leaf(prediction=0, counts=(), loss=0.0), right=Leaf(prediction=1, counts=(0, 3), loss=0.0))'
+    """
+    parts: list[str] = []
+    stack: list = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            parts.append(item)
+        elif isinstance(item, Split):
+            stack += [")", item.right, ", right=", item.left, f"Split(feature={item.feature!r}, left="]
+        elif isinstance(item, MultiwaySplit):
+            todo: list = [f"MultiwaySplit(column={item.column!r}, column_index={item.column_index!r}, "
+                          f"values={item.values!r}, children=["]
+            for i, child in enumerate(item.children):
+                todo += [", "] * (i > 0) + [child]
+            stack.extend(reversed(todo + ["])"]))
+        else:
+            parts.append(repr(item))
+    return "".join(parts)

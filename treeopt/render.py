@@ -79,16 +79,22 @@ def _split_label(tree, node) -> str:
     return str(getattr(node, "column", type(node).__name__))
 
 
+def _subtree(tree, node):
+    """The nodes below ``node`` (itself included) in pre-order, walked with a stack."""
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        yield node
+        if not _is_leaf(node):
+            stack.extend(reversed([child for _, child in _branches(tree, node)]))
+
+
 def _count_leaves(tree, node) -> int:
-    if _is_leaf(node):
-        return 1
-    return sum(_count_leaves(tree, child) for _, child in _branches(tree, node))
+    return sum(1 for n in _subtree(tree, node) if _is_leaf(n))
 
 
 def _size(tree, node) -> int:
-    if _is_leaf(node):
-        return 1
-    return 1 + sum(_size(tree, child) for _, child in _branches(tree, node))
+    return sum(1 for _ in _subtree(tree, node))
 
 
 def _fmt(value) -> str:
@@ -172,50 +178,57 @@ def layout_tree(tree, *, max_depth: int | None = None, leaf_label="class") -> No
     (['age <= 30'], [('yes', 1), ('no', 2)])
     """
     check_leaf_label(leaf_label)
-    counter = [0]
-
-    def build(node, depth) -> NodeBox:
-        node_id = counter[0]
-        counter[0] += 1
+    # Every walk below uses a stack, not recursion: a tree may be deeper than the recursion limit.
+    next_id = 0
+    holder: list = []
+    boxes: list[NodeBox] = []                        # pre-order: a box before its children
+    stack: list = [(tree.root, 0, holder, "")]
+    while stack:
+        node, depth, siblings, label = stack.pop()
+        node_id = next_id
+        next_id += 1
         if _is_leaf(node):
             lines = [leaf_title(tree, node, leaf_label)]
             if len(node.counts) == len(tree.classes):
                 lines.append(" / ".join(f"{c}: {_fmt(n)}" for c, n in zip(tree.classes, node.counts)))
             box = NodeBox(node_id, lines, "leaf", LEAF_COLORS[node.prediction % len(LEAF_COLORS)])
         elif max_depth is not None and depth >= max_depth:
-            counter[0] += _size(tree, node) - 1          # keep pre-order ids of the hidden nodes
+            next_id += _size(tree, node) - 1           # keep pre-order ids of the hidden nodes
             box = NodeBox(node_id, [f"… {_count_leaves(tree, node)} leaves"], "collapsed", "#eeeeee")
         else:
             box = NodeBox(node_id, [_split_label(tree, node)], "split", "#ffffff")
-            box.children = [(label, build(child, depth + 1)) for label, child in _branches(tree, node)]
+            stack.extend((child, depth + 1, box.children, edge)
+                         for edge, child in reversed(_branches(tree, node)))
         box.width, box.height = _box_size(box.lines)
-        return box
+        siblings.append((label, box))
+        boxes.append(box)
+    root = holder[0][1]
 
-    root = build(tree.root, 0)
+    spans: dict[int, float] = {}
+    for box in reversed(boxes):                      # children before their parent
+        inner = sum(spans[id(child)] for _, child in box.children)
+        spans[id(box)] = max(box.width + H_GAP, inner) if box.children else box.width + H_GAP
 
-    def span(box) -> float:
-        if not box.children:
-            return box.width + H_GAP
-        return max(box.width + H_GAP, sum(span(child) for _, child in box.children))
-
-    def place(box, left, top):
-        total = span(box)
+    places = [(root, MARGIN, MARGIN)]
+    while places:
+        box, left, top = places.pop()
+        total = spans[id(box)]
         box.x, box.y = left + total / 2, top
         if box.children:
-            inner = sum(span(child) for _, child in box.children)
-            cursor = left + (total - inner) / 2
+            cursor = left + (total - sum(spans[id(child)] for _, child in box.children)) / 2
             for _, child in box.children:
-                place(child, cursor, top + box.height + V_GAP)
-                cursor += span(child)
-
-    place(root, MARGIN, MARGIN)
+                places.append((child, cursor, top + box.height + V_GAP))
+                cursor += spans[id(child)]
     return root
 
 
 def _boxes(box):
-    yield box
-    for _, child in box.children:
-        yield from _boxes(child)
+    """The boxes of a layout in pre-order, walked with a stack."""
+    stack = [box]
+    while stack:
+        box = stack.pop()
+        yield box
+        stack.extend(reversed([child for _, child in box.children]))
 
 
 def tree_svg(tree, *, highlight_path: list | None = None, max_depth: int | None = None,

@@ -425,8 +425,15 @@ class Tree:
         ``if``/``elif column = value:`` per child.
         """
         lines: list[str] = []
-
-        def emit(node, indent):
+        # A stack of lines still to print and (node, indent) still to expand: no recursion,
+        # so a tree deeper than the interpreter's recursion limit prints too.
+        stack: list = [(self.root, 0)]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                lines.append(item)
+                continue
+            node, indent = item
             pad = "    " * indent
             if isinstance(node, Leaf):
                 text = f"{pad}predict {self.classes[node.prediction]}"
@@ -434,20 +441,18 @@ class Tree:
                     counts = ", ".join(f"{c}={_fmt(n)}" for c, n in zip(self.classes, node.counts))
                     text += f"  (counts: {counts})"
                 lines.append(text)
-                return
-            if isinstance(node, MultiwaySplit):
+            elif isinstance(node, MultiwaySplit):
                 default = node.default_child()
+                todo: list = []
                 for i, (value, child) in enumerate(zip(node.values, node.children)):
                     note = "  # and unseen values" if i == default and len(node.children) > 1 else ""
-                    lines.append(f"{pad}{'if' if i == 0 else 'elif'} {_category_test(node.column, value)}:{note}")
-                    emit(child, indent + 1)
-                return
-            lines.append(f"{pad}if {self.feature_name(node.feature, True)}:")
-            emit(node.right, indent + 1)
-            lines.append(f"{pad}else:  # {self.feature_name(node.feature, False)}")
-            emit(node.left, indent + 1)
-
-        emit(self.root, 0)
+                    todo += [f"{pad}{'if' if i == 0 else 'elif'} {_category_test(node.column, value)}:{note}",
+                             (child, indent + 1)]
+                stack.extend(reversed(todo))
+            else:
+                stack.extend(reversed([f"{pad}if {self.feature_name(node.feature, True)}:", (node.right, indent + 1),
+                                       f"{pad}else:  # {self.feature_name(node.feature, False)}",
+                                       (node.left, indent + 1)]))
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -532,62 +537,69 @@ class Tree:
         highlight = set(highlight_path or [])
         lines = ["digraph Tree {", '  node [shape=box, style="rounded,filled", fontname="Helvetica", fillcolor="#f8f8f8"];',
                  '  edge [fontname="Helvetica"];']
-        counter = [0]
-
-        def draw(node, depth):
-            my_id = counter[0]
-            counter[0] += 1
+        next_id = 0
+        # A stack instead of recursion (trees may be deeper than the recursion limit). Its items
+        # are nodes to draw, ("edge", text) lines to print once the children before them are
+        # drawn, and ("skip", n) for collapsed nodes. A node's id is written into its ``slot``
+        # so that the edge lines after its subtree can name it.
+        stack: list = [("draw", self.root, 0, [])]
+        while stack:
+            item = stack.pop()
+            if item[0] == "edge":
+                _, parent, slot, label = item
+                lines.append(f'  n{parent} -> n{slot[0]} [label="{_esc(label)}"];')
+                continue
+            if item[0] == "edges":                  # a binary split: both edges after both subtrees
+                _, parent, right, left = item
+                lines.append(f'  n{parent} -> n{right[0]} [label="yes"];')
+                lines.append(f'  n{parent} -> n{left[0]} [label="no"];')
+                continue
+            _, node, depth, slot = item
+            my_id = next_id
+            next_id += 1
+            slot.append(my_id)
             bold = ', penwidth=3, color="#d62728"' if my_id in highlight else ""
             if max_depth is not None and depth >= max_depth and isinstance(node, (Split, MultiwaySplit)):
-                n = Tree(node, self.features, self.classes).n_leaves
-                lines.append(f'  n{my_id} [label="… {n} leaves", fillcolor="#eeeeee"{bold}];')
-                skip(node)
-                return my_id
-            if isinstance(node, Leaf):
+                hidden = Tree(node, self.features, self.classes)
+                lines.append(f'  n{my_id} [label="… {hidden.n_leaves} leaves", fillcolor="#eeeeee"{bold}];')
+                next_id += sum(1 for _ in hidden._nodes(node)) - 1   # pre-order ids as in decision_path
+            elif isinstance(node, Leaf):
                 counts = " / ".join(_fmt(c) for c in node.counts) if node.counts else ""
                 title = leaf_title(self, node, leaf_label)
                 label = f"{title}\\n[{counts}]" if counts else title
                 fill = _LEAF_COLORS[node.prediction % len(_LEAF_COLORS)]
                 lines.append(f'  n{my_id} [label="{_esc(label)}", fillcolor="{fill}"{bold}];')
-                return my_id
-            if isinstance(node, MultiwaySplit):
+            elif isinstance(node, MultiwaySplit):
                 lines.append(f'  n{my_id} [label="{_esc(str(node.column))}", fillcolor="#ffffff"{bold}];')
+                todo: list = []
                 for value, child in zip(node.values, node.children):
-                    child_id = draw(child, depth + 1)
+                    child_slot: list = []
                     edge = "is missing" if is_missing_value(value) else f"= {value}"
-                    lines.append(f'  n{my_id} -> n{child_id} [label="{_esc(edge)}"];')
-                return my_id
-            lines.append(f'  n{my_id} [label="{_esc(self.feature_name(node.feature))}", fillcolor="#ffffff"{bold}];')
-            right = draw(node.right, depth + 1)
-            left = draw(node.left, depth + 1)
-            lines.append(f'  n{my_id} -> n{right} [label="yes"];')
-            lines.append(f'  n{my_id} -> n{left} [label="no"];')
-            return my_id
-
-        def skip(node):
-            # Keep pre-order numbering consistent with decision_path when collapsing.
-            for child in children_in_display_order(node):
-                counter[0] += 1
-                skip(child)
-
-        draw(self.root, 0)
+                    todo += [("draw", child, depth + 1, child_slot), ("edge", my_id, child_slot, edge)]
+                stack.extend(reversed(todo))
+            else:
+                lines.append(f'  n{my_id} [label="{_esc(self.feature_name(node.feature))}", fillcolor="#ffffff"{bold}];')
+                right, left = [], []
+                stack.extend(reversed([("draw", node.right, depth + 1, right), ("draw", node.left, depth + 1, left),
+                                       ("edges", my_id, right, left)]))
         lines.append("}")
         return "\n".join(lines)
 
     def decision_path(self, x, binarized: bool | None = None) -> list[int]:
-        """Pre-order node ids (as numbered by :meth:`to_dot`) visited by one row ``x``."""
-        one_row = np.asarray([x], dtype=object) if not hasattr(x, "to_frame") else x.to_frame().T
+        """Pre-order node ids (as numbered by :meth:`to_dot`) visited by one row ``x``.
+
+        ``x`` is a sequence of values or a pandas row (a Series, e.g. ``X.iloc[0]``); a row of a
+        table with mixed column types holds objects, so its values get their own types back
+        (a bool column is read as bool, a number as a number) before the tree reads them.
+        """
+        if hasattr(x, "to_frame"):
+            one_row = x.to_frame().T.infer_objects()
+        else:
+            one_row = np.asarray([x], dtype=object)
         if self.has_multiway:
             return self._decision_path_original(self._original_table(one_row)[0])
-        Z = self._binary(np.asarray([x]) if not hasattr(x, "to_frame") else x.to_frame().T, binarized)[0]
+        Z = self._binary(one_row if hasattr(x, "to_frame") else np.asarray([x]), binarized)[0]
         path, node, node_id = [], self.root, 0
-        sizes = {}
-
-        def size(n):
-            if id(n) not in sizes:
-                sizes[id(n)] = 1 if isinstance(n, Leaf) else 1 + size(n.left) + size(n.right)
-            return sizes[id(n)]
-
         while True:
             path.append(node_id)
             if isinstance(node, Leaf):
@@ -595,13 +607,14 @@ class Tree:
             if Z[node.feature]:
                 node_id, node = node_id + 1, node.right
             else:
-                node_id, node = node_id + 1 + size(node.right), node.left
+                node_id, node = node_id + 1 + self._size(node.right), node.left
+
+    def _size(self, node) -> int:
+        """Number of nodes in the subtree of ``node``, counted with a stack."""
+        return sum(1 for _ in self._nodes(node))
 
     def _decision_path_original(self, row) -> list[int]:
         """:meth:`decision_path` for a tree routed on original values (pre-order as in :meth:`to_dot`)."""
-        def size(n):
-            return 1 + sum(size(child) for child in children_in_display_order(n))
-
         path, node, node_id = [], self.root, 0
         while True:
             path.append(node_id)
@@ -614,7 +627,7 @@ class Tree:
             else:
                 chosen = int(_multiway_child_index(node, np.asarray([row[node.column_index]], dtype=object))[0])
             children = children_in_display_order(node)
-            node_id += 1 + sum(size(child) for child in children[:chosen])
+            node_id += 1 + sum(self._size(child) for child in children[:chosen])
             node = children[chosen]
 
     # -- evaluation -----------------------------------------------------------

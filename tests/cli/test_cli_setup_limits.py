@@ -95,3 +95,16 @@ def test_the_search_gets_what_reading_left_of_the_limit(numeric_csv, capsys, mon
     monkeypatch.setattr(estimator.OptimalTreeClassifier, "fit", fit)
     main(["fit", str(path), "--target", "y", "--max-thresholds", "4", "--time-limit", "30"])
     assert 0 < seen["time_limit"] < 30
+
+
+@pytest.mark.filterwarnings("ignore:time_limit=.* ran out while binarizing")
+def test_a_frontier_binarizing_out_of_time_prints_the_uncertified_leaf(numeric_csv, capsys):
+    path, frame = numeric_csv
+    code = main(["frontier", str(path), "--target", "y", "--max-leaves", "3", "--time-limit", "1e-9",
+                 "--show", "3"])
+    assert code == EXIT_UNCERTIFIED
+    out = capsys.readouterr().out
+    rows = out.split("\n\n")[0].splitlines()[1:]
+    assert len(rows) == 1 and rows[0].split()[0] == "1" and rows[0].split()[-1] == "False"
+    assert "ran out while binarizing, before any search" in out and "--max-thresholds" in out
+    assert f"predict {frame.y.mode()[0]}" in out

@@ -11,8 +11,10 @@ The signals here are real: ``signal.raise_signal`` from inside a unit of work (d
 """
 
 import _thread
+import os
 import signal
 import threading
+import time
 import warnings
 
 import numpy as np
@@ -187,6 +189,39 @@ def test_ctrl_c_stops_a_loop_of_fits(monkeypatch, monk2):
         with pytest.raises(KeyboardInterrupt):
             cross_val_score(OptimalTreeClassifier(regularization=LAMBDA), X, y, cv=5)
     assert _Counting.built == 1, "the other folds ran after Ctrl-C"
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_a_real_sigint_stops_cross_val_score_within_a_few_seconds():
+    """A SIGINT sent to the process (as Ctrl-C in a terminal) from a timer, while one fold's search
+    runs: cross_val_score ends with KeyboardInterrupt soon after, instead of finishing its folds.
+
+    The bound is a generous hard limit on how long Ctrl-C may be ignored, not a speed measurement:
+    each fold alone would run for its whole time_limit.
+    """
+    rng = np.random.default_rng(0)
+    X = rng.integers(0, 2, size=(400, 20)).astype(float)
+    y = (X[:, 0] + X[:, 1] + rng.random(400) > 1.5).astype(int)
+    fold_seconds = 20.0
+    clf = OptimalTreeClassifier(regularization=0.001, time_limit=fold_seconds)   # not certified in the time
+    sent: list = []
+
+    def press_ctrl_c():
+        sent.append(time.perf_counter())
+        os.kill(os.getpid(), signal.SIGINT)
+
+    timer = threading.Timer(0.5, press_ctrl_c)
+    timer.start()
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            with pytest.raises(KeyboardInterrupt):
+                cross_val_score(clf, X, y, cv=3)
+        stopped = time.perf_counter()
+    finally:
+        timer.cancel()
+    assert sent, "the timer did not fire: the folds finished before Ctrl-C"
+    assert stopped - sent[0] < 3.0, f"Ctrl-C took {stopped - sent[0]:.1f} s to stop cross_val_score"
 
 
 def test_cli_prints_the_interrupted_tree(monkeypatch, tmp_path, capsys):

@@ -54,7 +54,6 @@ import math
 import sys
 import time
 
-from ..binarize import BinarizationTimeout
 from ..frontier.cross_validation import cross_validate_frontier
 from ..frontiers import frontier
 from .exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_UNCERTIFIED, exit_code
@@ -63,9 +62,6 @@ from .outputs import STDOUT, check_output, write_output
 from .tables import ReadingTimeout, read_table, remaining_time
 
 __all__ = ["add_cli_arguments", "run_cli"]
-
-_BINARIZING_OUT_OF_TIME = ("treeopt: the time limit ran out while binarizing, before any search, so there is no "
-                           "frontier yet; raise --time-limit, or binarize less with --max-thresholds.")
 
 
 def add_cli_arguments(parser) -> None:
@@ -138,9 +134,6 @@ def run_cli(args, out=None) -> int:
                          min_regularization=args.min_regularization, time_limit=remaining_time(deadline),
                          cache_limit=args.cache_limit, missing=args.missing,
                          max_thresholds=args.max_thresholds, X_test=X_test, y_test=y_test)
-    except BinarizationTimeout:                            # before any search: no frontier at all
-        print(_BINARIZING_OUT_OF_TIME, file=sys.stderr)
-        return EXIT_UNCERTIFIED
     except (ValueError, TypeError) as error:
         raise SystemExit(f"treeopt: {in_flags(str(error), args)}")
     except KeyboardInterrupt as stop:
@@ -164,8 +157,11 @@ def run_cli(args, out=None) -> int:
     bound = front.min_certified_regularization
     state = "complete frontier" if front.complete else \
         f"search stopped ({front.search.status}) with budgets up to {front.certified_leaves} leaves certified"
-    print(f"{state} up to {front.max_leaves} leaves: every λ >= {bound:.6g} has its certified optimum above.",
-          file=out)
+    line = f"{state} up to {front.max_leaves} leaves: every λ >= {bound:.6g} has its certified optimum above."
+    if front.setup_stopped is not None:                    # warned: the single leaf, nothing certified
+        line = ("the time limit ran out while binarizing, before any search: the single leaf only, uncertified; "
+                "raise --time-limit, or binarize less with --max-thresholds.")
+    print(line, file=out)
     if elapsed >= 1.0:
         print(f"time {elapsed:.2f} s, {front.search.expansions} expansions", file=out)
     if args.show is not None or args.regularization is not None:
@@ -206,9 +202,6 @@ def _run_cv(args, X, y, out, time_limit) -> int:
                                           time_limit=time_limit, cache_limit=args.cache_limit,
                                           max_thresholds=args.max_thresholds, scoring=args.scoring,
                                           n_jobs=args.jobs, missing=args.missing)
-    except BinarizationTimeout:
-        print(_BINARIZING_OUT_OF_TIME, file=sys.stderr)
-        return EXIT_UNCERTIFIED
     except (ValueError, TypeError) as error:
         raise SystemExit(f"treeopt: {in_flags(str(error), args)}")
     elapsed = time.perf_counter() - start

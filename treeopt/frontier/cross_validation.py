@@ -117,10 +117,13 @@ class FoldResult:
         """(row, certified): the certified tree minimising ``loss + λ × leaves`` (fewest leaves on ties).
 
         ``certified`` is False when λ is below :attr:`min_certified_regularization`
-        (a tree with more leaves than the search certified might be better).
+        (a tree with more leaves than the search certified might be better), and always when no
+        row is certified (the fold's setup stopped at ``time_limit``: its best known tree).
         """
         table = self.table
         candidates = np.flatnonzero(table["certified"].to_numpy())
+        if not len(candidates):             # nothing proved (the setup stopped): the best known, uncertified
+            candidates = np.arange(len(table))
         values = table["loss"].to_numpy()[candidates] + regularization * table["leaves"].to_numpy()[candidates]
         best = candidates[int(np.argmin(values))]          # first minimum: rows are sorted by leaves
         return int(best), bool(regularization >= self.min_certified_regularization)
@@ -219,7 +222,8 @@ def _run_fold(fold, X_train, y_train, w_train, X_test, y_test, w_test, settings:
             scores.append(float(scorer(model, X_test, y_test, sample_weight=w_test)))
     table["test_score"] = scores
     search = front.search
-    return FoldResult(fold=fold, status=str(search.status), complete=bool(front.complete),
+    status = "time_limit" if front.setup_stopped is not None else str(search.status)   # stopped while binarizing
+    return FoldResult(fold=fold, status=status, complete=bool(front.complete),
                       certified_leaves=int(front.certified_leaves),
                       min_certified_regularization=float(front.min_certified_regularization),
                       table=table, trees=trees, elapsed=time.perf_counter() - start,

@@ -8,10 +8,14 @@ so the frontier's search and result stay below it.
 
 from __future__ import annotations
 
-from ..binarize import binarization_deadline
+import warnings
+
+from sklearn.exceptions import ConvergenceWarning
+
+from ..binarize import BinarizationTimeout, binarization_deadline
 from ..building import make_solver
 from ..data import Dataset
-from ..encoding import fit_binarizer
+from ..encoding import fit_binarizer, no_feature_binarizer
 from ..solvers.base import check_cache_limit
 from .result import Frontier
 
@@ -68,14 +72,13 @@ def fit_frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega
         them (see :class:`~treeopt.Binarizer`).
     random_state : int, RandomState or None, default=None
         Seed of the boosted model that guesses thresholds (``"guess"``, or ``"auto"`` on many thresholds).
+
     Returns
     -------
     Frontier
 
     Raises
     ------
-    BinarizationTimeout
-        A ``TimeoutError`` when ``time_limit`` runs out while binarizing ``X`` (no frontier yet).
     KeyboardInterrupt
         On Ctrl-C (held to the end of a unit of work): its ``frontier`` attribute is the
         frontier found so far, and ``frontier.search.run()`` resumes the search.
@@ -94,6 +97,7 @@ def fit_frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega
     """
     if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
         raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}.")
+    setup_stopped = None
     if isinstance(X, Dataset):
         if y is not None:
             raise ValueError("pass either a Dataset (with y=None) or X and y, not both.")
@@ -101,15 +105,29 @@ def fit_frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega
     else:
         if y is None:
             raise ValueError("y is required (the labels), unless X is a treeopt Dataset.")
-        with binarization_deadline(time_limit):     # a long binarization stops at time_limit
-            binarizer = fit_binarizer(X, y, thresholds=thresholds, max_thresholds=max_thresholds, missing=missing,
-                                      random_state=random_state, sample_weight=sample_weight)
-            dataset = Dataset.from_arrays(X, y, sample_weight=sample_weight, binarizer=binarizer)
+        try:
+            with binarization_deadline(time_limit):     # a long binarization stops at time_limit
+                binarizer = fit_binarizer(X, y, thresholds=thresholds, max_thresholds=max_thresholds,
+                                          missing=missing, random_state=random_state, sample_weight=sample_weight)
+                dataset = Dataset.from_arrays(X, y, sample_weight=sample_weight, binarizer=binarizer)
+        except BinarizationTimeout as stopped:
+            # As the estimators do: keep the single leaf (the search sees no binary feature), never run
+            # the search (it would call that leaf optimal), and mark it uncertified.
+            setup_stopped = str(stopped)
+            dataset = Dataset.from_arrays(X, y, sample_weight=sample_weight,
+                                          binarizer=no_feature_binarizer(X, missing))
     check_cache_limit(cache_limit)
     if (X_test is None) != (y_test is None):
         raise ValueError("give both X_test and y_test, or neither.")
     search = make_solver(dataset, None, solver="frontier", regularization=None, objective=objective, omega=omega,
                          solver_options={"max_leaves": max_leaves, "min_regularization": min_regularization})
+    if setup_stopped is not None:
+        front = Frontier(search, setup_stopped=setup_stopped)
+        warnings.warn(f"{setup_stopped} The frontier holds only the single leaf, uncertified (its certified "
+                      "column is False).", ConvergenceWarning, stacklevel=3)
+        if X_test is not None:
+            front.evaluate(X_test, y_test, "test")
+        return front
     search.run(time_limit=time_limit, cache_limit=cache_limit)
     front = Frontier(search)
     if search.status == "interrupted":

@@ -114,6 +114,9 @@ class Frontier:
         Every budget up to this many leaves is certified.
     min_certified_regularization : float
         Every λ at or above this value has its certified optimum in the table.
+    setup_stopped : str or None
+        Set when ``time_limit`` ran out while binarizing, before any search: where the setup
+        stopped and the fix. The table then holds the single leaf, uncertified.
 
     Examples
     --------
@@ -132,8 +135,9 @@ class Frontier:
     (7, 0.14)
     """
 
-    def __init__(self, search: FrontierSearch):
+    def __init__(self, search: FrontierSearch, *, setup_stopped: str | None = None):
         self.search = search
+        self.setup_stopped = setup_stopped
         self._evaluations: dict = {}
         self.refresh()
 
@@ -153,6 +157,10 @@ class Frontier:
         self.max_leaves = search.max_leaves
         self.complete = bool(search._finished)
         self.certified_leaves = search.certified_leaves if search.root is not None else 1
+        if self.setup_stopped is not None:
+            # The search never saw the binary features: nothing it holds is proved for the data.
+            rows = [dict(r, certified=False) for r in rows]
+            self.complete, self.certified_leaves = False, 0
         eq = model.to_objective(search.root.eq) if search.root is not None else 0.0
         self.equivalent_points_loss = eq
         trees = [search.tree_for_budget(r["budget"]) for r in rows]
@@ -210,12 +218,17 @@ class Frontier:
         lam = _check_regularization(regularization)
         table = self.table
         candidates = table.index[table["certified"]]
+        if not len(candidates):                     # nothing proved (the setup stopped): the best known
+            candidates = table.index
         scale = self.search.dataset.total_weight
         # Compare in weight units where accuracy losses are integers.
         values = [(round(table.at[i, "loss"] * scale, 9) + lam * scale * table.at[i, "leaves"], i)
                   for i in candidates]
         _, best = min(values, key=lambda v: (v[0], table.at[v[1], "leaves"]))
-        if not (table.at[best, "lambda_min"] <= lam + 1e-12 and lam - 1e-12 <= table.at[best, "lambda_max"]):
+        if self.setup_stopped is not None:
+            warnings.warn(f"{self.setup_stopped} This frontier holds only the single leaf, not proved optimal "
+                          f"for regularization {lam:g}.", UserWarning, stacklevel=3)
+        elif not (table.at[best, "lambda_min"] <= lam + 1e-12 and lam - 1e-12 <= table.at[best, "lambda_max"]):
             bound = self.min_certified_regularization
             warnings.warn(f"regularization {lam:g} is below the certified range λ >= {bound:.6g} of this "
                           f"frontier: a tree with more than {self.certified_leaves} leaves might be better. "
