@@ -28,46 +28,42 @@ def _modules() -> dict:
     return found
 
 
+def _resolve(node, package: str):
+    """(imported module, imported names) of one import statement, relative imports made absolute."""
+    if isinstance(node, ast.Import):
+        return [(alias.name, []) for alias in node.names]
+    if node.level:
+        base = package.split(".")
+        base = base[:len(base) - node.level + 1]
+        module = ".".join(base + ([node.module] if node.module else []))
+    else:
+        module = node.module or ""
+    return [(module, [alias.name for alias in node.names])]
+
+
+def _package(name: str, path: Path) -> str:
+    return name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+
+
 def _module_level_imports(name: str, path: Path):
     """(imported module, imported names) of each top-level import statement (also under if/try)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
     statements = []
     for node in tree.body:
         if isinstance(node, (ast.If, ast.Try)):                # e.g. a guarded optional import
             statements.extend(n for n in ast.walk(node) if isinstance(n, (ast.Import, ast.ImportFrom)))
-        else:
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
             statements.append(node)
     for node in statements:
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                yield alias.name, []
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[:len(base) - node.level + 1]
-                module = ".".join(base + ([node.module] if node.module else []))
-            else:
-                module = node.module or ""
-            yield module, [alias.name for alias in node.names]
+        yield from _resolve(node, _package(name, path))
 
 
 def _all_imports(name: str, path: Path):
     """(imported module, imported names) of every import statement, at any depth of the module."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                yield alias.name, []
-        elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")
-                base = base[:len(base) - node.level + 1]
-                module = ".".join(base + ([node.module] if node.module else []))
-            else:
-                module = node.module or ""
-            yield module, [alias.name for alias in node.names]
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield from _resolve(node, _package(name, path))
 
 
 def _graph(modules: dict, imports=None) -> dict:

@@ -34,44 +34,8 @@ def fit_frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega
 
     Parameters
     ----------
-    X : array_like, DataFrame or Dataset
-        Training table (numeric, binary or categorical columns; binarized as by
-        :class:`~treeopt.OptimalTreeClassifier`), or a ready :class:`~treeopt.Dataset`
-        (then ``y`` must be None).
-    y : array_like, optional
-        Labels.
-    max_leaves : int, default=20
-        The largest tree on the frontier.
-    objective : str or Objective, default="accuracy"
-        Any additive objective.
-    omega : float, optional
-        For ``"weighted_accuracy"``.
-    min_regularization : float, optional
-        Only λ at or above this value matter: the search certifies the trees
-        that are optimal for some such λ and skips the rest of the Pareto
-        front (GOSDT-like pruning at this λ; much faster on larger data).
-    sample_weight : array_like, optional
-    time_limit : float, optional
-        Seconds. A stopped search keeps the certified part of the frontier
-        and marks the rest uncertified (``certified`` column).
-    cache_limit : int, optional
-        A memory cap: stop once the search's memo holds more than this many
-        subproblems (``search.cache_size``); the frontier is then incomplete
-        as with ``time_limit``.
-    X_test, y_test : optional
-        Held-out data: adds a ``test_accuracy`` column.
-    thresholds : {"auto", "all", "quantile", "guess"}, default="auto"
-        How numeric columns are binarized, as by :class:`~treeopt.OptimalTreeClassifier`
-        (:func:`treeopt.encoding.fit_binarizer`): ``"auto"`` keeps every threshold up to
-        :data:`treeopt.encoding.AUTO_MAX_THRESHOLDS` of them and guesses them above
-        (McTavish et al. 2022, section 4.1); the frontier is then exact over the guessed ones.
-    max_thresholds : int, optional
-        Cap on threshold features per numeric column (``"all"``/``"quantile"``).
-    missing : {"error", "indicator"}, default="error"
-        Missing values (NaN, None): refused, or an ``x is missing`` feature per column with
-        them (see :class:`~treeopt.Binarizer`).
-    random_state : int, RandomState or None, default=None
-        Seed of the boosted model that guesses thresholds (``"guess"``, or ``"auto"`` on many thresholds).
+    X, y, max_leaves, objective, omega, min_regularization, sample_weight, time_limit, cache_limit, X_test, y_test, thresholds, max_thresholds, missing, random_state
+        As for :func:`treeopt.frontier` (which documents them), without its cross-validation.
 
     Returns
     -------
