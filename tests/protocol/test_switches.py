@@ -82,6 +82,8 @@ def test_the_estimator_takes_strategies():
         clf = OptimalTreeClassifier(regularization=0.05, solver="gosdt", strategies={"dives": False}).fit(X, y)
     assert clf.optimal_
     with pytest.raises(ValueError, match="has no strategies"):
+        OptimalTreeClassifier(regularization=0.05, solver="branches", strategies={"dives": False}).fit(X, y)
+    with pytest.raises(ValueError, match="unknown strategy name.*'dives'"):
         OptimalTreeClassifier(regularization=0.05, solver="osdt", strategies={"dives": False}).fit(X, y)
 
 
