@@ -27,3 +27,11 @@ def test_every_non_python_file_of_a_package_is_package_data():
                     missing.append(f"{package}: {path.name}")
     assert folders["treeopt.widgets"].joinpath("replay_template.html").exists()
     assert missing == [], f"add to [tool.setuptools.package-data] in pyproject.toml: {missing}"
+
+
+def test_every_package_folder_is_a_listed_package():
+    """A subpackage missing from ``packages`` works in an editable install and is absent from the wheel."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]
+    found = {".".join(p.parent.relative_to(ROOT).parts) for p in (ROOT / "treeopt").rglob("__init__.py")}
+    found |= {"treeopt.widgets"} if (ROOT / "widgets" / "__init__.py").exists() else set()
+    assert sorted(found - set(config["packages"])) == []
