@@ -19,7 +19,7 @@ browser) while another process spins on one core, and appends to
   ``Solver.run(time_limit=...)`` expansions per second on the same problem
   (measured in this process, also with the busy core).
 
-Issue 14's targets: Pause ≤ 1 s, Step ×N ≤ 1.5 s, ≤ 300 KB/s, no page
+The targets: Pause ≤ 1 s, Step ×N ≤ 1.5 s, ≤ 300 KB/s, no page
 errors, throughput ≥ 70 % of ``run()``.
 """
 
@@ -166,7 +166,7 @@ def main() -> None:
         ("run() expansions/s (10 s, same problem)", "", f"{base:,.0f}"),
         ("browser / run() (median)", "≥ 70 %", f"{rate / base:.0%}"),
     ]
-    lines = ["", "## In a real browser, one core busy (issue 14)", "",
+    lines = ["", "## In a real browser, one core busy", "",
              f"`flock /tmp/treeopt-bench.lock .venv/bin/python benchmarks/browser_bench.py --rounds {args.rounds} "
              f"--play-seconds {args.play_seconds}"
              + ("" if args.refresh_interval is None else f" --refresh-interval {args.refresh_interval}")

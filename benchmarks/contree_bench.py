@@ -1,6 +1,6 @@
 """Depth budgets on continuous data: treeopt against ConTree, side by side in one run.
 
-Issue #18's target: on continuous data with depth budgets 2-4 (compas, spiral and scikit-learn's
+The target: on continuous data with depth budgets 2-4 (compas, spiral and scikit-learn's
 breast cancer), treeopt's geometric-mean time is at most ConTree's, with the same certified
 objectives. ConTree (``pycontree``, in the ``bench`` extra; Briţa, van der Linden and Demirović,
 AAAI 2025) works on the numeric columns directly; treeopt here is what a user writes:

@@ -1,4 +1,4 @@
-"""Speedup of ``n_jobs=2`` over ``n_jobs=1`` for a 5-fold cross-validated frontier (issue #15).
+"""Speedup of ``n_jobs=2`` over ``n_jobs=1`` for a 5-fold cross-validated frontier.
 
 For each dataset, :func:`treeopt.cross_validate_frontier` with ``cv=5`` (five
 fold searches plus the search on all the data: six independent jobs) runs
@@ -119,7 +119,7 @@ def main(argv=None) -> int:
     command = "flock /tmp/treeopt-bench.lock .venv/bin/python benchmarks/cv_bench.py " + " ".join(
         argv if argv is not None else sys.argv[1:])
     header = [
-        "# Cross-validated frontier: speedup of n_jobs=2 over n_jobs=1 (issue #15)",
+        "# Cross-validated frontier: speedup of n_jobs=2 over n_jobs=1",
         "",
         f"Command: `{command.strip()}`  ",
         f"Date: {datetime.date.today()}, Python {platform.python_version()}, {os.cpu_count()} cores; "

@@ -1,4 +1,4 @@
-"""One frontier search against separate GOSDT runs over a grid of λ (issue #10).
+"""One frontier search against separate GOSDT runs over a grid of λ.
 
 For each dataset: one :class:`~treeopt.frontier.search.FrontierSearch`
 (every optimal tree for every λ at or above ``min_regularization``, up to

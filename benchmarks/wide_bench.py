@@ -1,6 +1,6 @@
 """Wide data: treeopt against pystreed (iterative deepening) and gosdt, side by side in one run.
 
-Issue #18's suite: the public one-hot and all-threshold rows of ``reference_optima.csv``, wide data
+The suite: the public one-hot and all-threshold rows of ``reference_optima.csv``, wide data
 generated from scikit-learn's bundled datasets (digits binarized; iris, wine and breast cancer with
 every midpoint threshold by treeopt's ``Binarizer``, 119, 1,263 and 15,310 columns), and a random
 2000 × 60 binary problem. Every fit runs in its own subprocess with the same time limit;
