@@ -16,10 +16,9 @@ import numpy as np
 import pandas as pd
 
 from .categorical import CategoricalDataset
-from .binarize import Binarizer
 from .data import Dataset
-from .encoding import no_feature_binarizer
-from .guessing.fitting import make_binarizer, reference_kwargs
+from .encoding import fit_binarizer, no_feature_binarizer
+from .guessing.fitting import reference_kwargs
 from .memory import format_bytes, memory_room, parse_memory_limit, resident_memory
 from .objectives import OBJECTIVES, Objective, get_objective
 from .sorted_columns import SortedDataset
@@ -74,8 +73,8 @@ def check_unbounded_zero_regularization(regularization, depth_budget) -> None:
     ...
     ValueError: regularization=0 needs a depth_budget (e.g. depth_budget=3): ...
     """
-    if regularization == 0 and depth_budget is None:
-        check_zero_regularization(SOLVERS["continuous"], None)
+    if regularization == 0:
+        check_zero_regularization(None, depth_budget)
 
 
 def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, classes=None,
@@ -242,8 +241,9 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
         dataset = SortedDataset.from_arrays(X, y, sample_weight=sample_weight, classes=classes)
     else:
         if binarizer is None:
-            binarizer = make_binarizer(s["thresholds"], s["max_thresholds"], s["random_state"], X, y,
-                                       sample_weight, missing=s["missing"])
+            binarizer = fit_binarizer(X, y, thresholds=s["thresholds"], max_thresholds=s["max_thresholds"],
+                                      missing=s["missing"], random_state=s["random_state"],
+                                      sample_weight=sample_weight)
         check_setup_memory(len(y), len(binarizer.features_), memory_limit)
         if solver_cls.exact and (s["depth_budget"] is None or s["depth_budget"] > EASY_DEPTH_BUDGET):
             warn_if_hopeless(len(y), binarizer.features_)

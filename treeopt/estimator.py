@@ -138,7 +138,7 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         elimination (:class:`~treeopt.guessing.ThresholdGuessBinarizer`,
         McTavish et al. 2022 section 4.1); ``guarantee_["thresholds"]`` reports
         Theorem 4.1. ``"auto"``: ``"all"``, unless the numeric columns give more
-        than 256 thresholds (``treeopt.guessing.fitting.AUTO_MAX_THRESHOLDS``; for
+        than 256 thresholds (``treeopt.encoding.AUTO_MAX_THRESHOLDS``; for
         example 30 measured columns), then ``"guess"``: the certificate then
         covers trees over the guessed thresholds, and ``guarantee_`` says how far
         that can be from trees over all of them (``status_ ==

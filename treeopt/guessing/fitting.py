@@ -1,9 +1,8 @@
 """How ``OptimalTreeClassifier`` uses the guesses: binarizer, reference predictions, guarantee report.
 
-Kept here so the estimator only calls three functions:
+The binarizer itself (``thresholds="auto" | "all" | "quantile" | "guess"``) is the policy of
+:mod:`treeopt.encoding`, which every front end calls whether or not anything is guessed. Here:
 
-* :func:`make_binarizer` for ``thresholds="auto" | "all" | "quantile" | "guess"``
-  (the policy of :mod:`treeopt.encoding`);
 * :func:`reference_kwargs` turns ``fit(..., y_ref=...)`` or ``reference="gbdt"``
   into the solver's ``reference_errors`` (section 4.3). With guessed
   thresholds, ``"gbdt"`` uses the booster ``T'`` refitted on them
@@ -23,33 +22,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..data import Dataset
-from ..encoding import AUTO_MAX_THRESHOLDS, fit_binarizer
 from ..objectives import get_objective
 from .guarantees import lower_bound_guarantee, threshold_guarantee
 from .lower_bounds import reference_errors
 from .reference import fit_reference_model
 from .thresholds import ThresholdGuessBinarizer
 
-__all__ = ["AUTO_MAX_THRESHOLDS", "make_binarizer", "reference_kwargs", "guarantee_report", "GuessedCertificate",
-           "OPTIMAL_OVER_GUESSED_THRESHOLDS"]
-
-
-def make_binarizer(thresholds: str, max_thresholds, random_state, table, y, sample_weight=None,
-                   missing: str = "error"):
-    """The fitted binarizer of the estimator's ``thresholds`` (and ``missing``) options.
-
-    The policy, ``"auto"`` included, is :func:`treeopt.encoding.fit_binarizer`,
-    shared by every front end; this is its positional form for the estimator.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> X = pd.DataFrame({"x": range(8)})
-    >>> make_binarizer("guess", None, 0, X, [0, 0, 0, 1, 1, 1, 0, 0]).get_feature_names_out().tolist()
-    ['x <= 2.5', 'x <= 5.5']
-    """
-    return fit_binarizer(table, y, thresholds=thresholds, max_thresholds=max_thresholds, missing=missing,
-                         random_state=random_state, sample_weight=sample_weight)
+__all__ = ["reference_kwargs", "guarantee_report", "GuessedCertificate", "OPTIMAL_OVER_GUESSED_THRESHOLDS"]
 
 
 def reference_kwargs(solver_cls, solver_name: str, reference, y_ref, dataset: Dataset, table, y,

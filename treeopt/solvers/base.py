@@ -56,6 +56,7 @@ import gc
 import inspect
 import math
 import time
+import warnings
 from dataclasses import replace
 from collections import deque
 from collections.abc import Mapping
@@ -284,8 +285,6 @@ class Solver:
 
     def _switch_states(self, bounds: dict | None, strategies: dict | None) -> dict:
         """Check ``bounds`` and ``strategies`` against ``self.switches`` and merge them into one state."""
-        import warnings
-
         states = {}
         for argument, given in (("bounds", bounds), ("strategies", strategies)):
             given = dict(given or {})
@@ -952,8 +951,10 @@ def _released_class(cls: type) -> type:
     return released
 
 
-def check_zero_regularization(cls: type, depth_budget) -> None:
+def check_zero_regularization(cls: type | None, depth_budget) -> None:
     """Refuse ``regularization=0`` unless a solver that takes it has a depth budget.
+
+    With ``cls=None`` (the solver not chosen yet) only the depth budget is checked.
 
     Without a penalty per leaf, the most accurate tree of unbounded depth is as deep as the data
     allow and certifying it is hopeless; with a ``depth_budget`` the most accurate tree of at most
@@ -971,7 +972,7 @@ def check_zero_regularization(cls: type, depth_budget) -> None:
         raise ValueError("regularization=0 needs a depth_budget (e.g. depth_budget=3): without a penalty per "
                          "leaf the most accurate tree is as deep as the data allow. Give depth_budget, or a "
                          "positive regularization such as 0.01.")
-    if not cls.CAPABILITIES.zero_regularization:
+    if cls is not None and not cls.CAPABILITIES.zero_regularization:
         raise ValueError(f"regularization=0 (the most accurate tree of at most depth_budget levels) needs "
                          f"solver='continuous' (or solver='auto'); {cls.name!r} needs regularization in (0, 1].")
 

@@ -57,6 +57,8 @@ class DepthDeepening(Solver):
     depth_budget : int, optional
         The deepest budget to try; the result is then optimal among trees of at
         most that depth (a user constraint, as for GOSDT).
+    strategies : dict of str to bool, optional
+        GOSDT's search orders, first incumbents and subsolvers, passed to every depth's search.
 
     Examples
     --------

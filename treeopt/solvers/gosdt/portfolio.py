@@ -57,6 +57,8 @@ class Portfolio(Solver):
     bounds : dict of str to bool, optional
         GOSDT's switches, passed to both searches.
     depth_budget : int, optional
+    strategies : dict of str to bool, optional
+        GOSDT's search orders, first incumbents and subsolvers, passed to both searches.
 
     Examples
     --------

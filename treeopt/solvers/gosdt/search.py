@@ -158,6 +158,9 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
         Lower-bound guessing (McTavish et al. 2022, section 4.3; build it with
         :func:`treeopt.guessing.reference_errors`). The lower bound is then a
         guess: :attr:`lower_bound_guessed` is True.
+    strategies : dict of str to bool, optional
+        Switch its search orders, first incumbents and subsolvers off by name, e.g.
+        ``{"cart_start": False}`` (the switches of those kinds in ``SWITCHES``).
 
     Examples
     --------
