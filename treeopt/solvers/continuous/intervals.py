@@ -110,6 +110,15 @@ class IntervalSearch:
         w = self.cumulative[f][m]
         return max(la, lb - (wb - w), self.floor), max(rb, ra - (w - wa), self.floor)
 
+    def interval_reach(self, f: int, a: int, m: int, b: int) -> float:
+        """The cost-weighted rows between threshold ``m`` and the farther of its evaluated neighbours
+        ``a < m < b``: how far a child's bound at ``m`` must exceed the budget to close a whole half
+        of the interval by similarity."""
+        cum = self.cumulative[f]
+        below = cum[a] if a >= 0 else 0.0
+        above = cum[b] if b < len(cum) else self.totals[f]
+        return float(max(cum[m] - below, above - cum[m]))
+
     def interval_bound(self, f: int, a: int, b: int) -> float:
         """The least lower bound of a split at any threshold strictly between ``a`` and ``b``."""
         if not self.pruning:
