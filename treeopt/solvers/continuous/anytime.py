@@ -271,15 +271,17 @@ class DiscrepancySearch:
         """
         scored = yield from _gini_scores(cols, self.rank, self.cw, self.clock)
         total = float(self.cw[cols[0]].sum())
+        per_column = min(PROPOSALS, -(-PROPOSALS // max(1, len(scored))) + 1)
         rounds = []                                      # per column: its candidates in Gini order
         for j, (ranks, w_left, scores) in enumerate(scored):
-            taken = []
-            for p in np.argsort(scores, kind="stable"):
-                if len(taken) >= PROPOSALS:
-                    break
-                if all(abs(w_left[p] - w_left[q]) >= SPREAD * total for q in taken):
-                    taken.append(int(p))
+            taken, allowed = [], np.ones(len(scores), dtype=bool)
+            while len(taken) < per_column and allowed.any():
+                p = int(np.argmin(np.where(allowed, scores, np.inf)))       # the best threshold still allowed
+                taken.append(p)
+                allowed &= np.abs(w_left - w_left[p]) >= SPREAD * total
             rounds.append([(float(scores[p]), j, int(ranks[p])) for p in taken])
+            if self.clock.due():
+                yield
         proposed = []
         for level in range(PROPOSALS):
             proposed += sorted(column[level] for column in rounds if len(column) > level)
