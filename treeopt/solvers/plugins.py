@@ -212,7 +212,7 @@ def check_plugins(plugins, taken) -> tuple:
     return plugins
 
 
-def declare_plugins(solver, plugins, *, queue_policies: bool = True) -> tuple:
+def declare_plugins(solver, plugins, *, fixed_order: str | None = None) -> tuple:
     """Validate a solver's ``plugins=`` and declare each plug-in's switch on it; return them.
 
     Called by a solver's ``__init__`` before :class:`~treeopt.solvers.base.Solver`'s, so that
@@ -223,21 +223,22 @@ def declare_plugins(solver, plugins, *, queue_policies: bool = True) -> tuple:
     solver : Solver
         Not yet initialised.
     plugins : iterable of PluginBound or QueuePolicy, or None
-    queue_policies : bool, default=True
-        Whether the solver takes a queue policy; if not, one is refused with an error that names
-        what the solver takes.
+    fixed_order : str, optional
+        How the solver orders its queue when that order is not a key of a subproblem, so that it
+        takes no queue policy: one is then refused with an error that says so and names what the
+        solver takes.
 
     Returns
     -------
     tuple of PluginBound and QueuePolicy
     """
     plugins = check_plugins(plugins, taken=type(solver).SWITCHES)
-    if not queue_policies:
+    if fixed_order is not None:
         policies = [plugin.name for plugin in plugins if isinstance(plugin, QueuePolicy)]
         if policies:
             raise ValueError(f"{type(solver).__name__} takes plug-in lower bounds (treeopt.lower_bound) but no queue "
-                             f"policy, got {policies}: its queue is not ordered by a key of a subproblem. Run "
-                             "queue policies in OSDT (solver='osdt').")
+                             f"policy, got {policies}: its queue is ordered {fixed_order}, not by a key of a "
+                             "subproblem. Run queue policies in OSDT (solver='osdt').")
     for plugin in plugins:
         solver.declare_switch(plugin.switch)
     return plugins

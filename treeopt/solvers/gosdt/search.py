@@ -262,7 +262,8 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
     def __init__(self, dataset: Dataset, *, regularization: float, objective="accuracy",
                  bounds: dict | None = None, depth_budget: int | None = None,
                  reference_errors=None, strategies: dict | None = None, plugins=None):
-        plugins = declare_plugins(self, plugins, queue_policies=False)
+        plugins = declare_plugins(self, plugins, fixed_order="depth first by when a support was queued, "
+                                  "between dives along the incumbent")
         super().__init__(dataset, regularization=regularization, objective=objective, bounds=bounds,
                          depth_budget=depth_budget, strategies=strategies)
         if not self.objective.additive:
