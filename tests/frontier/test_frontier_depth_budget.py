@@ -82,3 +82,16 @@ def test_depth_budget_with_cv_is_refused():
         frontier(X, y, depth_budget=2, cv=3)
     with pytest.raises(ValueError, match="depth_budget"):
         frontier(X, y, depth_budget=-1)
+
+
+def test_the_cli_prints_the_lambda_zero_tree_of_a_depth_budget(tmp_path, capsys):
+    from treeopt.cli import main
+    X, y = _table(10)
+    path = tmp_path / "table.csv"
+    path.write_text("a,b,c,y\n" + "".join(f"{a},{b},{c},{t}\n" for (a, b, c), t in zip(X.tolist(), y.tolist())))
+    assert main(["frontier", str(path), "--target", "y", "--depth-budget", "2", "--regularization", "0"]) == 0
+    printed = capsys.readouterr().out
+    zero = OptimalTreeClassifier(regularization=0, depth_budget=2).fit(X, y)
+    assert f"optimal tree for λ = 0 ({zero.tree_.n_leaves} leaves)" in printed
+    with pytest.raises(SystemExit, match="depth-budget"):
+        main(["frontier", str(path), "--target", "y", "--depth-budget", "2", "--cv", "3"])
