@@ -50,8 +50,8 @@ def search_bytes(n_rows: int, n_columns: int, n_classes: int, depth: int) -> int
     What it keeps does not depend on the number of thresholds: each column's ranks and order
     (two int32 per row), each row's class weights (float64 per class, raw and cost-weighted), the
     supports on the path from the root (each level's support and its two children, int32 per row
-    and column), and the depth-two solver's view of one support (:class:`~treeopt.solvers.continuous.terminal.SupportColumns`:
-    per column the class weights in its order with their cumulative sums, and every column's ranks
+    and column), and the depth-two solver's view of one support (``SupportColumns`` of
+    ``treeopt/solvers/continuous/terminal.py``: per column the class weights in its order with their cumulative sums, and every column's ranks
     in that order). The memo holds a digest and a small tuple per subproblem, and the depth-two
     batches a fixed number of entries, so neither grows with the rows.
 
