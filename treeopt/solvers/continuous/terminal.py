@@ -61,16 +61,8 @@ def _pair_loss(a: np.ndarray, total: np.ndarray) -> np.ndarray:
         out = np.minimum(first, second)
         out += np.minimum(total[:, 0, None] - first, total[:, 1, None] - second)
         return out
-    # Both sides together lose the child's total minus each side's largest class. The largest class is
-    # taken one class row at a time: numpy's max over a short middle axis is many times slower.
-    largest = a[:, 0].copy()
-    largest_rest = total[:, 0, None] - a[:, 0]
-    for k in range(1, a.shape[1]):
-        np.maximum(largest, a[:, k], out=largest)
-        np.maximum(largest_rest, total[:, k, None] - a[:, k], out=largest_rest)
-    out = total.sum(axis=1)[:, None] - largest
-    out -= largest_rest
-    return out
+    rest = total[:, :, None] - a
+    return a.sum(axis=1) - a.max(axis=1) + rest.sum(axis=1) - rest.max(axis=1)
 
 
 def leaf_loss(totals: np.ndarray) -> float:
@@ -122,13 +114,19 @@ def best_depth_one(cols: np.ndarray, rank: np.ndarray, cw: np.ndarray, *, penalt
     # no columns × support × classes array is ever held.
     by_class = cw.T
     total = cw[rows].sum(axis=0)
+    weight = float(total.sum())
     best, split = leaf_loss(total) + penalty, None
     for j, positions in enumerate(_valid_positions(cols, rank)):
         if not len(positions):
             continue
         left = np.cumsum(by_class[:, cols[j]], axis=1)[:, positions]          # classes × thresholds
-        # The two leaves lose (left total − its largest class) + (right total − its largest class).
-        costs = _pair_loss(left[None], total[None])[0]
+        # The two leaves lose the total minus the largest class on each side. The largest class is taken
+        # one class row at a time: numpy's max over the short class axis is several times slower.
+        largest, largest_right = left[0].copy(), total[0] - left[0]
+        for c in range(1, len(total)):
+            np.maximum(largest, left[c], out=largest)
+            np.maximum(largest_right, total[c] - left[c], out=largest_right)
+        costs = weight - largest - largest_right
         p = int(np.argmin(costs))
         if costs[p] + 2 * penalty < best:
             best, split = float(costs[p]) + 2 * penalty, (j, int(rank[j, cols[j, positions[p]]]))
