@@ -573,14 +573,39 @@ class DepthTwoSolver:
         bound (nothing beats the target). The spec is ``LEAF`` or ``(root, left, right)``
         features (``LEAF`` for a leaf child). Call inside :func:`one_blas_thread`.
         """
+        return drain(self.best_steps(mask, target))
+
+    def best_steps(self, mask: np.ndarray, target: float = np.inf, slice_seconds: float | None = None):
+        """:meth:`best` in slices: the support's columns and its pair products over blocks of rows,
+        yielding when a slice is spent; returns the same ``(objective, spec)``. Call inside
+        :func:`one_blas_thread`."""
         dtype = self._difference.dtype if self.two_classes else np.float64
-        columns = self.columns(mask, dtype)
+        columns = yield from self.columns_steps(mask, dtype, slice_seconds)
         if columns.X.shape[1] > self.max_pair_columns:
             return self.bounded(columns, target)
         if self.two_classes:
-            return self._two_class_best(columns.X, columns)
-        counts = self.counts(columns)
+            X = columns.X
+            m, f = X.shape
+            step = max(1, self.block_products // max(f * f, 1))
+            if step >= m:
+                return self._two_class_best(X, columns)
+            clock = SliceClock(slice_seconds)
+            difference = self._difference[columns.rows]
+            pair_difference = np.zeros((f, f), dtype=X.dtype)
+            for start in range(0, m, step):
+                rows = X[start:start + step]
+                with one_blas_thread():
+                    pair_difference += rows.T @ (rows * difference[start:start + step, None])
+                if clock.due():
+                    yield
+            with one_blas_thread():
+                return self._two_class_best(X, columns, pair_difference)
+        counts = yield from self.counts_steps(columns, slice_seconds)
         return counts.objective, counts.spec()
+
+    def start(self, mask: np.ndarray, target: float, slice_seconds: float | None = None) -> "SlicedRun":
+        """:meth:`best` as a run that advances one slice at a time (for a stepwise search)."""
+        return SlicedRun(self.best_steps(mask, float(target), slice_seconds))
 
     def best_with_pair_weights(self, columns: "Columns") -> tuple[float, object, np.ndarray]:
         """:meth:`best` of a support's kept columns (at most :attr:`max_pair_columns`), with the
@@ -687,6 +712,15 @@ class DepthTwoSolver:
         ``t`` is constant, and thresholds with no row of the support between them
         are equal. The products below then shrink with the square of the kept count.
         """
+        return drain(self.columns_steps(mask, dtype))
+
+    #: Cells (rows × kept columns) of one block of :meth:`columns_steps`' copy of the support's rows:
+    #: between two blocks a sliced solve may yield. Blocks depend on the sizes only.
+    block_cells = 1 << 22
+
+    def columns_steps(self, mask: np.ndarray, dtype=np.float64, slice_seconds: float | None = None):
+        """:meth:`columns` in slices: on a large support the kept columns are copied by blocks of rows
+        (:attr:`block_cells`), yielding when a slice is spent; returns the :class:`Columns`."""
         rows = np.asarray(mask).nonzero()[0]      # (the method: np.flatnonzero's wrappers cost more here)
         if self.n_features <= self.few_features:
             # Few columns: the products below are small whatever the duplicates, and finding equal
@@ -708,7 +742,17 @@ class DepthTwoSolver:
             bits = np.ascontiguousarray(by_word[:, kept]) if len(kept) > self.max_pair_columns else None
         else:
             kept, members, bits = self._merge_by_bits(by_word, varying)
-        X = self.points[rows][:, kept].astype(dtype)            # two takes: twice as fast as np.ix_
+        del by_word
+        step = max(1, self.block_cells // max(len(kept), 1))
+        if step >= len(rows):
+            X = self.points[rows][:, kept].astype(dtype)        # two takes: twice as fast as np.ix_
+        else:
+            clock = SliceClock(slice_seconds)
+            X = np.empty((len(rows), len(kept)), dtype=dtype)
+            for start in range(0, len(rows), step):
+                X[start:start + step] = self.points[rows[start:start + step]][:, kept]
+                if clock.due():
+                    yield
         return Columns(X, self.scored[rows], kept, members, bits, rows)
 
     def _small_support_columns(self, rows: np.ndarray, dtype) -> "Columns | None":
@@ -756,8 +800,7 @@ class DepthTwoSolver:
     def solve_steps(self, support: int, slice_seconds: float | None = None):
         """:meth:`solve` in slices (a generator: yields after about ``slice_seconds`` of work, returns
         the result); the pair counts are summed over blocks of rows (:meth:`counts_steps`)."""
-        with one_blas_thread():
-            columns = self.columns(self.rows(support))
+        columns = yield from self.columns_steps(self.rows(support), slice_seconds=slice_seconds)   # (no BLAS)
         counts = yield from self.counts_steps(columns, slice_seconds)
         return counts.result(self.n_features)
 
@@ -792,6 +835,43 @@ class DepthTwoSolver:
                 if clock.due():
                     yield
         return PairCounts(self, columns, total, single, pair.reshape(n_classes, f, f))
+
+
+class SlicedRun:
+    """A sliced solve (a generator returning ``(objective, spec)``) as a run a search advances by slices.
+
+    The interface of ``treeopt/solvers/gosdt/depth_three.py``'s runs: :meth:`advance`, :attr:`done`,
+    and once done :attr:`objective` and :attr:`spec`; until then :attr:`best` is infinite, :attr:`spec`
+    None and :attr:`lower_bound` minus infinity (a solve from pair counts proves nothing half way).
+    """
+
+    __slots__ = ("_steps", "done", "objective", "spec")
+
+    def __init__(self, steps):
+        self._steps = steps
+        self.done = False
+        self.objective, self.spec = np.inf, None
+
+    @property
+    def best(self) -> float:
+        return self.objective
+
+    @property
+    def lower_bound(self) -> float:
+        return self.objective if self.done else -np.inf
+
+    def advance(self, seconds: float | None = None) -> None:
+        """One slice of the solve (all of it with ``seconds=None``)."""
+        if self.done:
+            return
+        try:
+            if seconds is None:
+                while True:
+                    next(self._steps)
+            next(self._steps)
+        except StopIteration as finished:
+            self.objective, self.spec = finished.value
+            self.done = True
 
 
 class RunMembers:
