@@ -546,15 +546,25 @@ class DepthTwoSolver:
             return self._depth_one(support)
 
     def _depth_one(self, support: int) -> tuple[float, int]:
-        mask = self.rows(support)
-        points, W = self.points[mask], self.scored[mask]
+        return drain(self.depth_one_steps(self.rows(support)))
+
+    def depth_one_steps(self, mask: np.ndarray, slice_seconds: float | None = None):
+        """:meth:`depth_one` of the points in ``mask``, in slices: the class weights of every feature
+        are summed over blocks of rows, yielding when a slice is spent; returns ``(objective, feature)``.
+        Call inside :func:`one_blas_thread`."""
+        rows = np.asarray(mask).nonzero()[0]
+        W = self.scored[rows]
         total = W.sum(axis=0)                                   # (K,)
         # (K, F): weight with f true, summed over blocks of rows so that no float copy of the
         # support's whole table is made (on a large support that copy was most of the call).
-        single = np.zeros((W.shape[1], points.shape[1]))
-        step = max(1, (1 << 22) // max(points.shape[1], 1))
-        for start in range(0, len(points), step):
-            single += W[start:start + step].T @ points[start:start + step].astype(np.float64)
+        single = np.zeros((W.shape[1], self.n_features))
+        step = max(1, self.block_cells // max(self.n_features, 1))
+        clock = SliceClock(slice_seconds)
+        for start in range(0, len(rows), step):
+            block = self.points[rows[start:start + step]]
+            single += W[start:start + step].T @ block.astype(np.float64)
+            if clock.due():
+                yield
         leaf_obj = float(leaf_loss(total[:, None])[0]) + self.penalty
         objective = leaf_loss(single) + leaf_loss(total[:, None] - single) + 2 * self.penalty
         k = int(np.argmin(objective))
@@ -603,8 +613,12 @@ class DepthTwoSolver:
         counts = yield from self.counts_steps(columns, slice_seconds)
         return counts.objective, counts.spec()
 
-    def start(self, mask: np.ndarray, target: float, slice_seconds: float | None = None) -> "SlicedRun":
-        """:meth:`best` as a run that advances one slice at a time (for a stepwise search)."""
+    def start(self, mask: np.ndarray, target: float, slice_seconds: float | None = None,
+              depth: int = 2) -> "SlicedRun":
+        """:meth:`best` (or with ``depth=1`` :meth:`depth_one`) as a run that advances one slice at a
+        time (for a stepwise search)."""
+        if depth == 1:
+            return SlicedRun(self.depth_one_steps(mask, slice_seconds))
         return SlicedRun(self.best_steps(mask, float(target), slice_seconds))
 
     def best_with_pair_weights(self, columns: "Columns") -> tuple[float, object, np.ndarray]:
@@ -865,10 +879,11 @@ class SlicedRun:
         if self.done:
             return
         try:
-            if seconds is None:
-                while True:
-                    next(self._steps)
-            next(self._steps)
+            with one_blas_thread():             # entered and left around each slice, never across a pause
+                if seconds is None:
+                    while True:
+                        next(self._steps)
+                next(self._steps)
         except StopIteration as finished:
             self.objective, self.spec = finished.value
             self.done = True

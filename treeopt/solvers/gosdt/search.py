@@ -532,7 +532,7 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
         if self._pairs is not None:
             if problem.depth_left == 1:
                 if self._depth_two:
-                    self._solve_small(problem, *self._pairs.depth_one(problem.support))
+                    self._advance_run(problem, self._pairs, "depth_two", depth=1)
                     return
             elif problem.depth_left in self._loops:
                 self._advance_run(problem, self._loops[problem.depth_left],
