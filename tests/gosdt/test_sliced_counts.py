@@ -79,8 +79,8 @@ def wide_threshold_data(rows=600, cuts=40, classes=2, seed=7) -> Dataset:
     return Dataset.from_binary(X.astype(int), y)
 
 
-def _depth_two_solver(data, monkeypatch):
-    solver = DepthTwoSolver(data.points, data.counts, 0.01 * data.total_weight, 1e-9 * data.total_weight)
+def _depth_two_solver(data, monkeypatch, regularization=0.01):
+    solver = DepthTwoSolver(data.points, data.counts, regularization * data.total_weight, 1e-9 * data.total_weight)
     monkeypatch.setattr(solver, "small_support_cells", 0)            # the packed path, as on large supports
     return solver
 
@@ -136,3 +136,26 @@ def test_a_search_whose_depth_two_solves_pause_finds_the_same_optimum(monkeypatc
     result = sliced.run()
     assert result.optimal and abs(result.objective - whole.objective) < 1e-12
     assert result.expansions > whole.expansions          # the paused solves came back as further units
+
+
+@pytest.mark.parametrize("classes", [2, 3])
+def test_the_sorted_and_the_bounded_depth_two_solves_in_slices_equal_the_one_piece_solves(monkeypatch, classes):
+    """The loop over root splits (the sorted solver's, and the pair solver's on supports with more
+    columns than a pair matrix takes) pauses between tried splits; the answers are unchanged."""
+    from treeopt.solvers.gosdt.sorted_depth_two import SortedDepthTwo
+
+    data = wide_threshold_data(classes=classes)
+    penalty, eps = 0.002 * data.total_weight, 1e-9 * data.total_weight
+    sorted_two = SortedDepthTwo(data.points, data.counts, penalty, eps)
+    pairs = _depth_two_solver(data, monkeypatch, regularization=0.002)
+    monkeypatch.setattr(pairs, "max_pair_columns", 8)                  # every support takes the bounded loop
+    rng = np.random.default_rng(1)
+    for mask in (points_in(data.all_points, data.n_points), rng.random(data.n_points) < 0.5):
+        for solver in (sorted_two, pairs):
+            whole = solver.best(mask)
+            slices, sliced = count_slices(solver.best_steps(mask, np.inf, slice_seconds=0.0))
+            assert slices > 3 and sliced == whole
+            run = solver.start(mask, np.inf, 0.0)
+            while not run.done:
+                run.advance(0.0)
+            assert (run.objective, run.spec) == whole

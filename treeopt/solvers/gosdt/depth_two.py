@@ -38,7 +38,7 @@ from .bit_columns import WeightPlanes, nested_neighbours, pack_columns, pack_mas
 from .two_class_depth_two import two_class_children, two_class_depth_two
 
 __all__ = ["DepthTwoSolver", "DepthTwoResult", "PairCounts", "Leaves", "leaf_loss", "split_or_leaf",
-           "similar_bounds", "search_root_splits", "achievable_at_least", "achievable_values", "achievable_from",
+           "similar_bounds", "search_root_splits", "search_root_splits_steps", "achievable_at_least", "achievable_values", "achievable_from",
            "round_up_near", "whole_weights", "one_blas_thread"]
 
 LEAF = -1   # "no split": the subtree is a single leaf
@@ -382,7 +382,17 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
     >>> search_root_splits(total, single, leaves, leaves, low, low, with_totals, 1.0, 1e-9, best=11.0)
     (4.0, (0, 1, 1))
     """
+    return drain(search_root_splits_steps(total, single, left_leaf, right_leaf, low_left, low_right, pair_with,
+                                          penalty, eps, best, children))
+
+
+def search_root_splits_steps(total, single, left_leaf, right_leaf, low_left, low_right, pair_with, penalty: float,
+                             eps: float, best: float, children: np.ndarray | None = None,
+                             slice_seconds: float | None = None):
+    """:func:`search_root_splits` in slices: a generator that yields, between two tried root splits,
+    when ``slice_seconds`` are spent (never, with None), and returns the same ``(best, split)``."""
     loss, two = leaf_loss, 2 * penalty
+    clock = SliceClock(slice_seconds)
     total = np.asarray(total, dtype=np.float64).reshape(-1, 1)
     single_w, total_w = single.sum(axis=0), float(total.sum())
     n = single.shape[1]
@@ -438,6 +448,8 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
             found = (j, LEAF if left_k == LEAF else int(children[left_k]), LEAF if right_k == LEAF else int(children[right_k]))
         similar_bounds(low_left, low_right, i, left_obj, right_obj, both, single_w, total_w)
         low_right[i] = np.inf                                    # tried
+        if clock.due():
+            yield
 
 
 class DepthTwoSolver:
@@ -592,7 +604,7 @@ class DepthTwoSolver:
         dtype = self._difference.dtype if self.two_classes else np.float64
         columns = yield from self.columns_steps(mask, dtype, slice_seconds)
         if columns.X.shape[1] > self.max_pair_columns:
-            return self.bounded(columns, target)
+            return (yield from self.bounded_steps(columns, target, slice_seconds))
         if self.two_classes:
             X = columns.X
             m, f = X.shape
@@ -675,6 +687,10 @@ class DepthTwoSolver:
         bounds the children of every other split, so on threshold columns one solved
         split closes its neighbours (:func:`search_root_splits`).
         """
+        return drain(self.bounded_steps(columns, target))
+
+    def bounded_steps(self, columns: "Columns", target: float = np.inf, slice_seconds: float | None = None):
+        """:meth:`bounded` in slices: yields between two tried root splits when a slice is spent."""
         leaves = Leaves.of(self, columns)
         best, spec = target - self.eps, None
         if leaves.leaf_objective < best:
@@ -687,8 +703,9 @@ class DepthTwoSolver:
             pair = self.pair_weights(columns, j)
             return pair, pair.sum(axis=0).take(alive)
 
-        best, split = search_root_splits(leaves.total, leaves.single, leaves.left_leaf, leaves.right_leaf, low_left,
-                                         low_right, pair_with, self.penalty, self.eps, best)
+        best, split = yield from search_root_splits_steps(
+            leaves.total, leaves.single, leaves.left_leaf, leaves.right_leaf, low_left, low_right, pair_with,
+            self.penalty, self.eps, best, slice_seconds=slice_seconds)
         if split is not None:
             spec = tuple(LEAF if c == LEAF else int(columns.features[c]) for c in split)
         return best, spec

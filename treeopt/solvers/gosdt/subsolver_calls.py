@@ -110,7 +110,7 @@ class SubsolverCalls:
         if run is None:
             mask = points_in(problem.support, self.dataset.n_points)
             run = self._three_runs[id(problem)] = solver.start(mask, problem.ub, self.unit_budget, depth) \
-                if solver is self._pairs else solver.start(mask, problem.ub)
+                if solver is self._pairs or solver is self._sorted else solver.start(mask, problem.ub)
         run.advance(self.unit_budget if self.three_slice_seconds is None else self.three_slice_seconds)
         self._count_subsolves()
         if run.done:
