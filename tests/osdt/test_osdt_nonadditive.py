@@ -140,7 +140,7 @@ def test_oracle_metrics_match_scikit_learn(problem, omega):
 @given(problem=problems(), omega=st.sampled_from([0.5, 1.0, 3.0]), theta=st.sampled_from([0.2, 0.5]),
        depth=st.sampled_from([1, 2]), off=st.sampled_from([None, "hierarchical", "equivalent_points",
                                                            "incremental_progress", "lookahead",
-                                                           "permutation"]))
+                                                           "permutation", "one_split_left"]))
 def test_osdt_matches_exhaustive_oracle(name, problem, omega, theta, depth, off):
     X, y, w, lam = problem
     params = {"omega": omega} if name == "f1" else ({"theta": theta} if name == "partial_auc" else {})
