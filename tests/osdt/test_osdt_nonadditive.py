@@ -12,6 +12,7 @@ fraction makes the ROC curve convex), and F1 with fixed leaf labels is
 from __future__ import annotations
 
 import functools
+import gc
 import itertools
 
 import numpy as np
@@ -340,3 +341,37 @@ def test_f1_loss_of_errors_is_the_tree_loss():
     assert [label for label, _, _ in errors] == f1.leaf_predictions(counts).tolist()
     fp, fn = sum(e[1] for e in errors), sum(e[2] for e in errors)
     assert FScore.loss_of_errors(fp, fn, counts[:, 1].sum()) == f1.tree_loss(counts)
+
+
+@pytest.mark.parametrize("name", ["f1", "partial_auc"])
+def test_units_of_work_end_with_the_unit_budget_and_the_result_does_not_depend_on_them(name):
+    """Expansions are cut into units by the clock (``unit_budget``); the heap is frozen only inside a unit."""
+    X, y = LAST_LEVEL_DATA
+    params = {"omega": 2.0} if name == "f1" else {"theta": 0.3}
+
+    def solve(unit_budget):
+        solver = OSDT(Dataset.from_binary(X, y), regularization=0.004, objective=get_objective(name, **params),
+                      depth_budget=3)
+        solver.unit_budget = unit_budget
+        frozen_inside = []
+        bound = solver._nonadditive_bound
+
+        def watched(*args):
+            if len(frozen_inside) < 30:                     # (counting the frozen objects walks them all)
+                frozen_inside.append(gc.get_freeze_count() > 0)
+            return bound(*args)
+
+        solver._nonadditive_bound = watched
+        units = 0
+        while solver.step(1):
+            units += 1
+            assert gc.get_freeze_count() == 0              # nothing stays frozen between units
+        return solver.result(), units, frozen_inside
+
+    whole, units, frozen_inside = solve(60.0)
+    sliced, sliced_units, _ = solve(0.0)                   # every check of the clock ends the unit
+    assert sliced_units > units
+    assert sliced.objective == whole.objective and sliced.tree.to_dict() == whole.tree.to_dict()
+    assert sliced.expansions == whole.expansions and sliced.prune_counts == whole.prune_counts
+    if gc.isenabled():                                     # the first bound is the root's, before any unit
+        assert len(frozen_inside) > 1 and all(frozen_inside[1:])

@@ -27,11 +27,6 @@ from .leafset_bounds import f1_errors_bound
 
 __all__ = ["is_last_level", "complete_last_level"]
 
-#: Objective evaluations between two yields (one unit of work), F1 (two sums) and the hull.
-F1_WORK_PER_YIELD = 2048
-HULL_WORK_PER_YIELD = 256
-
-
 def is_last_level(solver, split) -> bool:
     """Whether every leaf of ``split`` has one split left (so an expansion yields complete trees only)."""
     return all(solver._has_one_split_left(leaf) for leaf in split)
@@ -44,7 +39,7 @@ def _separation(option) -> float:
     return -abs(lp * rn - ln * rp)
 
 
-def complete_last_level(solver, tree, per_leaf):
+def complete_last_level(solver, tree, per_leaf, clock):
     """Offer every complete tree of ``tree``'s expansion that can beat the threshold (a generator of units).
 
     Parameters
@@ -55,6 +50,8 @@ def complete_last_level(solver, tree, per_leaf):
         The popped partial tree; every split leaf has one split left (:func:`is_last_level`).
     per_leaf : list of list
         Each split leaf's options ``(feature, left, right, both_fixed)``, none empty.
+    clock : SliceClock
+        Says when the unit of work is spent: the search yields then (:mod:`treeopt.solvers.slices`).
     """
     split = tree.split
     m = len(split)
@@ -63,7 +60,6 @@ def complete_last_level(solver, tree, per_leaf):
     prune = solver.bounds["hierarchical"]
     sharp = solver.bounds["one_split_left"]
     chosen = [None] * m
-    work = [0]
 
     def offer(objective) -> None:
         if objective < solver._cutoff - solver.eps:
@@ -87,7 +83,6 @@ def complete_last_level(solver, tree, per_leaf):
                 fp = false_pos + left.fp + right.fp
                 fn = false_neg + left.fn + right.fn
                 chosen[j] = option
-                work[0] += 1
                 if j + 1 == m:
                     solver.trees_evaluated += 1
                     offer(FScore.loss_of_errors(fp, fn, positives) * W + penalty)
@@ -97,8 +92,7 @@ def complete_last_level(solver, tree, per_leaf):
                             >= solver._cutoff - solver.eps:
                         continue
                     yield from visit(j + 1, fp, fn)
-                if work[0] >= F1_WORK_PER_YIELD:
-                    work[0] = 0
+                if clock.due():
                     yield
 
         yield from visit(0, sum(leaf.fp for leaf in fixed), sum(leaf.fn for leaf in fixed))
@@ -118,15 +112,13 @@ def complete_last_level(solver, tree, per_leaf):
             chosen[j] = option
             rows.append(left.counts)
             rows.append(right.counts)
-            work[0] += 1
             if j + 1 == m:
                 solver.trees_evaluated += 1
                 offer(solver._hull_loss(rows) + penalty)
             elif not prune or solver._hull_loss(rows + rest[j + 1]) + penalty < solver._cutoff - solver.eps:
                 yield from visit(j + 1)
             del rows[-2:]
-            if work[0] >= HULL_WORK_PER_YIELD:
-                work[0] = 0
+            if clock.due():
                 yield
 
     yield from visit(0)

@@ -163,6 +163,8 @@ from ...tree import Leaf, Split, Tree
 from ..base import EPS, QueueEntry, Solver
 from ..capabilities import Capabilities
 from ..plugins import PluginBound, QueuePolicy, check_plugins
+from ..gosdt.gc_pause import HeapFreeze
+from ..slices import SliceClock
 from ..subproblem import Subproblem
 from .last_level import complete_last_level, is_last_level
 from .leafset_bounds import (NON_ADDITIVE, dominating_split, equivalent_points_bound, f1_errors_bound,
@@ -318,6 +320,9 @@ class OSDT(Solver):
     """
 
     name = "osdt"
+    #: Keep the garbage collector's full scans off the search's caches during each unit of work
+    #: (:mod:`treeopt.solvers.gosdt.gc_pause`); the search itself is unchanged.
+    freeze_heap = True
     CAPABILITIES = Capabilities(objectives="any", options=("schedule", "warm_start", "top_k", "plugins"))
     BOUNDS = {
         "hierarchical": "OSDT Theorem 1 (hierarchical objective lower bound); GOSDT Theorems B.1, 2.1, 2.2",
@@ -807,6 +812,7 @@ class OSDT(Solver):
         self._record(improved=True)
         queue = self._queue
         similar = self._similar
+        pause = HeapFreeze(self.freeze_heap)
         while queue:
             _, _, tree = heapq.heappop(queue)
             tree.alive = False
@@ -825,7 +831,7 @@ class OSDT(Solver):
                     continue
             self._current = tree
             self.expansions += 1
-            yield from self._expand(tree)
+            yield from self._frozen_units(self._expand(tree), pause)
             self._current = None
             if similar is not None:
                 similar.expanded(tree.record)
@@ -835,6 +841,22 @@ class OSDT(Solver):
                 self._record(raised=True)
             yield
         self._current = None
+
+    @staticmethod
+    def _frozen_units(units, pause):
+        """Drive a generator of units of work with the heap frozen during each unit, not between them.
+
+        The leaf cache and the queue hold many long-lived objects; a full collection triggered
+        inside a unit would rescan them all and find nothing to free, so one unit would take far
+        longer than the unit budget.
+        """
+        while True:
+            with pause:
+                try:
+                    next(units)
+                except StopIteration:
+                    return
+            yield
 
     def _child_bound(self, fixed, split, fixed_loss):
         """Bound of the descendants of a child (weight units), or None when a bound prunes it."""
@@ -876,15 +898,14 @@ class OSDT(Solver):
         if not all(per_leaf):
             return
         pruned_before = dict(self.prune_counts) if emit else None
+        clock = SliceClock(self.unit_budget)                        # a unit of work ends when it is spent
         if not self.additive and is_last_level(self, tree.split):
-            yield from complete_last_level(self, tree, per_leaf)    # complete trees only, depth first
+            yield from complete_last_level(self, tree, per_leaf, clock)  # complete trees only, depth first
             self._emit_pruned(pruned_before)
             return
         similar = self._similar
         record = tree.record
         fixed, fixed_loss = tree.fixed, tree.fixed_loss
-        n_new = 2 * len(tree.split)
-        work = 0
         # AUC and partial AUC: a complete tree's objective costs a whole ROC hull, so it is
         # computed only when it can beat R^c (R_k). Every complete tree that shares the first j
         # splits (a prefix of the combination) has the other split leaves' rows in two leaves each,
@@ -957,9 +978,7 @@ class OSDT(Solver):
                         record, tuple(option[0] for option in combo), marks,
                         tuple(left.loss + right.loss for _, left, right, _ in combo))
                 self._push(child)
-            work += 1 << n_new
-            if work >= 4096:
-                work = 0
+            if clock.due():
                 yield
         self._emit_pruned(pruned_before)
 
