@@ -11,7 +11,7 @@ import pytest
 from treeopt.solvers.continuous.terminal import SupportColumns, best_depth_one, depth_two_children
 
 
-def _support(seed: int, n_classes: int, n_rows: int = 40):
+def _support(seed: int, n_classes: int, n_rows: int = 40, whole: bool = False):
     rng = np.random.default_rng(seed)
     values = np.column_stack([rng.integers(0, 5, n_rows), rng.normal(size=n_rows).round(1),
                               rng.integers(0, 2, n_rows), rng.normal(size=n_rows)])
@@ -20,17 +20,23 @@ def _support(seed: int, n_classes: int, n_rows: int = 40):
     y = rng.integers(0, n_classes, n_rows)
     cw = np.zeros((n_rows, n_classes))
     cw[np.arange(n_rows), y] = rng.integers(1, 4, n_rows) * rng.choice([1.0, 2.5], size=n_classes)[y]
+    if whole:                                  # whole weights: the solver sums them as integers
+        cw = np.ceil(cw)
     return order, rank, cw
 
 
+@pytest.mark.parametrize("whole", [False, True])
 @pytest.mark.parametrize("n_classes", [2, 3])
 @pytest.mark.parametrize("seed", range(4))
-def test_batched_children_equal_one_depth_one_solve_per_child(n_classes, seed):
-    cols, rank, cw = _support(seed, n_classes)
+def test_batched_children_equal_one_depth_one_solve_per_child(n_classes, seed, whole):
+    cols, rank, cw = _support(seed, n_classes, whole=whole)
     # A subset of the rows, as deeper in a tree, so that each column's order skips rows.
     kept = np.isin(cols[0], cols[0][::3], invert=True)
     cols = np.array([row[np.isin(row, cols[0][kept])] for row in cols])
     support = SupportColumns(cols, rank, cw)
+    integral = bool(np.all(cw == np.round(cw)))
+    assert integral or not whole
+    assert support.weighted[0].dtype.kind == ("i" if integral else "f")
     columns, ranks = [], []
     for f in range(cols.shape[0]):
         for r in np.unique(rank[f, cols[f]])[:-1]:
@@ -45,3 +51,27 @@ def test_batched_children_equal_one_depth_one_solve_per_child(n_classes, seed):
         expected_right, _ = best_depth_one(cols[~goes_left].reshape(n, -1), rank, cw, penalty=penalty)
         assert left[b] == pytest.approx(expected_left), (f, r)
         assert right[b] == pytest.approx(expected_right), (f, r)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3, 5])
+@pytest.mark.parametrize("seed", range(3))
+def test_best_depth_one_equals_every_split_summed_by_hand(n_classes, seed):
+    cols, rank, cw = _support(seed, n_classes)
+    penalty = 0.25
+    cost, split = best_depth_one(cols, rank, cw, penalty=penalty)
+
+    def leaf(rows):
+        totals = cw[rows].sum(axis=0)
+        return totals.sum() - totals.max()
+
+    rows = cols[0]
+    best = leaf(rows) + penalty
+    for f in range(cols.shape[0]):
+        for r in np.unique(rank[f])[:-1]:
+            below = rank[f, rows] <= r
+            best = min(best, leaf(rows[below]) + leaf(rows[~below]) + 2 * penalty)
+    assert cost == pytest.approx(best)
+    if split is not None:
+        f, r = split
+        below = rank[f, rows] <= r
+        assert leaf(rows[below]) + leaf(rows[~below]) + 2 * penalty == pytest.approx(cost)

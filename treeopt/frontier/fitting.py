@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from ..binarize import BinarizationTimeout, binarization_deadline
@@ -19,22 +20,25 @@ from ..encoding import fit_binarizer, no_feature_binarizer
 from ..solvers.base import check_cache_limit
 from .result import Frontier
 
-__all__ = ["fit_frontier"]
+__all__ = ["fit_frontier", "DEFAULT_MAX_LEAVES"]
+
+#: The largest tree of a frontier without a depth budget, unless ``max_leaves`` says otherwise.
+DEFAULT_MAX_LEAVES = 20
 
 
-def fit_frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: float | None = None,
+def fit_frontier(X, y=None, max_leaves: int | None = None, *, objective="accuracy", omega: float | None = None,
                  min_regularization: float | None = None, sample_weight=None, time_limit: float | None = None,
                  cache_limit: int | None = None,
                  X_test=None, y_test=None,
                  thresholds: str = "auto", max_thresholds: int | None = None, missing: str = "error",
-                 random_state=None):
+                 random_state=None, depth_budget: int | None = None):
     """Every minimum-loss tree with up to ``max_leaves`` leaves, and the λ range of each (one search).
 
     :func:`treeopt.frontier` calls it, or cross-validates it with ``cv=``.
 
     Parameters
     ----------
-    X, y, max_leaves, objective, omega, min_regularization, sample_weight, time_limit, cache_limit, X_test, y_test, thresholds, max_thresholds, missing, random_state
+    X, y, max_leaves, objective, omega, min_regularization, sample_weight, time_limit, cache_limit, X_test, y_test, thresholds, max_thresholds, missing, random_state, depth_budget
         As for :func:`treeopt.frontier` (which documents them), without its cross-validation.
 
     Returns
@@ -77,10 +81,16 @@ def fit_frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega
             setup_stopped = str(stopped)
             dataset = Dataset.from_arrays(X, y, sample_weight=sample_weight,
                                           binarizer=no_feature_binarizer(X, missing))
+    if depth_budget is not None and (isinstance(depth_budget, bool) or not isinstance(depth_budget, (int, np.integer))
+                                     or depth_budget < 0):
+        raise ValueError(f"depth_budget must be a non-negative integer or None, got {depth_budget!r}.")
+    if max_leaves is None:
+        max_leaves = DEFAULT_MAX_LEAVES if depth_budget is None else 2 ** depth_budget
     check_cache_limit(cache_limit)
     if (X_test is None) != (y_test is None):
         raise ValueError("give both X_test and y_test, or neither.")
     search = make_solver(dataset, None, solver="frontier", regularization=None, objective=objective, omega=omega,
+                         depth_budget=depth_budget,
                          solver_options={"max_leaves": max_leaves, "min_regularization": min_regularization})
     if setup_stopped is not None:
         front = Frontier(search, setup_stopped=setup_stopped)
