@@ -122,7 +122,7 @@ from ...tree import Leaf, Split, Tree
 from ..base import EPS, QueueEntry, Solver
 from ..capabilities import Capabilities
 from .. import switches as kinds
-from .cart_start import cart_incumbent_steps
+from ..cart_start import cart_incumbent_steps
 from .depth_four import DepthFourSolver
 from .depth_three import DepthThreeSolver
 from .depth_two import LEAF, DepthTwoSolver, one_blas_thread
