@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import notebook_outputs
 import pandas as pd
 import pytest
 from hypothesis import settings
@@ -47,3 +48,8 @@ def split_names(tree) -> set:
             names.add(tree.feature_name(node.feature))
             stack += [node.left, node.right]
     return names
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """nbval's notebook outputs feed the docs build's cache, and the site is built after them."""
+    notebook_outputs.install(items)

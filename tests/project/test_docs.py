@@ -1,9 +1,10 @@
 """The documentation site: ``make docs`` builds it offline, and its pages hold what they promise.
 
 One build per test session (``sphinx-build -W --keep-going -n``, as ``make docs`` runs it) into a
-temporary folder. It executes the notebooks through myst-nb's jupyter-cache in
-``docs/_build/.jupyter_cache``, the cache ``make docs`` fills, so a notebook unchanged since the
-last build is not run again. Every warning, broken cross-reference or failing cell fails the build.
+temporary folder, after the notebooks' own tests. It executes the notebooks through myst-nb's
+jupyter-cache in ``docs/_build/.jupyter_cache``, the cache ``make docs`` fills, so a notebook
+unchanged since the last build is not run again, and a notebook nbval has just run whole is read
+from the outputs nbval wrote there (``tests/notebook_outputs.py``). Every warning, broken cross-reference or failing cell fails the build.
 
 The checks: every page exists (guide, glossary terms, notebooks with their outputs, one page per
 ``benchmarks/results*.md``, every public name in the API reference), no page refers to the
@@ -25,6 +26,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import notebook_outputs
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -58,8 +60,9 @@ def site(tmp_path_factory) -> Path:
     pytest.importorskip("numpydoc", reason="the docs extra is not installed: pip install -e '.[docs]'")
     html = tmp_path_factory.mktemp("docs") / "html"
     before = _digest(NOTEBOOKS)
-    process = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-n", "-q", "-b", "html",
+    process = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-n", "-b", "html",
                               str(DOCS), str(html)], cwd=ROOT, capture_output=True, text=True, timeout=1800)
+    (html.parent / "build.log").write_text(process.stdout + process.stderr, encoding="utf-8")
     assert process.returncode == 0, (
         f"sphinx-build failed:\n{process.stdout[-4000:]}\n{process.stderr[-8000:]}\n"
         "A 'reference target not found' names an object no page documents: add its module to the "
@@ -97,6 +100,16 @@ def test_every_notebook_is_rendered_with_its_outputs(site):
         n_code = sum(cell["cell_type"] == "code" for cell in json.loads(notebook.read_text())["cells"])
         assert page.count('class="cell_output') >= n_code // 2, f"{notebook.name} rendered without its outputs"
         assert "Traceback (most recent call last)" not in page, f"{notebook.name} shows an error"
+
+
+def test_the_build_reads_the_notebooks_nbval_ran_instead_of_executing_them(site):
+    """A notebook nbval ran whole in this session is taken from the cache (``tests/notebook_outputs.py``)."""
+    ran = {path.name for path in notebook_outputs.CACHED}
+    if not ran:
+        pytest.skip("nbval ran no whole notebook in this session")
+    log = (site.parent / "build.log").read_text(encoding="utf-8")
+    executed = {Path(path).name for path in re.findall(r"(\S+\.ipynb): Executing notebook", log)}
+    assert not ran & executed, f"the docs build executed again what nbval ran: {sorted(ran & executed)}"
 
 
 def test_notebook_pages_embed_no_widget_state_and_no_plotly_bundle(site):
