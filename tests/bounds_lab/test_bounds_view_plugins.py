@@ -10,7 +10,7 @@ pytest.importorskip("plotly")
 import treeopt  # noqa: E402
 from treeopt.data import Dataset  # noqa: E402
 from treeopt.datasets import load_monk  # noqa: E402
-from treeopt.solvers import OSDT  # noqa: E402
+from treeopt.solvers import GOSDT, OSDT  # noqa: E402
 from treeopt.widgets import BoundsView, SolverPlayer  # noqa: E402
 
 MY_LOOKAHEAD = treeopt.lower_bound(
@@ -49,3 +49,23 @@ def test_plugin_queue_policy_switch_is_kept_by_rerun():
     view.switches["fewest_leaves"].value = False
     view.rerun(play=False)
     assert player.solver.bounds["fewest_leaves"] is False and "fewest_leaves" in player.solver.switches
+
+
+def test_gosdt_plugin_bound_in_the_view_and_kept_by_rerun():
+    X, y = load_monk(1)
+    solver = GOSDT(Dataset.from_arrays(X, y), regularization=0.01, bounds={"lookahead": False},
+                   plugins=[MY_LOOKAHEAD])
+    player = SolverPlayer(solver, views=[BoundsView])
+    view = player.views[0]
+    assert "my_lookahead" in view.switches and "Lemma 2, by hand" in view.switches["my_lookahead"].tooltip
+    player.step(10**6)
+    assert view.counts["my_lookahead"] == solver.prune_counts["my_lookahead"] > 0
+    bar = view.figure.data[0]
+    assert bar.x[list(bar.y).index("my_lookahead")] == view.counts["my_lookahead"]
+
+    view.switches["my_lookahead"].value = False
+    view.rerun(play=False)
+    player.step(10**6)
+    assert isinstance(player.solver, GOSDT) and player.solver.bounds["my_lookahead"] is False
+    assert player.solver.prune_counts["my_lookahead"] == 0
+    assert view.runs[0]["objective"] == pytest.approx(view.runs[1]["objective"])

@@ -9,7 +9,7 @@ import treeopt
 from treeopt.bounds_lab.check import random_cases
 from treeopt.bounds_lab.oracle import optimal_tree
 from treeopt.data import Dataset
-from treeopt.solvers import OSDT
+from treeopt.solvers import GOSDT, OSDT
 
 from oracle import brute_force
 
@@ -46,6 +46,36 @@ def test_unsafe_bounds_are_caught_with_a_real_counterexample(unsafe):
         == pytest.approx(truth.objective)
 
 
+@pytest.mark.parametrize("name", GOSDT.SWITCHES.names("bound"))
+def test_gosdt_built_in_bounds_pass(name):
+    report = treeopt.check_bound(name, n_cases=80, solver="gosdt")
+    assert report.safe and repr(report) == f"BoundCheck({name!r}: safe on 80 cases)"
+
+
+def test_a_hand_written_lookahead_passes_in_gosdt():
+    mine = treeopt.lower_bound("my_lookahead", lambda node: node.fixed_loss + sum(node.split_equivalent_losses)
+                               + node.regularization * (node.n_leaves + node.n_split))
+    assert treeopt.check_bound(mine, solver="gosdt").safe
+
+
+@pytest.mark.parametrize("unsafe", [SPLITS_NEVER_HELP, THREE_LEAVES_PER_SPLIT])
+def test_gosdt_catches_the_unsafe_bounds_with_a_real_counterexample(unsafe):
+    report = treeopt.check_bound(unsafe, solver="gosdt")
+    example = report.counterexample
+    assert not report.safe and "UNSAFE" in repr(report)
+    X, y = example.data.drop(columns="y").to_numpy(), example.data["y"].to_numpy()
+    truth = brute_force(X, y, example.regularization)
+    assert example.optimal_objective == pytest.approx(truth.objective)
+    assert example.found_objective > truth.objective + 1e-9
+    # The same case fails in GOSDT itself with the checker's switches (the report is no artefact).
+    dataset = Dataset.from_binary(X, y, classes=[0, 1])
+    solver = GOSDT(dataset, regularization=example.regularization, plugins=[unsafe],
+                   bounds={name: name in ("hierarchical", "scope") for name in GOSDT.SWITCHES.names("bound")},
+                   strategies={name: False for name in GOSDT.SWITCHES.names("subsolver")})
+    assert solver.run().objective == pytest.approx(example.found_objective)
+    assert solver.prune_counts[unsafe.name] > 0
+
+
 def test_the_counterexample_is_the_smallest_failing_case():
     report = treeopt.check_bound(THREE_LEAVES_PER_SPLIT, n_cases=120)
     found = report.counterexample
@@ -74,7 +104,9 @@ def test_the_lab_oracle_agrees_with_the_tests_oracle():
 @pytest.mark.parametrize("kwargs, error, words", [
     (dict(bound=lambda node: 0.0), TypeError, "treeopt.lower_bound"),
     (dict(bound="no_such_bound"), TypeError, "OSDT's bounds"),
-    (dict(bound="lookahead", solver="gosdt"), ValueError, "solver='osdt'"),
+    (dict(bound="lookahead", solver="branches"), ValueError, "solver='gosdt'"),
+    (dict(bound="two_leaves", solver="osdt"), TypeError, "OSDT's bounds"),
+    (dict(bound="leaf_support", solver="gosdt"), TypeError, "GOSDT's bounds"),
     (dict(bound="lookahead", n_cases=0), ValueError, "n_cases"),
     (dict(bound="lookahead", regularizations=[0.0]), ValueError, "regularizations"),
 ])

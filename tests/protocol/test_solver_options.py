@@ -32,7 +32,8 @@ def test_make_solver_takes_solver_options_like_keywords(monk):
 
 
 @pytest.mark.parametrize("solver, options, accepted", [
-    ("gosdt", {"epsilon": 0.05}, "none"),
+    ("gosdt", {"epsilon": 0.05}, "plugins"),
+    ("branches", {"epsilon": 0.05}, "none"),
     ("rashomon", {"max_leaves": 3}, "epsilon"),
     ("frontier", {"epsilon": 0.05}, "max_leaves"),
 ])

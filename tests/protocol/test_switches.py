@@ -5,11 +5,13 @@ import warnings
 import numpy as np
 import pytest
 
+import treeopt
 from treeopt import OptimalTreeClassifier, make_solver
 from treeopt.data import Dataset
 from treeopt.datasets import load_monk
 from treeopt.registry import SOLVERS
 from treeopt.solvers import GOSDT, OSDT, DepthDeepening, Portfolio
+from treeopt.solvers.base import Solver
 from treeopt.solvers.switches import KINDS, Switch, Switches, bound
 
 
@@ -96,6 +98,56 @@ def test_an_instance_declares_its_own_switch_with_a_state_and_a_counter():
     solver.step()
     with pytest.raises(RuntimeError, match="before the search starts"):
         solver.declare_switch(bound("late", ""))
+
+
+class _OwnSwitch(OSDT):
+    """A solver that declares a switch of its own before the protocol reads ``bounds=``."""
+
+    def __init__(self, dataset, *, regularization, bounds=None):
+        self.declare_switch(bound("mine", "a student's lemma"), on=False)
+        super().__init__(dataset, regularization=regularization, bounds=bounds)
+
+
+def test_a_switch_declared_before_init_is_set_like_a_built_in_one():
+    solver = _OwnSwitch(_xor(), regularization=0.05)
+    assert solver.switches["mine"].kind == "bound" and solver.bounds["mine"] is False
+    assert solver.prune_counts["mine"] == 0 and "mine" not in OSDT.SWITCHES
+    assert _OwnSwitch(_xor(), regularization=0.05, bounds={"mine": True}).bounds["mine"] is True
+    again = solver.rebuild(bounds={"mine": True, "lookahead": False})
+    assert again.bounds["mine"] is True and again.bounds["lookahead"] is False and "mine" in again.switches
+    with pytest.raises(ValueError, match="its bounds are .*'mine'"):
+        _OwnSwitch(_xor(), regularization=0.05, bounds={"yours": True})
+
+
+def test_plugins_are_declared_through_declare_switch_the_one_way(monkeypatch):
+    declared = []
+    original = Solver.declare_switch
+
+    def spy(self, switch, on=None):
+        declared.append((type(self).__name__, switch.name, switch.kind))
+        return original(self, switch, on)
+
+    monkeypatch.setattr(Solver, "declare_switch", spy)
+    mine = treeopt.lower_bound("mine", lambda node: 0.0)
+    order = treeopt.queue_policy("fewest_leaves", lambda node: node.n_leaves)
+    OSDT(_xor(), regularization=0.05, plugins=[mine, order])
+    GOSDT(_xor(), regularization=0.05, plugins=[mine])
+    assert declared == [("OSDT", "mine", "bound"), ("OSDT", "fewest_leaves", "search_order"),
+                        ("GOSDT", "mine", "bound")]
+    assert not any(name.endswith("_switches") and callable(getattr(Solver, name)) for name in dir(Solver)
+                   if name.startswith("_plugin"))                 # no second hook beside declare_switch
+
+
+def test_a_switch_is_declared_once_and_must_be_a_switch():
+    solver = OSDT(_xor(), regularization=0.05)
+    with pytest.raises(ValueError, match="declared twice"):
+        solver.declare_switch(bound("lookahead", "again"))
+    solver.declare_switch(bound("mine", ""))
+    with pytest.raises(ValueError, match="declared twice"):
+        solver.declare_switch(bound("mine", ""))
+    with pytest.raises(TypeError, match="takes a Switch"):
+        solver.declare_switch("yours")
+    assert list(solver.switches).count("mine") == 1
 
 
 def test_switch_kinds_are_checked():

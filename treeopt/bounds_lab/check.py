@@ -8,6 +8,11 @@ optimum found by exhaustive recursion (:mod:`treeopt.bounds_lab.oracle`). Cases 
 the smallest (fewest rows, then fewest features) up, so the first failure is the smallest
 counterexample.
 
+The search is OSDT's (``solver="osdt"``) or GOSDT's (``solver="gosdt"``), which runs the same
+plug-in on supports (:mod:`treeopt.solvers.gosdt.plugin_bounds`). In GOSDT a lower bound prunes
+through the hierarchical bound and the scope (Theorem B.3), so those stay on, and its subsolvers
+are switched off so that every support of the search meets the bound.
+
 Passing is evidence, not a proof: a bound that fails only on larger data passes here.
 
 Examples
@@ -22,6 +27,8 @@ BoundCheck('lookahead': safe on 20 cases)
 >>> report = check_bound(too_greedy, n_cases=50)
 >>> report.safe, report.counterexample.found_objective > report.counterexample.optimal_objective
 (False, True)
+>>> check_bound(too_greedy, n_cases=50, solver="gosdt").safe
+False
 """
 
 from __future__ import annotations
@@ -35,10 +42,15 @@ from ..building import make_solver
 from ..data import Dataset
 from ..tree import Tree
 from .oracle import optimal_tree
+from ..solvers.gosdt.search import GOSDT
 from ..solvers.osdt.search import OSDT
 from ..solvers.plugins import PluginBound
 
-__all__ = ["check_bound", "BoundCheck", "Counterexample", "random_cases"]
+__all__ = ["check_bound", "BoundCheck", "Counterexample", "random_cases", "LAB_SOLVERS"]
+
+#: The searches that take plug-in lower bounds, by the name ``make_solver`` knows them by, and the
+#: built-in bounds a check keeps on beside the one checked (those that apply a lower bound).
+LAB_SOLVERS = {"osdt": (OSDT, {"permutation"}), "gosdt": (GOSDT, {"hierarchical", "scope"})}
 
 
 def _plural(n: int, word: str) -> str:
@@ -143,16 +155,17 @@ def check_bound(bound, n_cases: int = 200, *, max_rows: int = 10, max_features: 
     Parameters
     ----------
     bound : PluginBound or str
-        A plug-in from :func:`treeopt.lower_bound`, or the name of one of OSDT's built-in bounds
-        (``"lookahead"``, ...: checked with ``hierarchical``, which applies it).
+        A plug-in from :func:`treeopt.lower_bound`, or the name of one of the search's built-in
+        bounds (``"lookahead"``, ...: checked with ``hierarchical``, which applies it).
     n_cases : int, default=200
     max_rows, max_features : int, default=10, 4
         The largest problems tried (every case has at least 2 rows and 1 feature).
     regularizations : sequence of float, default=(0.01, 0.05, 0.1, 0.2)
         The values of λ drawn from.
     random_state : int, default=0
-    solver : str, default="osdt"
-        The search that runs the bound; plug-ins plug into OSDT.
+    solver : {"osdt", "gosdt"}, default="osdt"
+        The search that runs the bound: OSDT over partial trees, or GOSDT over supports (the
+        same plug-in works in both).
 
     Returns
     -------
@@ -164,34 +177,41 @@ def check_bound(bound, n_cases: int = 200, *, max_rows: int = 10, max_features: 
     --------
     >>> check_bound("leaf_support", n_cases=10).safe
     True
+    >>> check_bound("lookahead", n_cases=10, solver="gosdt")
+    BoundCheck('lookahead': safe on 10 cases)
     """
-    if solver != "osdt":
-        raise ValueError(f"check_bound runs bounds in OSDT's search; solver={solver!r} takes no plug-ins. "
-                         "Use solver='osdt'.")
+    if solver not in LAB_SOLVERS:
+        raise ValueError(f"check_bound runs bounds in the searches that take plug-ins, {sorted(LAB_SOLVERS)}; "
+                         f"solver={solver!r} takes none. Use solver='osdt' or solver='gosdt'.")
+    search, applying = LAB_SOLVERS[solver]
     for name, value, low in (("n_cases", n_cases, 1), ("max_rows", max_rows, 2), ("max_features", max_features, 1)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
             raise ValueError(f"{name} must be an integer >= {low}, got {value!r}.")
     regularizations = tuple(regularizations)
     if not regularizations or any(not 0 < float(r) <= 1 for r in regularizations):
         raise ValueError(f"regularizations must be values of λ in (0, 1], got {regularizations!r}.")
-    pruning = OSDT.SWITCHES.names("bound")
+    pruning = search.SWITCHES.names("bound")
+    # OSDT keeps only the leaf permutation cache, which drops copies of queued trees (Corollary 6): a
+    # plug-in prunes by itself there. GOSDT prunes with a support's lower bound through the
+    # hierarchical bound and the scope, so those stay on.
     if isinstance(bound, PluginBound):
         name, plugins = bound.name, [bound]
-        kept = {"permutation"}                       # drops only copies of queued trees (Corollary 6)
+        kept = applying
     elif isinstance(bound, str) and bound in pruning:
         name, plugins = bound, []
-        kept = {"permutation", "hierarchical", bound}
+        kept = applying | {"hierarchical", bound}
     else:
         raise TypeError(f"bound must be a plug-in built with treeopt.lower_bound(name, function) or the name "
-                        f"of one of OSDT's bounds {pruning}; got {bound!r}.")
+                        f"of one of {search.__name__}'s bounds {pruning}; got {bound!r}.")
     switches = {other: other in kept for other in pruning}
+    strategies = {other: False for other in search.SWITCHES.names("subsolver")}
     cases = random_cases(n_cases, max_rows, max_features, regularizations, random_state)
     for tried, (X, y, regularization) in enumerate(cases, start=1):
         names = [f"x{j}" for j in range(X.shape[1])]
         dataset = Dataset.from_binary(X, y, feature_names=names, classes=[0, 1])
         optimum, tree = optimal_tree(dataset, regularization=regularization)
-        result = make_solver(dataset, None, solver="osdt", regularization=regularization, bounds=switches,
-                             solver_options={"plugins": plugins}).run()
+        result = make_solver(dataset, None, solver=solver, regularization=regularization, bounds=switches,
+                             strategies=strategies, solver_options={"plugins": plugins}).run()
         if result.objective > optimum + 1e-9:
             data = pd.DataFrame(X, columns=names).assign(y=y)
             return BoundCheck(name, tried, Counterexample(data, regularization, optimum, result.objective,

@@ -181,6 +181,7 @@ class Solver:
         # solver is built with are kept as given, so rebuild() can make the same search again.
         solver = super().__new__(cls)
         solver._settings = dict(settings)
+        solver._declared_switches = []    # (Switch, state or None) this instance declared (declare_switch)
         return solver
 
     def __init__(self, dataset: Dataset, *, regularization: float, objective: str | Objective = "accuracy",
@@ -196,13 +197,15 @@ class Solver:
             check_zero_regularization(type(self), depth_budget)
         if depth_budget is not None and (not isinstance(depth_budget, (int, np.integer)) or depth_budget < 0):
             raise ValueError(f"depth_budget must be a non-negative integer or None, got {depth_budget!r}.")
-        self.switches = type(self).SWITCHES + self._plugin_switches()
+        declared = self.__dict__.get("_declared_switches", [])
+        self.switches = type(self).SWITCHES + [switch for switch, _ in declared]
         states = self._switch_states(bounds, strategies)
         self.dataset = dataset
         self.regularization = float(regularization)
         self.objective = get_objective(objective)
         self.depth_budget = depth_budget
         self.bounds = {name: switch.default for name, switch in self.switches.items()}
+        self.bounds.update({switch.name: bool(on) for switch, on in declared if on is not None})
         self.bounds.update(states)
         self.prune_counts = {name: 0 for name in self.switches}
         self.trace: list[TracePoint] = []
@@ -312,11 +315,19 @@ class Solver:
     def declare_switch(self, switch: Switch, on: bool | None = None) -> None:
         """Add a switch to this instance's (a plug-in bound or order); it gets a state and a counter.
 
+        The one way an instance adds a switch to its class's ``SWITCHES``. A solver that takes
+        switches as settings (``plugins=``) declares them in its ``__init__`` *before* calling
+        :class:`Solver`'s, so that ``bounds=`` and ``strategies=`` can set them like the built-in
+        ones and :meth:`rebuild` declares them again. Declared later (but before the search
+        starts), a switch gets its state and counter at once; :meth:`rebuild` then does not
+        carry it, since it is not a setting.
+
         Parameters
         ----------
         switch : Switch
         on : bool, optional
-            Its state; ``switch.default`` when not given.
+            Its state; ``switch.default`` when not given (``bounds=`` or ``strategies=`` given
+            to the constructor override it).
 
         Examples
         --------
@@ -329,19 +340,20 @@ class Solver:
         >>> solver.bounds["my_bound"], solver.prune_counts["my_bound"], "my_bound" in type(solver).SWITCHES
         (True, 0, False)
         """
-        if self.status != "not_started":
+        if not isinstance(switch, Switch):
+            raise TypeError(f"declare_switch takes a Switch (treeopt.solvers.switches.bound(name, citation), ...), "
+                            f"got {type(switch).__name__}.")
+        if self.__dict__.get("status", "not_started") != "not_started":
             raise RuntimeError("switches can be declared only before the search starts.")
-        self.switches = self.switches + [switch]
-        self.bounds[switch.name] = switch.default if on is None else bool(on)
-        self.prune_counts[switch.name] = 0
-
-    def _plugin_switches(self) -> tuple:
-        """Switches of the plug-ins this instance was built with (none unless a solver takes ``plugins=``).
-
-        Read before the ``bounds=`` and ``strategies=`` arguments are checked, so that a plug-in's
-        switch can be set there like a built-in one (and :meth:`rebuild` keeps its state).
-        """
-        return ()
+        declared = self.__dict__.setdefault("_declared_switches", [])
+        if switch.name in type(self).SWITCHES or any(switch.name == known.name for known, _ in declared):
+            raise ValueError(f"switch {switch.name!r} is declared twice on this {self.name} solver; give it "
+                             "another name.")
+        declared.append((switch, on))
+        if "switches" in self.__dict__:                  # Solver.__init__ has run: state and counter now
+            self.switches = self.switches + [switch]
+            self.bounds[switch.name] = switch.default if on is None else bool(on)
+            self.prune_counts[switch.name] = 0
 
     def switch_settings(self) -> dict:
         """This solver's switch states split as constructor arguments: ``{"bounds": ..., "strategies": ...}``.

@@ -4,8 +4,9 @@ A branch-and-bound search has two places where a new idea plugs in: a *lower bou
 rule "prune this"), which removes a partial tree whose descendants cannot beat the incumbent,
 and a *queue policy*, which chooses what to expand next. :func:`lower_bound` and
 :func:`queue_policy` wrap a plain function of a :class:`~treeopt.solvers.subproblem.Subproblem`
-into a plug-in that OSDT takes as ``plugins=[...]``. Each plug-in declares a switch on the solver
-(:meth:`treeopt.solvers.base.Solver.declare_switch`): it has a counter in ``prune_counts``, emits
+into a plug-in that OSDT and GOSDT take as ``plugins=[...]`` (GOSDT takes lower bounds only: its
+queue is not ordered by a key of a subproblem). Each plug-in declares a switch on the solver
+(:meth:`treeopt.solvers.base.Solver.declare_switch`, through :func:`declare_plugins`): it has a counter in ``prune_counts``, emits
 ``Pruned(name, n)`` events and shows in the bounds view beside the built-in bounds, and
 ``bounds={name: False}`` switches it off. Whether a lower bound is *safe* (never prunes an
 optimal tree) is what :func:`treeopt.check_bound` tests.
@@ -39,7 +40,8 @@ import numpy as np
 from .switches import Switch
 from .subproblem import Subproblem
 
-__all__ = ["PluginBound", "QueuePolicy", "lower_bound", "queue_policy", "check_plugins"]
+__all__ = ["PluginBound", "QueuePolicy", "lower_bound", "queue_policy", "check_plugins", "declare_plugins",
+           "try_plugins"]
 
 
 @dataclass(frozen=True)
@@ -208,3 +210,66 @@ def check_plugins(plugins, taken) -> tuple:
     if sum(isinstance(p, QueuePolicy) for p in plugins) > 1:
         raise ValueError("at most one queue policy can order the queue; pass one QueuePolicy in plugins.")
     return plugins
+
+
+def declare_plugins(solver, plugins, *, fixed_order: str | None = None) -> tuple:
+    """Validate a solver's ``plugins=`` and declare each plug-in's switch on it; return them.
+
+    Called by a solver's ``__init__`` before :class:`~treeopt.solvers.base.Solver`'s, so that
+    ``bounds=`` and ``strategies=`` can set the plug-ins' switches.
+
+    Parameters
+    ----------
+    solver : Solver
+        Not yet initialised.
+    plugins : iterable of PluginBound or QueuePolicy, or None
+    fixed_order : str, optional
+        How the solver orders its queue when that order is not a key of a subproblem, so that it
+        takes no queue policy: one is then refused with an error that says so and names what the
+        solver takes.
+
+    Returns
+    -------
+    tuple of PluginBound and QueuePolicy
+    """
+    plugins = check_plugins(plugins, taken=type(solver).SWITCHES)
+    if fixed_order is not None:
+        policies = [plugin.name for plugin in plugins if isinstance(plugin, QueuePolicy)]
+        if policies:
+            raise ValueError(f"{type(solver).__name__} takes plug-in lower bounds (treeopt.lower_bound) but no queue "
+                             f"policy, got {policies}: its queue is ordered {fixed_order}, not by a key of a "
+                             "subproblem. Run queue policies in OSDT (solver='osdt').")
+    for plugin in plugins:
+        solver.declare_switch(plugin.switch)
+    return plugins
+
+
+def try_plugins(plugins, node: Subproblem, where: str) -> None:
+    """Call every plug-in once on ``node``, so that a broken one fails before the search starts.
+
+    Parameters
+    ----------
+    plugins : iterable of PluginBound or QueuePolicy
+    node : Subproblem
+    where : str
+        What ``node`` is, for the error message ("the single-leaf tree").
+
+    Examples
+    --------
+    >>> typo = lower_bound("typo", lambda node: node.n_leafs)
+    >>> node = Subproblem.of_support((3, 1), 0.1, 0.0, regularization=0.1, incumbent=0.2, depth=0, total=4.0)
+    >>> try_plugins([typo], node, "the single-leaf tree")
+    Traceback (most recent call last):
+    ...
+    ValueError: plug-in 'typo' fails on the single-leaf tree: AttributeError: 'Subproblem' object has no attribute 'n_leafs'. It receives a treeopt.Subproblem (fields fixed_counts, split_counts, fixed_losses, split_losses, split_equivalent_losses, regularization, incumbent, depth, total).
+    """
+    for plugin in plugins:
+        try:
+            plugin(node)
+        except TypeError:
+            raise
+        except Exception as error:
+            raise ValueError(f"plug-in {plugin.name!r} fails on {where}: {type(error).__name__}: {error}. It "
+                             "receives a treeopt.Subproblem (fields fixed_counts, split_counts, fixed_losses, "
+                             "split_losses, split_equivalent_losses, regularization, incumbent, depth, total).") \
+                from error

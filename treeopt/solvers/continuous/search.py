@@ -11,6 +11,9 @@ Dynamic Programming with Branch-and-Bound*, AAAI 2025, section 3). This module r
   answers with a lower bound at least the budget;
 * the terminal depth-two solver (:mod:`.terminal`, section 4.3) for the last two levels;
 * a memo of subproblems by (depth, support), results and lower bounds alike;
+* with a depth budget of three or more, good trees before the exact search (:mod:`.anytime`):
+  CART's tree as a floor, then limited discrepancy passes; the root is then solved under the
+  incumbent's cost;
 * with λ > 0, GOSDT's one-step lookahead (Lin et al., *Generalized and Scalable Optimal Sparse
   Decision Trees*, ICML 2020, Theorem B.5): a split must pay for its extra leaf, so a leaf whose
   loss is at most λ is not split; and the leaf-support bound (Hu, Rudin, Seltzer, *Optimal Sparse
@@ -43,7 +46,9 @@ from ...sorted_columns import SortedDataset
 from ...tree import Tree
 from ..base import EPS, QueueEntry, Solver
 from ..capabilities import Capabilities
-from ..switches import Switches, bound, first_incumbent, subsolver
+from ..slices import SliceClock
+from ..switches import Switches, bound, first_incumbent, search_order, subsolver
+from .anytime import DiscrepancySearch, gini_tree
 from .intervals import IntervalSearch
 from .terminal import SupportColumns, batch_size, best_depth_one, depth_two_children, leaf_loss
 
@@ -79,7 +84,9 @@ class ContinuousSearch(Solver):
         certifies the best tree.
     strategies : dict of str to bool, optional
         Switch off the ``depth_two`` subsolver (the depth-two levels are then searched like deeper
-        ones) or the ``shallower_start`` first incumbent.
+        ones), the ``shallower_start`` or ``cart_start`` first incumbent, or the
+        ``discrepancy_search`` passes that find good trees before the exact search (both from depth
+        three on, ``treeopt.solvers.continuous.anytime``).
 
     Examples
     --------
@@ -93,8 +100,8 @@ class ContinuousSearch(Solver):
     >>> result.optimal, result.objective, result.tree.n_leaves
     (True, 0.0, 4)
     >>> sorted(solver.prune_counts)  # doctest: +NORMALIZE_WHITESPACE
-    ['depth_two', 'interval_pruning', 'leaf_bound', 'leaf_lookahead', 'leaf_support', 'shallower_start',
-     'upper_bound_pass_down']
+    ['cart_start', 'depth_two', 'discrepancy_search', 'interval_pruning', 'leaf_bound', 'leaf_lookahead',
+     'leaf_support', 'shallower_start', 'upper_bound_pass_down']
     """
 
     name = "continuous"
@@ -112,6 +119,11 @@ class ContinuousSearch(Solver):
                                "root threshold"),
         first_incumbent("shallower_start", "a support's best tree one level shallower (solved under the same "
                                            "budget) starts its search, so its children get tight budgets at once"),
+        first_incumbent("cart_start", "Breiman et al., Classification and Regression Trees (1984): the Gini-greedy "
+                                      "tree of the depth budget, pruned at λ, is the first incumbent (depth 3 or more)"),
+        search_order("discrepancy_search", "Harvey and Ginsberg, Limited Discrepancy Search (IJCAI 1995), ConTree's "
+                                           "anytime variant (pytrees-rs use_lds): passes over ranked splits with exact "
+                                           "depth-two trees below find good trees before the exact search"),
     ])
     CAPABILITIES = Capabilities(dataset="sorted", zero_regularization=True)
 
@@ -168,7 +180,9 @@ class ContinuousSearch(Solver):
         while True:
             depth = budgets[0] if budgets is not None else depth + 1
             self.depth = depth
-            search = self._solve(root, depth, self._best if budgets is None else np.inf, ())
+            if budgets is not None and depth >= 3:
+                yield from self._anytime_start(root, depth)
+            search = self._solve(root, depth, self._best, ())
             while True:
                 try:
                     next(search)
@@ -197,6 +211,30 @@ class ContinuousSearch(Solver):
                 return
             yield
 
+    # -- anytime: first incumbents before the exact search (treeopt/solvers/continuous/anytime.py) ----------
+    def _anytime_start(self, root: np.ndarray, depth: int):
+        """CART's tree, then limited discrepancy passes; each better tree becomes the incumbent.
+
+        The exact search that follows solves the root under the incumbent's cost, so it certifies
+        the incumbent or finds a better tree.
+        """
+        if self.bounds["cart_start"]:
+            self._count("cart_start")
+            cost, tree = yield from gini_tree(root, self._rank, self._cw, depth, self._lambda, SliceClock(self.unit_budget))
+            self._offer(cost, tree)
+        if self.bounds["discrepancy_search"]:
+            self._count("discrepancy_search")
+            passes = DiscrepancySearch(self._rank, self._cw, penalty=self._lambda, offer=self._offer,
+                                       exact=lambda cols, d, path: self._solve(cols, d, np.inf, path),
+                                       unit_budget=self.unit_budget)
+            yield from passes.run(root, depth, self._best)
+
+    def _offer(self, cost: float, tree) -> None:
+        """Take a complete tree of the root as the incumbent if it is better."""
+        if cost < self._best:
+            self._best, self._best_tree, self._tree_cache = cost, tree, None
+            self._record(improved=True)
+
     def _equivalent_points_loss(self) -> float:
         """Loss every tree incurs on rows with equal values in every column (GOSDT Theorem B.9)."""
         _, group = np.unique(self._rank.T, axis=0, return_inverse=True)
@@ -218,7 +256,10 @@ class ContinuousSearch(Solver):
                     frame.tree = self._depth_two_tree(self._columns.order, frame.tree[1], frame.tree[2])
                 self._best, self._best_tree, self._tree_cache = frame.best, frame.tree, None
                 self._record(improved=True)
-            lb = min(self._best, frame.search.lower_bound() if frame.search is not None else frame.best)
+            # Only the full-depth root bounds the optimum: a shallower root (the shallower start's)
+            # bounds a shallower optimum, which may be above it.
+            lb = min(self._best, frame.search.lower_bound() if frame.search is not None else frame.best) \
+                if frame.depth == self.depth else self._lb
             if lb > self._lb:
                 self._lb = lb
                 self._record(raised=True)

@@ -142,6 +142,8 @@ from .similar_support import SimilarSupport
 from .gc_pause import HeapFreeze
 from .dives import Dives
 from .problem import Problem, counts_minus
+from ..plugins import declare_plugins
+from .plugin_bounds import PluginLowerBounds
 from .starts import IncumbentStarts
 from .subsolver_calls import SubsolverCalls
 
@@ -172,6 +174,13 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
     strategies : dict of str to bool, optional
         Switch its search orders, first incumbents and subsolvers off by name, e.g.
         ``{"cart_start": False}`` (the switches of those kinds in ``SWITCHES``).
+    plugins : list, optional
+        Plug-in lower bounds built with :func:`treeopt.lower_bound` (``treeopt.bounds_lab``),
+        each a function of a :class:`treeopt.Subproblem`, the same as OSDT's. GOSDT shows it
+        each support as a partial tree with one split leaf and raises the support's lower
+        bound to ``min(leaf objective, bound)`` (``treeopt.solvers.gosdt.plugin_bounds``). Each is a bound switch with a counter in
+        ``prune_counts`` and ``Pruned`` events; ``bounds={name: False}`` switches it off.
+        Queue policies are refused: GOSDT's queue is not ordered by a key of a subproblem.
 
     Examples
     --------
@@ -190,7 +199,7 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
     """
 
     name = "gosdt"
-    CAPABILITIES = Capabilities(guesses_lower_bounds=True)
+    CAPABILITIES = Capabilities(guesses_lower_bounds=True, options=("plugins",))
     #: Freeze the heap for the garbage collector during each unit of work (speed only; see gc_pause).
     freeze_heap = True
     SWITCHES = kinds.Switches([
@@ -263,13 +272,16 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
 
     def __init__(self, dataset: Dataset, *, regularization: float, objective="accuracy",
                  bounds: dict | None = None, depth_budget: int | None = None,
-                 reference_errors=None, strategies: dict | None = None):
+                 reference_errors=None, strategies: dict | None = None, plugins=None):
+        plugins = declare_plugins(self, plugins, fixed_order="depth first by when a support was queued, "
+                                  "between dives along the incumbent")
         super().__init__(dataset, regularization=regularization, objective=objective, bounds=bounds,
                          depth_budget=depth_budget, strategies=strategies)
         if not self.objective.additive:
             raise ValueError(f"GOSDT needs an additive objective; {self.objective.name!r} is not. "
                              "Use solver='osdt' for F-score and AUC objectives.")
         self.model = self.objective.loss_model(dataset)
+        self.plugins = plugins
         # Lower-bound guessing (McTavish et al. 2022, section 4.3): the reference model's loss on a
         # subproblem, as per-class popcount sums weighted by the objective's class costs.
         self._reference = None if reference_errors is None else self._reference_sums(reference_errors)
@@ -330,6 +342,10 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
         self._offered = None                   # (objective in weight units, root node) offered before the start
         self._start_run = None                 # depth_three_start: the root's depth-three solve, when eligible
         self._start_clock = None               # (search start, seconds spent in its slices)
+        # Plug-in lower bounds (treeopt.bounds_lab), called where a problem's lower bound is set.
+        self._plugin_bounds = PluginLowerBounds(self, plugins) if plugins else None
+        if self._plugin_bounds is not None:
+            self._plugin_bounds.check_on_root()
 
     def _reference_sums(self, reference_errors) -> list:
         """Validate per-point reference errors; return [(class cost, SubsetSum of that class's errors)]."""
@@ -402,6 +418,8 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
         elif bounds["incremental_progress"] and leaf_loss - eq <= lam + self.eps:
             problem.lb = leaf_obj                                 # Theorem B.6: no split can pay for a leaf
             self.prune_counts["incremental_progress"] += 1
+        if self._plugin_bounds is not None:
+            self._plugin_bounds.raise_bound(problem)              # plug-in lower bounds (plugin_bounds.py)
         self.problems[key] = problem
         return problem
 
@@ -993,7 +1011,8 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
         return entries
 
     def _snapshot_extra(self) -> dict:
-        return {"problems": len(self.problems)}
+        return {"problems": len(self.problems)} | (
+            {"plugins": [plugin.name for plugin in self.plugins]} if self.plugins else {})
 
     def _drop_search(self) -> None:
         # Problems point at their parents and children, so the memo is one large reference cycle

@@ -146,7 +146,7 @@ from ...tree import Leaf, Split, Tree
 from ..base import EPS, QueueEntry, Solver
 from ..capabilities import Capabilities
 from ..cart_start import cart_incumbent_steps
-from ..plugins import PluginBound, QueuePolicy, check_plugins
+from ..plugins import PluginBound, QueuePolicy, declare_plugins, try_plugins
 from ..subproblem import Subproblem
 from .leafset_bounds import (NON_ADDITIVE, equivalent_points_bound, hierarchical_bound,
                              split_gain_bound)
@@ -320,7 +320,7 @@ class OSDT(Solver):
     def __init__(self, dataset: Dataset, *, regularization: float, objective="accuracy",
                  bounds: dict | None = None, depth_budget: int | None = None, schedule: str = "curiosity",
                  warm_start=None, top_k: int = 1, plugins=None, strategies: dict | None = None):
-        self._plugins = check_plugins(plugins, taken=self.SWITCHES)
+        self._plugins = declare_plugins(self, plugins)
         if isinstance(top_k, bool) or not isinstance(top_k, (int, np.integer)) or top_k < 1:
             raise ValueError(f"top_k must be a positive integer (how many best trees to certify), got {top_k!r}.")
         top_k = int(top_k)
@@ -391,9 +391,6 @@ class OSDT(Solver):
         self.time_to_optimum = 0.0
 
     # -- plug-ins (treeopt.bounds_lab) ------------------------------------------------
-    def _plugin_switches(self) -> tuple:
-        return tuple(plugin.switch for plugin in self._plugins)
-
     def _subproblem(self, fixed, split):
         """The read-only record a plug-in receives for the partial tree ``(fixed, split)``."""
         W = self._W
@@ -410,21 +407,12 @@ class OSDT(Solver):
         """Call every plug-in once on the single-leaf tree, so a broken one fails before the search."""
         if not self._plugins:
             return
-        counts = tuple(float(n) for n in self.dataset.class_counts(self.dataset.all_points))
+        counts = self.dataset.class_counts(self.dataset.all_points)
         loss = self.model.leaf(counts)[0] / self._W if self.additive else 0.0
-        root = Subproblem(fixed_counts=(), split_counts=(counts,), fixed_losses=(),
-                          split_losses=(loss,) if self.additive else (), regularization=self.regularization,
-                          incumbent=loss + self.regularization, depth=0, total=self._W)
-        for plugin in self._plugins:
-            try:
-                plugin(root)
-            except TypeError:
-                raise
-            except Exception as error:
-                raise ValueError(f"plug-in {plugin.name!r} fails on the single-leaf tree: "
-                                 f"{type(error).__name__}: {error}. It receives a treeopt.Subproblem "
-                                 "(fields fixed_counts, split_counts, fixed_losses, split_losses, "
-                                 "regularization, incumbent, depth, total).") from error
+        eq = self.model.equivalent_points(self.dataset.all_points) / self._W if self.additive else 0.0
+        root = Subproblem.of_support(counts, loss, eq, regularization=self.regularization,
+                                     incumbent=loss + self.regularization, depth=0, total=self._W)
+        try_plugins(self._plugins, root, "the single-leaf tree")
 
     def _plugin_bound(self, fixed, split, bound, best):
         """``bound`` raised by the plug-in bounds that are on, or None when one of them prunes."""

@@ -1,0 +1,304 @@
+"""Good trees early: CART's tree as a floor, then limited discrepancy passes over ranked splits.
+
+The exact search of :mod:`.search` proves the optimum but may hold its first tree for a long
+time on a deep budget: its first complete tree waits for a whole subtree to be solved. This
+module finds complete trees of the full depth quickly and hands each better one to the exact
+search as its incumbent (the exact search then solves the root under that budget, so a good
+incumbent prunes from its first threshold on).
+
+* **CART floor** (Breiman, Friedman, Olshen, Stone, *Classification and Regression Trees*, 1984,
+  chapter 4): the Gini-greedy tree of the depth budget, each split replaced by a leaf where a leaf
+  costs no more (cost-complexity pruning at λ, chapter 3). The first incumbent is therefore never
+  worse than CART's tree of the same depth.
+* **Limited discrepancy search** (Harvey and Ginsberg, *Limited Discrepancy Search*, IJCAI 1995),
+  the anytime variant of ConTree (pytrees-rs, ``ConTreeClassifier(use_lds=True)``): every node of
+  depth three or more ranks a few candidate splits by a cheap score (Gini impurity picks them, one
+  per column first, and the cost of the split's best depth-two tree, :mod:`.terminal`, orders them),
+  and the last two levels are solved exactly by the search's own depth-two solver. Pass ``k``
+  allows ``k`` discrepancies: a node may take its ``i``-th ranked split (``i <= k``) and leaves
+  ``k - i`` to each child. Pass ``k + 1`` contains every tree of pass ``k``, so the passes
+  improve monotonically; results of earlier passes are memoised, so a pass pays only for its new
+  subproblems. The passes stop when two in a row bring no better tree, when a tree without
+  errors is found, or when every node's candidates are exhausted.
+
+All work is done in slices (:class:`~treeopt.solvers.slices.SliceClock`): the generators yield
+when a unit of work is spent, and the trees they find do not depend on where the slices fall.
+
+Trees are the search's nested tuples: ``("leaf",)`` or ``("split", column, rank, low, high)``
+with ``low`` the rows of rank at most ``rank``. Costs are in weight units with the search's
+per-leaf charge.
+
+Examples
+--------
+>>> import numpy as np
+>>> from treeopt.sorted_columns import SortedDataset
+>>> from treeopt.solvers.continuous import ContinuousSearch
+>>> rng = np.random.default_rng(1)
+>>> X = rng.normal(size=(200, 3))
+>>> y = ((X[:, 0] > 0) ^ (X[:, 1] > 0.5)) & (X[:, 2] > -0.5)
+>>> solver = ContinuousSearch(SortedDataset.from_arrays(X, y), regularization=0, depth_budget=3)
+>>> result = solver.run()
+>>> result.optimal, result.objective
+(True, 0.0)
+>>> solver.prune_counts["cart_start"], solver.prune_counts["discrepancy_search"] > 0
+(1, True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import numpy as np
+
+from ..slices import SliceClock
+from .terminal import SupportColumns, batch_size, depth_two_children, leaf_loss
+
+__all__ = ["DiscrepancySearch", "gini_tree"]
+
+_LEAF = ("leaf",)
+
+#: Candidate splits ranked at a node of depth three or more (the widest discrepancy a pass can use).
+CANDIDATES = 12
+
+#: Splits proposed by Gini impurity at such a node, of which the depth-two cost keeps the best ones.
+PROPOSALS = 64
+
+#: Passes in a row without a better tree after which the passes stop.
+PATIENCE = 2
+
+#: A column's next candidate threshold lies at least this share of the node's weight away from its
+#: earlier candidates (so that the candidates are different splits, not neighbours of one split).
+SPREAD = 0.03
+
+
+def _key(cols: np.ndarray) -> bytes:
+    return hashlib.blake2b(cols[0].tobytes(), digest_size=16).digest()
+
+
+def _gini_scores(cols: np.ndarray, rank: np.ndarray, cw: np.ndarray, clock: SliceClock):
+    """Generator: for each column, the positions of its thresholds, their ranks and Gini scores.
+
+    The score of a split is the weighted Gini impurity of its two sides, ``W_l - Σ l_c² / W_l +
+    W_r - Σ r_c² / W_r`` (less is better; CART's criterion). Yields between columns when the
+    slice is spent; returns a list of ``(threshold ranks, cumulative weights, scores)`` per column.
+    """
+    out = []
+    for j in range(cols.shape[0]):
+        ranks = rank[j, cols[j]]
+        positions = np.flatnonzero(ranks[1:] != ranks[:-1])
+        cumulative = np.cumsum(cw[cols[j]], axis=0)
+        left = cumulative[positions]                       # thresholds × classes
+        right = cumulative[-1][None] - left
+        w_left, w_right = left.sum(axis=1), right.sum(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            scores = (w_left - np.where(w_left > 0, (left ** 2).sum(axis=1) / w_left, 0.0)
+                      + w_right - np.where(w_right > 0, (right ** 2).sum(axis=1) / w_right, 0.0))
+        out.append((ranks[positions], w_left, scores))
+        if clock.due():
+            yield
+    return out
+
+
+def _leaves(tree) -> int:
+    return 1 if tree[0] == "leaf" else _leaves(tree[3]) + _leaves(tree[4])
+
+
+def _split(cols: np.ndarray, rank: np.ndarray, f: int, r: int) -> tuple:
+    """The supports of the two sides of ``column f <= rank r``."""
+    n = cols.shape[0]
+    low = rank[f][cols] <= r
+    return cols[low].reshape(n, -1), cols[~low].reshape(n, -1)
+
+
+def gini_tree(cols: np.ndarray, rank: np.ndarray, cw: np.ndarray, depth: int, penalty: float,
+              clock: SliceClock | None = None):
+    """Generator: CART's tree of at most ``depth`` levels, pruned at ``penalty``; returns ``(cost, tree)``.
+
+    Every node takes the split of least Gini impurity (the first in column order on ties, like
+    ``DecisionTreeClassifier`` without its random feature order) until the depth runs out or the node
+    is pure; then, bottom-up, a split is kept only where it costs less than a leaf (CART's
+    cost-complexity pruning with ``α = penalty``, Breiman et al. 1984, chapter 3).
+
+    Parameters
+    ----------
+    cols : ndarray of int, shape (n_columns, n_support)
+        The support's rows in each column's sorted order.
+    rank : ndarray of int, shape (n_columns, n_rows)
+        Each row's rank in each column.
+    cw : ndarray of float, shape (n_rows, n_classes)
+        Cost-weighted class weight of each row.
+    depth : int
+        The depth budget.
+    penalty : float
+        The cost of one leaf (weight units).
+    clock : SliceClock, optional
+        When to yield; by default never.
+
+    Examples
+    --------
+    >>> from treeopt.solvers.slices import drain
+    >>> rank = np.array([[0, 1, 2, 3]])
+    >>> cols = np.array([[0, 1, 2, 3]])
+    >>> cw = np.array([[1.0, 0], [1, 0], [0, 1], [1, 0]])
+    >>> drain(gini_tree(cols, rank, cw, 2, penalty=0.0))
+    (0.0, ('split', 0, 1, ('leaf',), ('split', 0, 2, ('leaf',), ('leaf',))))
+    """
+    clock = clock or SliceClock(None)
+    rows = cols[0]
+    loss = leaf_loss(cw[rows].sum(axis=0))
+    leaf = loss + penalty
+    if depth == 0 or loss <= 0 or len(rows) < 2:
+        return leaf, _LEAF
+    scored = yield from _gini_scores(cols, rank, cw, clock)
+    best = None
+    for j, (ranks, _, scores) in enumerate(scored):
+        if len(scores):
+            p = int(np.argmin(scores))
+            if best is None or scores[p] < best[0]:
+                best = (float(scores[p]), j, int(ranks[p]))
+    if best is None:
+        return leaf, _LEAF
+    _, f, r = best
+    low, high = _split(cols, rank, f, r)
+    low_cost, low_tree = yield from gini_tree(low, rank, cw, depth - 1, penalty, clock)
+    high_cost, high_tree = yield from gini_tree(high, rank, cw, depth - 1, penalty, clock)
+    if low_cost + high_cost < leaf:
+        return low_cost + high_cost, ("split", f, r, low_tree, high_tree)
+    return leaf, _LEAF
+
+
+class DiscrepancySearch:
+    """Limited discrepancy passes over ranked splits, with the exact depth-two solver below.
+
+    Parameters
+    ----------
+    rank, cw
+        As for :func:`gini_tree`.
+    penalty : float
+        The cost of one leaf (weight units).
+    exact : callable
+        ``exact(cols, depth, path)`` returns a generator whose value is ``(cost, tree)``, the
+        optimal tree of depth at most ``depth`` (one or two) on the support: the exact search's own
+        solver, so that its memo serves both.
+    offer : callable
+        ``offer(cost, tree)`` receives every complete tree of the root found better than the ones
+        before it.
+    unit_budget : float or None
+        Seconds of one unit of work.
+
+    Attributes
+    ----------
+    passes : int
+        Passes completed.
+    improvements : int
+        Better trees offered by the passes.
+    """
+
+    def __init__(self, rank: np.ndarray, cw: np.ndarray, *, penalty: float, exact, offer,
+                 unit_budget: float | None):
+        self.rank = rank
+        self.cw = cw
+        self.penalty = penalty
+        self.exact = exact
+        self.offer = offer
+        self.clock = SliceClock(unit_budget)
+        self.passes = 0
+        self.improvements = 0
+        self._ranked: dict = {}
+        self._results: dict = {}
+        self._exhausted = False
+
+    def run(self, cols: np.ndarray, depth: int, incumbent: float):
+        """Generator: passes ``k = 0, 1, …`` on the root support until they stop improving.
+
+        ``incumbent`` is the cost of the best tree known before the passes (CART's).
+        """
+        best, idle, k = incumbent, 0, 0
+        while idle < PATIENCE:
+            self._exhausted = True
+            cost, tree = yield from self._dive(cols, depth, k, (), best)
+            self.passes += 1
+            if cost < best:
+                best, idle = cost, 0
+                if cost - self.penalty * _leaves(tree) <= 0:      # no errors left to remove
+                    return
+            else:
+                idle += 1
+            if self._exhausted:
+                return
+            k += 1
+
+    def _dive(self, cols, depth, k, path, root_best=None):
+        """Generator: the best tree of ``cols`` at ``depth`` within ``k`` discrepancies."""
+        rows = cols[0]
+        loss = leaf_loss(self.cw[rows].sum(axis=0))
+        leaf = loss + self.penalty
+        if depth <= 2 or loss <= 0 or len(rows) < 2:
+            if depth == 0 or loss <= 0 or len(rows) < 2:
+                return leaf, _LEAF
+            return (yield from self.exact(cols, depth, path))
+        key = (depth, _key(cols))
+        done = self._results.get((key, k))
+        if done is not None:
+            return done
+        ranked = self._ranked.get(key)
+        if ranked is None:
+            ranked = self._ranked[key] = yield from self._rank(cols)
+        if k + 1 < len(ranked):
+            self._exhausted = False
+        best = (leaf, _LEAF)
+        for i, (f, r) in enumerate(ranked[:k + 1]):
+            low, high = _split(cols, self.rank, f, r)
+            low_cost, low_tree = yield from self._dive(low, depth - 1, k - i, path + ((f, r, True),))
+            high_cost, high_tree = yield from self._dive(high, depth - 1, k - i, path + ((f, r, False),))
+            if low_cost + high_cost < best[0]:
+                best = (low_cost + high_cost, ("split", f, r, low_tree, high_tree))
+                if root_best is not None and best[0] < root_best:
+                    root_best = best[0]
+                    self.improvements += 1
+                    self.offer(*best)
+            if self.clock.due():
+                yield
+        self._results[(key, k)] = best
+        return best
+
+    def _rank(self, cols):
+        """Generator: the node's candidate splits ``(column, rank)``, best first.
+
+        Gini impurity proposes them, each column's best threshold first and then thresholds at
+        least :data:`SPREAD` of the weight away from those already taken, up to :data:`CANDIDATES`;
+        the cost of each split's best depth-two tree orders them (ties in Gini order).
+        """
+        scored = yield from _gini_scores(cols, self.rank, self.cw, self.clock)
+        total = float(self.cw[cols[0]].sum())
+        per_column = min(PROPOSALS, -(-PROPOSALS // max(1, len(scored))) + 1)
+        rounds = []                                      # per column: its candidates in Gini order
+        for j, (ranks, w_left, scores) in enumerate(scored):
+            taken, allowed = [], np.ones(len(scores), dtype=bool)
+            while len(taken) < per_column and allowed.any():
+                p = int(np.argmin(np.where(allowed, scores, np.inf)))       # the best threshold still allowed
+                taken.append(p)
+                allowed &= np.abs(w_left - w_left[p]) >= SPREAD * total
+            rounds.append([(float(scores[p]), j, int(ranks[p])) for p in taken])
+            if self.clock.due():
+                yield
+        proposed = []
+        for level in range(PROPOSALS):
+            proposed += sorted(column[level] for column in rounds if len(column) > level)
+            if len(proposed) >= PROPOSALS:
+                break
+        proposed = proposed[:PROPOSALS]
+        if not proposed:
+            return []
+        support = SupportColumns(cols, self.rank, self.cw)
+        size = batch_size(cols.shape[1], self.cw.shape[1], cols.shape[0], PROPOSALS)
+        costs = []
+        for start in range(0, len(proposed), size):
+            batch = proposed[start:start + size]
+            left, right = depth_two_children(support, np.array([f for _, f, _ in batch]),
+                                             np.array([r for _, _, r in batch]), penalty=self.penalty)
+            costs += (left + right).tolist()
+            if self.clock.due():
+                yield
+        order = sorted(range(len(proposed)), key=lambda i: (costs[i], i))
+        return [proposed[i][1:] for i in order[:CANDIDATES]]
