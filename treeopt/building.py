@@ -21,13 +21,14 @@ from .encoding import fit_binarizer, no_feature_binarizer
 from .guessing.fitting import reference_kwargs
 from .memory import format_bytes, memory_room, parse_memory_limit, resident_memory
 from .objectives import OBJECTIVES, Objective, get_objective
-from .sorted_columns import SortedDataset
+from .sorted_columns import SortedDataset, search_bytes
 from .solvers.base import Solver, check_zero_regularization
 from .input_validation import check_labels
 from .regularization import DEFAULT_REGULARIZATION
 from .registry import SOLVERS, solvers_that
 
 __all__ = ["make_solver", "check_unbounded_zero_regularization", "no_feature_binarizer", "solver_options_of_all", "check_labels", "check_setup_memory",
+           "check_sorted_memory",
            "SETTINGS"]
 
 #: The settings make_solver takes, with their defaults (the estimator's parameters of the same names).
@@ -238,6 +239,7 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
         if s["missing"] != "error":
             raise ValueError(f"solver={solver!r} needs every numeric value (missing='error'); impute X first, or "
                              "use solver='gosdt' with missing='indicator'.")
+        check_sorted_memory(X, len(classes), s["depth_budget"], memory_limit)
         dataset = SortedDataset.from_arrays(X, y, sample_weight=sample_weight, classes=classes)
     else:
         if binarizer is None:
@@ -370,6 +372,57 @@ def warn_if_hopeless(n_rows: int, features) -> None:
                   f"binary table alone takes {format_bytes(n_rows * len(features))}. Keep fewer thresholds with "
                   "max_thresholds=... (e.g. 20 per numeric column) or thresholds='guess' (McTavish et al. 2022, "
                   "section 4.1).", UserWarning, stacklevel=3)
+
+
+def check_sorted_memory(X, n_classes: int, depth_budget: int | None, memory_limit: int | None) -> None:
+    """Refuse a continuous fit whose sorted columns and search would not fit in memory, before sorting.
+
+    The continuous solver never builds the binary table, so its needs are those of
+    :func:`treeopt.sorted_columns.search_bytes` (rows × columns, whatever the number of
+    thresholds), checked as :func:`check_setup_memory` checks a binarized table: under
+    ``memory_limit`` on top of what the process holds, and within what it can still allocate.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> check_sorted_memory(np.zeros((1000, 5)), 2, 3, None)       # a few hundred kB: accepted
+    >>> check_sorted_memory(np.zeros((100, 2)), 2, 3, 1000)        # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the continuous solver needs about ... for 100 rows × 2 columns at depth 3 on top of the ...
+    """
+    n_rows, n_columns = _sorted_shape(X)
+    depth = depth_budget if depth_budget is not None else 1
+    needed = search_bytes(n_rows, n_columns, n_classes, depth)
+    what = f"the continuous solver needs about {format_bytes(needed)} for {n_rows} rows × {n_columns} columns " \
+           f"at depth {depth}"
+    if memory_limit is not None:
+        held = resident_memory()
+        if held + needed > memory_limit:
+            raise ValueError(f"{what} on top of the {format_bytes(held)} the process holds, more than "
+                             f"memory_limit={format_bytes(memory_limit)}. Raise memory_limit, or fit on fewer rows "
+                             "or columns.")
+    if needed <= SMALL_TABLE_BYTES:
+        return
+    room = memory_room()
+    if room is not None and needed > room:
+        raise ValueError(f"{what}, more than the {format_bytes(room)} this process can still allocate (the least of "
+                         "the available memory, its address-space limit RLIMIT_AS and its cgroup's memory limit). "
+                         "Fit on fewer rows or columns.")
+
+
+def _sorted_shape(X) -> tuple[int, int]:
+    """Rows and splittable columns of a table kept as sorted values (a categorical column: one per category)."""
+    if isinstance(X, pd.DataFrame):
+        n_columns = 0
+        for name in X.columns:
+            column = X[name]
+            numeric = pd.api.types.is_bool_dtype(column.dtype) or (
+                pd.api.types.is_numeric_dtype(column.dtype) and not isinstance(column.dtype, pd.CategoricalDtype))
+            n_columns += 1 if numeric else max(int(column.nunique(dropna=False)), 1)
+        return len(X), n_columns
+    shape = np.shape(X)
+    return (shape[0], shape[1]) if len(shape) == 2 else (len(X), 1)
 
 
 #: A binarized table this small (bytes, built twice) is not checked against the free memory.

@@ -10,17 +10,18 @@ from __future__ import annotations
 
 from .data import Dataset
 from .frontier.cross_validation import cross_validate_frontier
-from .frontier.fitting import fit_frontier
+from .frontier.fitting import DEFAULT_MAX_LEAVES, fit_frontier
 
 __all__ = ["frontier"]
 
 
-def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: float | None = None,
+def frontier(X, y=None, max_leaves: int | None = None, *, objective="accuracy", omega: float | None = None,
              min_regularization: float | None = None, sample_weight=None, time_limit: float | None = None,
              cache_limit: int | None = None,
              X_test=None, y_test=None,
              thresholds: str = "auto", max_thresholds: int | None = None, missing: str = "error",
-             random_state=None, cv=None, n_jobs: int | None = None, scoring=None, groups=None):
+             random_state=None, cv=None, n_jobs: int | None = None, scoring=None, groups=None,
+             depth_budget: int | None = None):
     """Every minimum-loss tree with up to ``max_leaves`` leaves, and the λ range of each.
 
     Parameters
@@ -31,8 +32,9 @@ def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: fl
         (then ``y`` must be None).
     y : array_like, optional
         Labels.
-    max_leaves : int, default=20
-        The largest tree on the frontier.
+    max_leaves : int, optional
+        The largest tree on the frontier. Default: 20 leaves, or ``2 ** depth_budget`` (every tree
+        of that depth) with a depth budget.
     objective : str or Objective, default="accuracy"
         Any additive objective.
     omega : float, optional
@@ -72,6 +74,14 @@ def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: fl
         With ``cv`` only: parallel jobs, the held-out score and group labels (see
         :func:`~treeopt.cross_validate_frontier`).
 
+    depth_budget : int, optional
+        Keep only trees of depth at most this. The frontier then reaches its λ = 0 end: its last
+        point is the most accurate tree of that depth (fewest leaves on ties; ``lambda_min`` 0),
+        the tree of ``OptimalTreeClassifier(regularization=0, depth_budget=d)``, and
+        ``tree_for(regularization=0)`` returns it. Without a depth budget the frontier ends at
+        ``max_leaves`` leaves: its last point is certified down to λ = 0 only when it reaches the
+        equivalent-points loss (no tree with more leaves does better), and λ = 0 is refused otherwise.
+
     Returns
     -------
     Frontier, or CVFrontier with ``cv``
@@ -99,8 +109,25 @@ def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: fl
     0       1      0.50      0.1667         inf     True
     1       3      0.75         NaN         NaN    False
     2       4      1.00      0.0000      0.1667     True
+
+    With a depth budget the last point is the most accurate tree of that depth (λ = 0):
+
+    >>> y = np.array([0, 1, 1, 1] * 5)
+    >>> y[:3] = [1, 1, 0]                                # an OR with three labels moved
+    >>> front = frontier(X, y, depth_budget=2)
+    >>> print(front.table[["leaves", "accuracy", "lambda_min", "lambda_max"]].round(4).to_string())
+       leaves  accuracy  lambda_min  lambda_max
+    0       1      0.75       0.075         inf
+    1       3      0.90       0.000       0.075
+    >>> front.tree_for(regularization=0).n_leaves
+    3
     """
     if cv is not None:
+        if depth_budget is not None:
+            raise ValueError("depth_budget applies to a single frontier; cross-validated frontiers keep trees of "
+                             "every depth. Leave depth_budget=None with cv=..., or drop cv.")
+        if max_leaves is None:
+            max_leaves = DEFAULT_MAX_LEAVES
         if X_test is not None or y_test is not None or isinstance(X, Dataset):
             raise ValueError("with cv=..., pass the table X and labels y only (the folds give the held-out "
                              "rows; X_test/y_test and ready Datasets are for a single frontier).")
@@ -112,9 +139,8 @@ def frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: fl
                                        n_jobs=n_jobs)
     if n_jobs is not None or scoring is not None or groups is not None:
         raise ValueError("n_jobs, scoring and groups apply to a cross-validated frontier: add cv=5 (or a splitter).")
-    if n_jobs is not None or scoring is not None or groups is not None:
-        raise ValueError("n_jobs, scoring and groups apply to a cross-validated frontier: add cv=5 (or a splitter).")
     return fit_frontier(X, y, max_leaves=max_leaves, objective=objective, omega=omega,
                         min_regularization=min_regularization, sample_weight=sample_weight, time_limit=time_limit,
                         cache_limit=cache_limit, X_test=X_test, y_test=y_test, thresholds=thresholds,
-                        max_thresholds=max_thresholds, missing=missing, random_state=random_state)
+                        max_thresholds=max_thresholds, missing=missing, random_state=random_state,
+                        depth_budget=depth_budget)

@@ -41,7 +41,42 @@ import pandas as pd
 from .binarize import Binarizer, BinaryFeature, as_frame, format_threshold, split_points
 from .data import Dataset
 
-__all__ = ["SortedColumns", "SortedDataset"]
+__all__ = ["SortedColumns", "SortedDataset", "search_bytes"]
+
+
+def search_bytes(n_rows: int, n_columns: int, n_classes: int, depth: int) -> int:
+    """Bytes the continuous solver holds at most on a table of this size, beyond the table itself.
+
+    What it keeps does not depend on the number of thresholds: each column's ranks and order
+    (two int32 per row), each row's class weights (float64 per class, raw and cost-weighted), the
+    supports on the path from the root (each level's support and its two children, int32 per row
+    and column), and the depth-two solver's view of one support (``SupportColumns`` of
+    ``treeopt/solvers/continuous/terminal.py``: per column the class weights in its order with their cumulative sums, and every column's ranks
+    in that order). The memo holds a digest and a small tuple per subproblem, and the depth-two
+    batches a fixed number of entries, so neither grows with the rows.
+
+    Parameters
+    ----------
+    n_rows, n_columns, n_classes : int
+        The table's rows, splittable columns (a one-hot categorical column counts once per category)
+        and classes.
+    depth : int
+        The depth budget.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> search_bytes(100_000, 10, 4, 3) < search_bytes(100_000, 10, 4, 4) < 10 ** 9
+    True
+    """
+    cells = n_rows * n_columns
+    table = 2 * 4 * cells + 2 * 8 * n_rows * n_classes
+    path = max(depth, 1) * 2 * 4 * cells
+    support = cells * (3 * 8 * n_classes + 4 * n_columns + 6 * 8)
+    return int(table + path + support)
 
 
 @dataclass

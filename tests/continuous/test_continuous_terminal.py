@@ -45,3 +45,27 @@ def test_batched_children_equal_one_depth_one_solve_per_child(n_classes, seed):
         expected_right, _ = best_depth_one(cols[~goes_left].reshape(n, -1), rank, cw, penalty=penalty)
         assert left[b] == pytest.approx(expected_left), (f, r)
         assert right[b] == pytest.approx(expected_right), (f, r)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3, 5])
+@pytest.mark.parametrize("seed", range(3))
+def test_best_depth_one_equals_every_split_summed_by_hand(n_classes, seed):
+    cols, rank, cw = _support(seed, n_classes)
+    penalty = 0.25
+    cost, split = best_depth_one(cols, rank, cw, penalty=penalty)
+
+    def leaf(rows):
+        totals = cw[rows].sum(axis=0)
+        return totals.sum() - totals.max()
+
+    rows = cols[0]
+    best = leaf(rows) + penalty
+    for f in range(cols.shape[0]):
+        for r in np.unique(rank[f])[:-1]:
+            below = rank[f, rows] <= r
+            best = min(best, leaf(rows[below]) + leaf(rows[~below]) + 2 * penalty)
+    assert cost == pytest.approx(best)
+    if split is not None:
+        f, r = split
+        below = rank[f, rows] <= r
+        assert leaf(rows[below]) + leaf(rows[~below]) + 2 * penalty == pytest.approx(cost)

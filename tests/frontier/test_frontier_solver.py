@@ -45,8 +45,11 @@ def test_the_estimator_cli_settings_and_rebuild_reach_the_frontier_solver():
         assert by_frontier.objective_ == pytest.approx(by_gosdt.objective_)
     solver = make_solver(X, y, solver="frontier", regularization=0.05, max_leaves=3)
     assert solver.max_leaves == 3 and solver.rebuild().params["max_leaves"] == 3
-    with pytest.raises(ValueError, match="depth_budget"):
-        make_solver(X, y, solver="frontier", regularization=0.05, depth_budget=2)
+    # With a depth budget the frontier solver keeps only trees of that depth, as GOSDT does.
+    shallow = make_solver(X, y, solver="frontier", regularization=0.02, depth_budget=2).run()
+    assert shallow.optimal and shallow.tree.depth <= 2
+    assert shallow.objective == pytest.approx(
+        OptimalTreeClassifier(solver="gosdt", regularization=0.02, depth_budget=2).fit(X, y).objective_)
     with pytest.raises(ValueError, match="min_regularization"):
         make_solver(X, y, solver="frontier", regularization=0.05, min_regularization=0.1)
     with pytest.raises(TypeError, match="max_leaves"):

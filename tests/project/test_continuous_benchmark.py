@@ -8,6 +8,7 @@ depth is perfect. No timing here (speed is measured by the benchmark itself).
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -86,3 +87,12 @@ def test_the_bench_script_explains_itself():
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "--quick" in done.stdout and "--memory-cap-mb" in done.stdout
+
+
+def test_the_memory_script_runs_one_small_cell_and_reports_its_peak():
+    done = subprocess.run([sys.executable, str(BENCHMARKS / "continuous_memory.py"), "--cells", "iris:2",
+                           "--lambdas", "0", "--time-limit", "30"], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    row = json.loads(done.stdout.strip().splitlines()[-1])
+    assert row["solver"] == "continuous" and row["certified"]        # λ = 0: auto's continuous solver
+    assert row["peak_sampled_mb"] >= row["rss_before_mb"] > 0 and row["errors"] >= 0

@@ -25,6 +25,19 @@ leaves  accuracy  lambda_min  lambda_max  certified
 <BLANKLINE>
 complete frontier up to 4 leaves: every λ >= 0 has its certified optimum above.
 0
+
+With ``--depth-budget D`` the frontier keeps trees of depth at most D, and its last tree is the
+most accurate one (λ = 0). One split cannot separate an XOR:
+
+>>> main(["frontier", path, "--target", "y", "--depth-budget", "1", "--regularization", "0"])
+leaves  accuracy  lambda_min  lambda_max  certified
+     1    0.5000      0.0000         inf       True
+<BLANKLINE>
+complete frontier up to 2 leaves: every λ >= 0 has its certified optimum above.
+<BLANKLINE>
+optimal tree for λ = 0 (1 leaves):
+predict 0  (counts: 0=6, 1=6)
+0
 >>> main(["frontier", path, "--target", "y", "--max-leaves", "4", "--cv", "3"])  # doctest: +NORMALIZE_WHITESPACE
 lambda_min  lambda_max  leaves  mean_score  std_score  certified  folds  choice
     0.1667         inf       1      0.5000     0.0000       True    3/3
@@ -68,7 +81,10 @@ def add_cli_arguments(parser) -> None:
     """Arguments of ``treeopt frontier``."""
     parser.add_argument("csv", help="CSV file with a header row")
     parser.add_argument("--target", required=True, help="name of the label column")
-    parser.add_argument("--max-leaves", type=int, default=20, help="largest tree on the frontier (default 20)")
+    parser.add_argument("--max-leaves", type=int, default=None,
+                        help="largest tree on the frontier (default 20, or 2**D with --depth-budget D)")
+    parser.add_argument("--depth-budget", type=int, default=None, metavar="D",
+                        help="keep trees of depth at most D: the last one is then the most accurate (λ = 0)")
     parser.add_argument("--min-regularization", type=float, default=None,
                         help="only certify trees optimal for some λ at or above this (faster on large data)")
     parser.add_argument("--objective", default="accuracy",
@@ -133,7 +149,8 @@ def run_cli(args, out=None) -> int:
         front = frontier(X, y, max_leaves=args.max_leaves, objective=args.objective, omega=args.omega,
                          min_regularization=args.min_regularization, time_limit=remaining_time(deadline),
                          cache_limit=args.cache_limit, missing=args.missing,
-                         max_thresholds=args.max_thresholds, X_test=X_test, y_test=y_test)
+                         max_thresholds=args.max_thresholds, X_test=X_test, y_test=y_test,
+                         depth_budget=args.depth_budget)
     except (ValueError, TypeError) as error:
         raise SystemExit(f"treeopt: {in_flags(str(error), args)}")
     except KeyboardInterrupt as stop:
@@ -191,13 +208,15 @@ def _run_cv(args, X, y, out, time_limit) -> int:
 
     if args.test or args.show is not None or args.regularization is not None:
         raise SystemExit("treeopt: --cv chooses λ itself; drop --test, --show and --regularization.")
+    if args.depth_budget is not None:
+        raise SystemExit("treeopt: --depth-budget applies to a single frontier; drop it with --cv.")
     if args.cv < 2:
         raise SystemExit(f"treeopt: --cv needs at least 2 folds, got {args.cv}.")
     start = time.perf_counter()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")          # the status line below reports stopped folds
-            cvf = cross_validate_frontier(X, y, cv=args.cv, max_leaves=args.max_leaves, objective=args.objective,
+            cvf = cross_validate_frontier(X, y, cv=args.cv, max_leaves=args.max_leaves or 20, objective=args.objective,
                                           omega=args.omega, min_regularization=args.min_regularization,
                                           time_limit=time_limit, cache_limit=args.cache_limit,
                                           max_thresholds=args.max_thresholds, scoring=args.scoring,

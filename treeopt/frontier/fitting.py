@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
 from ..binarize import BinarizationTimeout, binarization_deadline
@@ -20,22 +21,25 @@ from ..encoding import no_feature_binarizer
 from ..solvers.base import Solver, check_cache_limit
 from .result import Frontier
 
-__all__ = ["build_frontier_search", "fit_frontier", "run_frontier"]
+__all__ = ["build_frontier_search", "fit_frontier", "run_frontier", "DEFAULT_MAX_LEAVES"]
+
+#: The largest tree of a frontier without a depth budget, unless ``max_leaves`` says otherwise.
+DEFAULT_MAX_LEAVES = 20
 
 
-def fit_frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: float | None = None,
+def fit_frontier(X, y=None, max_leaves: int | None = None, *, objective="accuracy", omega: float | None = None,
                  min_regularization: float | None = None, sample_weight=None, time_limit: float | None = None,
                  cache_limit: int | None = None,
                  X_test=None, y_test=None,
                  thresholds: str = "auto", max_thresholds: int | None = None, missing: str = "error",
-                 random_state=None):
+                 random_state=None, depth_budget: int | None = None):
     """Every minimum-loss tree with up to ``max_leaves`` leaves, and the λ range of each (one search).
 
     :func:`treeopt.frontier` calls it, or cross-validates it with ``cv=``.
 
     Parameters
     ----------
-    X, y, max_leaves, objective, omega, min_regularization, sample_weight, time_limit, cache_limit, X_test, y_test, thresholds, max_thresholds, missing, random_state
+    X, y, max_leaves, objective, omega, min_regularization, sample_weight, time_limit, cache_limit, X_test, y_test, thresholds, max_thresholds, missing, random_state, depth_budget
         As for :func:`treeopt.frontier` (which documents them), without its cross-validation.
 
     Returns
@@ -59,20 +63,26 @@ def fit_frontier(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega
     """
     if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
         raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}.")
+    if depth_budget is not None and (isinstance(depth_budget, bool) or not isinstance(depth_budget, (int, np.integer))
+                                     or depth_budget < 0):
+        raise ValueError(f"depth_budget must be a non-negative integer or None, got {depth_budget!r}.")
+    if max_leaves is None:
+        max_leaves = DEFAULT_MAX_LEAVES if depth_budget is None else 2 ** depth_budget
     check_cache_limit(cache_limit)
     if (X_test is None) != (y_test is None):
         raise ValueError("give both X_test and y_test, or neither.")
     search, setup_stopped = build_frontier_search(
         X, y, max_leaves, objective=objective, omega=omega, min_regularization=min_regularization,
         sample_weight=sample_weight, thresholds=thresholds, max_thresholds=max_thresholds, missing=missing,
-        random_state=random_state, setup_time_limit=time_limit)
+        random_state=random_state, depth_budget=depth_budget, setup_time_limit=time_limit)
     return run_frontier(search, setup_stopped=setup_stopped, time_limit=time_limit, cache_limit=cache_limit,
                         X_test=X_test, y_test=y_test)
 
 
-def build_frontier_search(X, y=None, max_leaves: int = 20, *, objective="accuracy", omega: float | None = None,
-                          min_regularization: float | None = None, sample_weight=None, thresholds: str = "auto",
-                          max_thresholds: int | None = None, missing: str = "error", random_state=None,
+def build_frontier_search(X, y=None, max_leaves: int = DEFAULT_MAX_LEAVES, *, objective="accuracy",
+                          omega: float | None = None, min_regularization: float | None = None, sample_weight=None,
+                          thresholds: str = "auto", max_thresholds: int | None = None, missing: str = "error",
+                          random_state=None, depth_budget: int | None = None,
                           setup_time_limit: float | None = None) -> tuple[Solver, str | None]:
     """The frontier search on a table (not yet run), built by :func:`treeopt.make_solver`, and why its setup
     stopped (None when it did not).
@@ -83,7 +93,7 @@ def build_frontier_search(X, y=None, max_leaves: int = 20, *, objective="accurac
 
     Parameters
     ----------
-    X, y, max_leaves, objective, omega, min_regularization, sample_weight, thresholds, max_thresholds, missing, random_state
+    X, y, max_leaves, objective, omega, min_regularization, sample_weight, thresholds, max_thresholds, missing, random_state, depth_budget
         As for :func:`treeopt.frontier`.
     setup_time_limit : float, optional
         Seconds the binarization may take (None: no limit).
@@ -100,7 +110,7 @@ def build_frontier_search(X, y=None, max_leaves: int = 20, *, objective="accurac
     >>> search.name, search.dataset.n_features, stopped
     ('frontier', 2, None)
     """
-    settings = dict(solver="frontier", regularization=None, objective=objective, omega=omega,
+    settings = dict(solver="frontier", regularization=None, objective=objective, omega=omega, depth_budget=depth_budget,
                     solver_options={"max_leaves": max_leaves, "min_regularization": min_regularization})
     if isinstance(X, Dataset):
         if y is not None:

@@ -165,9 +165,13 @@ class Frontier:
         self.equivalent_points_loss = eq
         trees = [search.tree_for_budget(r["budget"]) for r in rows]
         certified = [i for i, r in enumerate(rows) if r["certified"]]
+        # With a depth budget d no tree has more than 2**d leaves: once those budgets are certified,
+        # nothing lies beyond the table, and its last point is the optimum down to λ = 0.
+        depth = search.depth_budget
+        no_tree_beyond = depth is not None and self.certified_leaves >= 2 ** depth
         intervals = regularization_intervals([rows[i]["leaves"] for i in certified],
                                              [rows[i]["loss"] for i in certified],
-                                             floor=eq, beyond=self.certified_leaves)
+                                             floor=None if no_tree_beyond else eq, beyond=self.certified_leaves)
         lam = {i: iv for i, iv in zip(certified, intervals)}
         lam0 = search.min_regularization
         if lam0:
@@ -211,11 +215,14 @@ class Frontier:
     def row_for(self, regularization: float) -> int:
         """Row of the certified tree that minimises ``loss + λ × leaves`` (fewest leaves on ties).
 
+        λ = 0 asks for the most accurate tree: the frontier certifies it when it was built with a
+        ``depth_budget`` (and ``max_leaves`` at least ``2 ** depth_budget``), else it is refused.
+
         Warns (``UserWarning``) when the search cannot certify that tree for
         this λ: a tree with more leaves than the certified budget might be
         better. The returned row is then the best known, not proved.
         """
-        lam = _check_regularization(regularization)
+        lam = _check_regularization(regularization, zero=self.min_certified_regularization == 0)
         table = self.table
         candidates = table.index[table["certified"]]
         if not len(candidates):                     # nothing proved (the setup stopped): the best known
@@ -260,7 +267,7 @@ class Frontier:
     def objective_for(self, regularization: float) -> float:
         """``loss + λ × leaves`` of :meth:`tree_for` (training objective)."""
         row = self.row_for(regularization)
-        return float(self.table.at[row, "loss"] + _check_regularization(regularization) * self.table.at[row, "leaves"])
+        return float(self.table.at[row, "loss"] + float(regularization) * self.table.at[row, "leaves"])
 
     # -- held-out data ----------------------------------------------------------------
     def evaluate(self, X, y, name: str = "test", *, binarized: bool | None = None) -> pd.DataFrame:
@@ -350,9 +357,14 @@ def _training_accuracy(tree: Tree, total_weight: float) -> float:
     return float(correct / total_weight)
 
 
-def _check_regularization(regularization) -> float:
+def _check_regularization(regularization, *, zero: bool = False) -> float:
+    """λ as a float: positive, or 0 when the frontier certifies its λ = 0 end (``zero``)."""
     if isinstance(regularization, bool) or not isinstance(regularization, (int, float, np.floating)) \
-            or not math.isfinite(regularization) or regularization <= 0:
+            or not math.isfinite(regularization) or regularization < 0:
         raise ValueError(f"regularization must be a positive number, got {regularization!r} "
                          "(the objective cost of one leaf, e.g. 0.01).")
+    if regularization == 0 and not zero:
+        raise ValueError("regularization=0 asks for the most accurate tree, which this frontier does not "
+                         "certify: build it with a depth budget, frontier(X, y, depth_budget=d), whose last "
+                         "point is the most accurate tree of depth at most d.")
     return float(regularization)

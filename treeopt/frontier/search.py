@@ -71,17 +71,18 @@ INF = math.inf
 class FrontierProblem:
     """A support set with its per-budget values ``f(s, k)`` (weight units).
 
-    ``value[k]`` is exact when ``solved[k]``; ``lower[k]`` is a proved lower
+    ``depth`` is the depth its trees may still use (None: any depth); ``value[k]`` is exact when ``solved[k]``; ``lower[k]`` is a proved lower
     bound; ``choice[k]`` is ``None`` (a leaf) or ``(feature, a)``: split on
     ``feature`` with at most ``a`` leaves on the false side and ``k - a`` on
     the true side.
     """
 
     __slots__ = ("support", "counts", "leaf_loss", "prediction", "eq", "value", "lower", "solved",
-                 "choice", "children", "closed_from", "cap")
+                 "choice", "children", "closed_from", "cap", "depth")
 
-    def __init__(self, support, counts, leaf_loss, prediction, eq, budget):
+    def __init__(self, support, counts, leaf_loss, prediction, eq, budget, depth=None):
         self.support = support
+        self.depth = depth
         self.counts = counts
         self.leaf_loss = leaf_loss
         self.prediction = prediction
@@ -133,8 +134,13 @@ class FrontierSearch(Solver):
         read off the front (the best ``loss(k) + λ k``), and the front is exact for
         every ``λ' >= λ``. Without it the scalar bounds are those of the least loss
         with at most ``max_leaves`` leaves.
-    depth_budget : None
-        Not supported (the frontier keeps trees of every depth); must be None.
+    depth_budget : int, optional
+        Keep only trees of depth at most this. Such a tree has at most ``2 ** depth_budget``
+        leaves, so the budgets above that copy its value, and with ``max_leaves >= 2 ** depth_budget``
+        the front's last point is the most accurate tree of that depth (fewest leaves on ties): the
+        optimum at λ = 0. Subproblems are then kept by (support, depth left), as in the depth-limited
+        dynamic program of MurTree (Demirović et al., *MurTree: Optimal Decision Trees via Dynamic
+        Programming and Search*, JMLR 2022, section 4.1). Default: trees of every depth.
 
     Notes
     -----
@@ -177,8 +183,7 @@ class FrontierSearch(Solver):
     """
 
     name = "frontier"
-    CAPABILITIES = Capabilities(options=("max_leaves", "min_regularization"), depth_budget=False,
-                                single_class=True)
+    CAPABILITIES = Capabilities(options=("max_leaves", "min_regularization"), single_class=True)
     BOUNDS = {
         "equivalent_points": "GOSDT Theorem B.9 / OSDT Theorem 9 (equivalent points bound)",
         "hierarchical": "GOSDT Theorems B.1, B.3 per leaf budget (children's lower bounds)",
@@ -199,12 +204,9 @@ class FrontierSearch(Solver):
         if max_leaves is not None and max_leaves < 1:
             raise ValueError(f"max_leaves must be at least 1, got {max_leaves}; it caps the number of "
                              "leaves of the frontier's trees (e.g. max_leaves=20).")
-        if depth_budget is not None:
-            raise ValueError(f"the frontier search takes no depth_budget (got {depth_budget!r}); it keeps trees "
-                             "of every depth. Leave depth_budget=None.")
         # Without λ the base class's regularization is unused (1.0 keeps its checks valid).
         super().__init__(dataset, regularization=1.0 if regularization is None else regularization,
-                         objective=objective, bounds=bounds)
+                         objective=objective, bounds=bounds, depth_budget=depth_budget)
         if not self.objective.additive:
             raise ValueError(f"the frontier needs an additive objective; {self.objective.name!r} is not. "
                              "Use 'accuracy', 'balanced_accuracy' or 'weighted_accuracy'.")
@@ -231,7 +233,7 @@ class FrontierSearch(Solver):
         self.penalty = (self.min_regularization or 0.0) * dataset.total_weight   # λ₀ in weight units
         self._subtract = bool(dataset.exact_counts and self.model.unit_costs and self.bounds["equivalent_points"])
         self.eps = EPS * dataset.total_weight   # relative: tiny weights keep their ties
-        self.problems: dict[int, FrontierProblem] = {}
+        self.problems: dict = {}       # by support, or by (support, depth left) with a depth budget
         self.root: FrontierProblem | None = None
         self.certified_leaves = 0
         self._target = 0              # the root budget being searched now
@@ -239,8 +241,9 @@ class FrontierSearch(Solver):
 
     # -- subproblems ----------------------------------------------------------------
     def _problem(self, support: int, parent: FrontierProblem | None = None,
-                 sibling: FrontierProblem | None = None) -> FrontierProblem:
-        problem = self.problems.get(support)
+                 sibling: FrontierProblem | None = None, depth: int | None = None) -> FrontierProblem:
+        key = support if depth is None else (support, depth)
+        problem = self.problems.get(key)
         if problem is not None:
             return problem
         if sibling is not None and self._subtract:
@@ -254,7 +257,9 @@ class FrontierSearch(Solver):
         if not self.bounds["equivalent_points"]:
             eq = 0
         leaf_loss, prediction = self.model.leaf(counts)
-        problem = FrontierProblem(support, counts, leaf_loss, prediction, eq, self.max_leaves)
+        problem = FrontierProblem(support, counts, leaf_loss, prediction, eq, self.max_leaves, depth)
+        if depth is not None and 2 ** depth < problem.cap:
+            problem.cap = 2 ** depth            # a tree of depth d has at most 2**d leaves
         if self.penalty > 0 and self.bounds["leaf_cap"]:
             # A subtree with k leaves that is optimal for some λ >= λ₀ saves at least λ₀ per extra
             # leaf over the single leaf, and cannot go below eq: k <= 1 + (leaf - eq) / λ₀.
@@ -266,7 +271,7 @@ class FrontierSearch(Solver):
             # The leaf already reaches the equivalent-points bound: a leaf for every budget.
             self.prune_counts["equivalent_points"] += 1
             self._close(problem, 1)
-        self.problems[support] = problem
+        self.problems[key] = problem
         return problem
 
     def _close(self, problem: FrontierProblem, k: int) -> None:
@@ -283,12 +288,14 @@ class FrontierSearch(Solver):
         if problem.children is None:
             support = problem.support
             masks = self.dataset.feature_masks
+            depth = None if problem.depth is None else problem.depth - 1
             children = []
             for j in range(self.dataset.n_features):
                 right = support & masks[j]
                 if right and right != support:
-                    right_problem = self._problem(right)
-                    children.append((j, self._problem(support ^ right, problem, right_problem), right_problem))
+                    right_problem = self._problem(right, depth=depth)
+                    children.append((j, self._problem(support ^ right, problem, right_problem, depth),
+                                     right_problem))
             # Most promising first: the split with the least loss as two leaves.
             children.sort(key=lambda c: c[1].leaf_loss + c[2].leaf_loss)
             problem.children = children
@@ -402,7 +409,7 @@ class FrontierSearch(Solver):
         self._record(improved=True)
 
     def _search(self):
-        self.root = self._problem(self.dataset.all_points)
+        self.root = self._problem(self.dataset.all_points, depth=self.depth_budget)
         self._incumbents = {1: (self.root.leaf_loss, None)}
         root = self.root
         self.certified_leaves = 1
