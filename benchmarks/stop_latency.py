@@ -79,7 +79,15 @@ def main(argv=None) -> int:
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--unit-seconds", type=float, default=30.0, help="seconds of single steps for 'unit'")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--address-limit", default=None,
+                        help="cap the process's address space (RLIMIT_AS, e.g. 12GB): a fit that outgrows it "
+                             "ends with status memory instead of pressing the shared machine")
     args = parser.parse_args(argv)
+    if args.address_limit is not None:
+        import resource
+        from treeopt.memory import parse_memory_limit
+        cap = parse_memory_limit(args.address_limit)
+        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))
     warnings.simplefilter("ignore")
     X, y = table(args.rows, args.columns, args.seed)
     per_column = max(1, args.thresholds // args.columns)

@@ -24,7 +24,8 @@ from __future__ import annotations
 import os
 import re
 
-__all__ = ["parse_memory_limit", "resident_memory", "available_memory", "memory_room", "format_bytes"]
+__all__ = ["parse_memory_limit", "resident_memory", "available_memory", "memory_room", "address_space_room",
+           "format_bytes"]
 
 _UNITS = {"": 1, "b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12,
           "k": 10**3, "m": 10**6, "g": 10**9, "t": 10**12,
@@ -165,7 +166,7 @@ def _cgroup_room() -> int | None:
     return min(rooms) if rooms else None
 
 
-def _address_space_room() -> int | None:
+def address_space_room() -> int | None:
     """Bytes of address space left under ``RLIMIT_AS`` (``ulimit -v``), or None without that limit."""
     try:
         import resource
@@ -200,7 +201,7 @@ def memory_room() -> int | None:
     >>> room is None or room >= 0
     True
     """
-    rooms = [room for room in (available_memory(), _address_space_room(), _cgroup_room()) if room is not None]
+    rooms = [room for room in (available_memory(), address_space_room(), _cgroup_room()) if room is not None]
     return min(rooms) if rooms else None
 
 

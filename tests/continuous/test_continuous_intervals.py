@@ -29,3 +29,21 @@ def test_every_threshold_is_evaluated_or_pruned_once(batch, pruning):
     assert search.evaluated == len(seen)
     assert search.evaluated + search.pruned == sum(lengths)
     assert all(0 <= m < lengths[f] for f, m in seen)
+
+
+def test_interval_reach_and_the_monotone_part_of_the_interval_bound():
+    """The constant-time monotonicity bound never exceeds the full bound, and the reach of a threshold
+    is the weight to its farther evaluated neighbour (the column's ends count as neighbours)."""
+    cumulative = [np.array([1.0, 3.0, 4.0, 8.0, 9.0])]
+    search = IntervalSearch(cumulative, [10.0], floor=0.0, pruning=True)
+    (f, m), = search.candidates(np.inf, 1)
+    assert (f, m) == (0, 2)
+    assert search.interval_reach(0, -1, 2, 5) == 6.0                  # 4 rows below it, 6 above
+    search.record(0, 2, 3.0, 5.0)
+    assert search.monotone_bound(0, -1, 2) == 5.0                     # right child at least threshold 2's
+    assert search.monotone_bound(0, 2, 5) == 3.0                      # left child at least threshold 2's
+    for a, b in ((-1, 2), (2, 5)):
+        assert search.monotone_bound(0, a, b) <= search.interval_bound(0, a, b)
+    # Similarity raises threshold 1's left child to 3 - (4 - 3) = 2, not threshold 0's (3 - 3): the least is 5.
+    assert search.interval_bound(0, -1, 2) == 5.0
+    assert search.interval_reach(0, 2, 3, 5) == 4.0

@@ -137,3 +137,23 @@ def test_each_pruning_switch_acts_on_continuous_data():
     solver = make_solver(X, y, solver="continuous", regularization=0.05, depth_budget=3)
     solver.run()
     assert all(solver.prune_counts[name] > 0 for name in solver.BOUNDS), solver.prune_counts
+
+
+def test_each_child_schedule_switch_acts_on_continuous_data():
+    """ConTree's schedule of a split's children runs at depth three (the oracle tests above show that
+    switching either part off keeps the optimum): the larger child goes first on some splits, and a
+    second child is solved for its interval bound alone on others, with fewer thresholds evaluated."""
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(200, 3)).round(2)
+    y = ((X[:, 0] > 0) ^ (X[:, 2] > 0.5)).astype(int)
+    y[rng.random(200) < 0.15] ^= 1
+    evaluated = {}
+    for widen in (True, False):
+        solver = make_solver(X, y, solver="continuous", regularization=0, depth_budget=3,
+                             strategies={"interval_budget": widen})
+        assert solver.run().optimal
+        evaluated[widen] = solver.expansions
+        if widen:
+            assert solver.prune_counts["larger_child_first"] > 0, solver.prune_counts
+            assert solver.prune_counts["interval_budget"] > 0, solver.prune_counts
+    assert evaluated[True] < evaluated[False], evaluated

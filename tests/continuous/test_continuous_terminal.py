@@ -11,7 +11,7 @@ import pytest
 from treeopt.solvers.continuous.terminal import SupportColumns, best_depth_one, depth_two_children
 
 
-def _support(seed: int, n_classes: int, n_rows: int = 40):
+def _support(seed: int, n_classes: int, n_rows: int = 40, whole: bool = False):
     rng = np.random.default_rng(seed)
     values = np.column_stack([rng.integers(0, 5, n_rows), rng.normal(size=n_rows).round(1),
                               rng.integers(0, 2, n_rows), rng.normal(size=n_rows)])
@@ -20,17 +20,23 @@ def _support(seed: int, n_classes: int, n_rows: int = 40):
     y = rng.integers(0, n_classes, n_rows)
     cw = np.zeros((n_rows, n_classes))
     cw[np.arange(n_rows), y] = rng.integers(1, 4, n_rows) * rng.choice([1.0, 2.5], size=n_classes)[y]
+    if whole:                                  # whole weights: the solver sums them as integers
+        cw = np.ceil(cw)
     return order, rank, cw
 
 
+@pytest.mark.parametrize("whole", [False, True])
 @pytest.mark.parametrize("n_classes", [2, 3])
 @pytest.mark.parametrize("seed", range(4))
-def test_batched_children_equal_one_depth_one_solve_per_child(n_classes, seed):
-    cols, rank, cw = _support(seed, n_classes)
+def test_batched_children_equal_one_depth_one_solve_per_child(n_classes, seed, whole):
+    cols, rank, cw = _support(seed, n_classes, whole=whole)
     # A subset of the rows, as deeper in a tree, so that each column's order skips rows.
     kept = np.isin(cols[0], cols[0][::3], invert=True)
     cols = np.array([row[np.isin(row, cols[0][kept])] for row in cols])
     support = SupportColumns(cols, rank, cw)
+    integral = bool(np.all(cw == np.round(cw)))
+    assert integral or not whole
+    assert support.weighted[0].dtype.kind == ("i" if integral else "f")
     columns, ranks = [], []
     for f in range(cols.shape[0]):
         for r in np.unique(rank[f, cols[f]])[:-1]:

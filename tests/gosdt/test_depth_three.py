@@ -66,8 +66,9 @@ def test_a_child_whose_bound_reaches_its_leaf_is_a_leaf_without_a_solve():
     two = DepthTwoSolver(dataset.points, dataset.counts, 0.01 * dataset.total_weight, 1e-9 * dataset.total_weight)
     three = DepthThreeSolver(two)
     solved = []
-    real_best = two.best
-    two.best = lambda mask, target=np.inf: solved.append(mask.copy()) or real_best(mask, target)
+    real_best = two.best_steps          # (a child's solve, in slices)
+    two.best_steps = lambda mask, target=np.inf, slice_seconds=None: \
+        solved.append(mask.copy()) or real_best(mask, target, slice_seconds)
     objective, spec = three.solve(np.ones(dataset.n_points, dtype=bool), np.inf)
     pure = dataset.points[:, 0].astype(bool)                    # the points with x0 = 1
     assert not any(np.array_equal(mask, pure) for mask in solved)

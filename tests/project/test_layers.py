@@ -138,7 +138,8 @@ LAYERS = [
               "treeopt.numeric_thresholds", "treeopt.regularization"]),
     ("trees", ["treeopt.tree", "treeopt.code_export", "treeopt.sklearn_export", "treeopt.model_json"]),
     ("protocol", ["treeopt.solvers.base", "treeopt.solvers.records", "treeopt.solvers.switches",
-                  "treeopt.solvers.capabilities", "treeopt.solvers.interrupts"]),
+                  "treeopt.solvers.capabilities", "treeopt.solvers.interrupts",
+                  "treeopt.solvers.memory_reserve"]),
     ("solvers", ["treeopt.solvers", "treeopt.greedy", "treeopt.frontier", "treeopt.rashomon",
                  "treeopt.bounds_lab"]),
     # the runners that build their solver through make_solver (one frontier, the OSDT ablation, a bound's

@@ -133,3 +133,37 @@ def test_osdt_grows_the_same_cart_warm_start_in_units_of_the_budget(slow_cart):
     leaf, _ = model.leaf(dataset.class_counts(dataset.all_points))
     assert model.to_objective(cart) < model.to_objective(leaf) + 0.01      # CART beats the single leaf here
     assert solver.trace[0].upper_bound == pytest.approx(model.to_objective(cart), abs=1e-12)
+
+
+def _answers_sigint(fit, moment: float) -> float:
+    """Seconds from a real SIGINT sent ``moment`` seconds into ``fit()`` to ``KeyboardInterrupt`` leaving it."""
+    timer, sent = _sigint_after(moment)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with pytest.raises(KeyboardInterrupt):
+                fit()
+        stopped = time.perf_counter()
+    finally:
+        timer.cancel()
+    assert sent, "fit ended before the SIGINT was sent"
+    return stopped - sent[0]
+
+
+@pytest.mark.parametrize("moment", np.random.default_rng(11).uniform(0.05, 1.5, size=3).round(3).tolist())
+def test_sigint_stops_the_cross_validated_estimator_between_or_inside_folds(moment):
+    """OptimalTreeClassifierCV runs a search per fold and a refit: Ctrl-C stops the fold loop at once."""
+    from treeopt import OptimalTreeClassifierCV
+    X, y = load_monk(2)
+    latency = _answers_sigint(lambda: OptimalTreeClassifierCV(cv=3).fit(X, y), moment)
+    assert latency < HARD_LIMIT, f"OptimalTreeClassifierCV answered the SIGINT after {latency:.1f} s"
+
+
+@pytest.mark.parametrize("moment", [0.02, 0.1, 0.3])
+def test_sigint_stops_threshold_guessing(moment):
+    """Guessing thresholds (a boosted reference model, then eliminating features) answers Ctrl-C too."""
+    from sklearn.datasets import load_breast_cancer
+    X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    fit = OptimalTreeClassifier(regularization=0.01, thresholds="guess").fit
+    latency = _answers_sigint(lambda: fit(X, y), moment)
+    assert latency < HARD_LIMIT, f"threshold guessing answered the SIGINT after {latency:.1f} s"

@@ -178,7 +178,7 @@ def test_a_table_beyond_the_address_space_limit_is_refused_before_it_is_built():
 def test_memory_room_is_the_least_limit_the_process_sees(monkeypatch):
     import treeopt.memory as memory
     monkeypatch.setattr(memory, "available_memory", lambda: 8 * 10**9)
-    monkeypatch.setattr(memory, "_address_space_room", lambda: None)
+    monkeypatch.setattr(memory, "address_space_room", lambda: None)
     monkeypatch.setattr(memory, "_cgroup_room", lambda: 10**9)
     assert memory.memory_room() == 10**9
     monkeypatch.setattr(memory, "_cgroup_room", lambda: None)

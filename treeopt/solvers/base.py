@@ -69,9 +69,10 @@ from ..data import Dataset
 from ..events import Event, Expanded, Finished, Improved, LowerBoundRaised, Progress, Pruned
 from ..memory import parse_memory_limit, resident_memory
 from ..objectives import Objective, get_objective
-from ..tree import Tree
+from ..tree import Leaf, Tree
 from .capabilities import Capabilities
 from .interrupts import DeferredSignals
+from .memory_reserve import RESERVE
 from .records import TRACE_COLUMNS, QueueEntry, SearchResult, Snapshot, TracePoint, trace_frame
 from .switches import Switch, Switches, switches_from_citations
 
@@ -562,6 +563,7 @@ class Solver:
         """
         if self._finished or self._broken:
             return False
+        RESERVE.arm()
         if held is None:
             try:
                 with DeferredSignals() as held:
@@ -569,8 +571,13 @@ class Solver:
             except KeyboardInterrupt:               # delivered as the block closed
                 self._interrupted()
                 raise
+            except MemoryError:                     # raised while the block closed
+                RESERVE.spend()
+                self._out_of_memory()
+                return False
         generator = self._generator
         held.inside = True
+        out_of_memory = False
         try:
             for _ in range(n):
                 self._clock_start = time.perf_counter()
@@ -584,6 +591,8 @@ class Solver:
                 finally:
                     self._elapsed += time.perf_counter() - self._clock_start
                     self._clock_start = None
+                if RESERVE.running_short():
+                    raise MemoryError("the process is about to reach its address-space limit (RLIMIT_AS)")
                 if held.pending:
                     held.deliver()
             return True
@@ -591,13 +600,16 @@ class Solver:
             self._interrupted()
             raise
         except MemoryError:
-            self._out_of_memory()
-            return False
+            RESERVE.spend()                 # room for what follows, at once
+            out_of_memory = True            # handled once the error (and the frames it holds) is gone
         except BaseException as error:
             self._closed_by(error)
             raise
         finally:
             held.inside = False
+        if out_of_memory:
+            self._out_of_memory()
+        return False
 
     def steps(self, every: int = 1) -> Iterator[Event]:
         """Yield events while searching; stop iterating to pause, iterate again to resume.
@@ -737,6 +749,8 @@ class Solver:
         self._clock_start = time.perf_counter()
         check_every = CACHE_CHECK_EVERY
         counter = 0
+        out_of_memory = False
+        RESERVE.arm()
         try:
             with DeferredSignals() as held:
                 while True:
@@ -758,6 +772,16 @@ class Solver:
                         self._finished = True
                         self.status = self.finished_status
                         break
+                    except MemoryError:
+                        # Give the reserve back before anything else allocates (restoring the signal
+                        # handlers included), and handle it once the error and the frames it holds are gone.
+                        RESERVE.spend()
+                        out_of_memory = True
+                        break
+                    if RESERVE.running_short():   # stop before the cap, where some libraries crash
+                        RESERVE.spend()
+                        out_of_memory = True
+                        break
                     if held.pending:
                         held.deliver()            # Ctrl-C held until this unit of work ended
                     if deadline is not None and time.perf_counter() >= deadline:
@@ -774,10 +798,11 @@ class Solver:
                             next_report = now + 1.0
                             progress(self)
         except KeyboardInterrupt:
-            self._interrupted()
-        except MemoryError:
-            self._out_of_memory()
-            return self.result()
+            if not out_of_memory:              # a Ctrl-C held while memory ran out: the search ends anyway
+                self._interrupted()
+        except MemoryError:                    # outside a unit: a limit check, a signal handler
+            RESERVE.spend()
+            out_of_memory = True
         except BaseException as error:
             self._closed_by(error)
             raise
@@ -785,6 +810,9 @@ class Solver:
             if self._clock_start is not None:
                 self._elapsed += time.perf_counter() - self._clock_start
                 self._clock_start = None
+        if out_of_memory:
+            self._out_of_memory()
+            return self.result()
         self._record()
         return self.result()
 
@@ -795,11 +823,13 @@ class Solver:
         tree, bounds and trace so far are kept (in :meth:`result` and :meth:`snapshot`), then
         :meth:`_release_search` drops the search's cache so the program can go on.
         """
+        RESERVE.spend()
         if self._clock_start is not None:
             self._elapsed += time.perf_counter() - self._clock_start
             self._clock_start = None
         self._broken = "it ran out of memory (MemoryError) and its state was released"
         self.status = "memory"
+        gc.collect()                       # the closed generator's frames and whatever cycles they held
         self.release()
         gc.collect()
 
@@ -878,9 +908,48 @@ class Solver:
             self._broken = "release() freed the search state"
         if self._generator is not None:
             self._generator.close()
-        self._released = self._current_result()
+        try:
+            self._released = self._current_result()
+        except MemoryError:                  # even the result does not fit: free the search, then keep less
+            self._released = self._result_after_freeing()
+            return
         self._drop_search()                  # the solver's own release (cuts reference cycles), then ...
         self._release_search()               # ... every attribute of the search state
+
+    def _result_after_freeing(self) -> SearchResult:
+        """The result :meth:`release` keeps when building the current one ran out of memory.
+
+        The search state is dropped first; then the result is the last one built (its tree and
+        objective still hold, and the lower bound is raised to the search's latest), or, when none
+        was, the single leaf. Either way the gap is honest: the tree's objective minus a proved
+        lower bound.
+        """
+        lower, guessed = self.lower_bound, self.lower_bound_guessed
+        kept = getattr(self, "_last_result", None)
+        kept = None if kept is None else kept[1]
+        status, expansions, elapsed = self.status, self.expansions, self.elapsed
+        self._drop_search()
+        self._release_search()              # the class answers from _released from now on
+        gc.collect()
+        if kept is not None:
+            upper, tree, top = kept.upper_bound, kept.tree, kept.top_trees
+        else:
+            tree = self._leaf_tree()
+            upper, top = tree.root.loss + self.regularization, []
+        lower = min(lower, upper)
+        return SearchResult(tree=tree, objective=upper, lower_bound=lower, upper_bound=upper, gap=upper - lower,
+                            optimal=False, status=status, expansions=expansions, elapsed=elapsed,
+                            prune_counts=dict(self.prune_counts), trace=list(self.trace), cache_size=0,
+                            lower_bound_guessed=guessed, top_trees=list(top))
+
+    def _leaf_tree(self) -> Tree:
+        """The single leaf over all the data: the tree a search that kept nothing else still has."""
+        ds = self.dataset
+        model = self.objective.loss_model(ds)
+        counts = ds.class_counts(ds.all_points)
+        loss, prediction = model.leaf(counts)
+        return Tree(Leaf(prediction, counts, model.to_objective(loss)), ds.features, ds.classes,
+                    binarizer=ds.binarizer)
 
     def _drop_search(self) -> None:
         """Free what the search holds (the memo, the queue); :meth:`release` calls it once."""

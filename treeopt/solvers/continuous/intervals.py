@@ -110,6 +110,24 @@ class IntervalSearch:
         w = self.cumulative[f][m]
         return max(la, lb - (wb - w), self.floor), max(rb, ra - (w - wa), self.floor)
 
+    def interval_reach(self, f: int, a: int, m: int, b: int) -> float:
+        """The cost-weighted rows between threshold ``m`` and the farther of its evaluated neighbours
+        ``a < m < b``: how far a child's bound at ``m`` must exceed the budget to close a whole half
+        of the interval by similarity."""
+        cum = self.cumulative[f]
+        below = cum[a] if a >= 0 else 0.0
+        above = cum[b] if b < len(cum) else self.totals[f]
+        return float(max(cum[m] - below, above - cum[m]))
+
+    def monotone_bound(self, f: int, a: int, b: int) -> float:
+        """The monotonicity part of :meth:`interval_bound`, in constant time: every threshold between
+        ``a`` and ``b`` has a left child at least ``a``'s and a right child at least ``b``'s."""
+        if not self.pruning:
+            return 2 * self.floor
+        la = self._ends(f, a)[0]
+        rb = self._ends(f, b)[1]
+        return max(la, self.floor) + max(rb, self.floor)
+
     def interval_bound(self, f: int, a: int, b: int) -> float:
         """The least lower bound of a split at any threshold strictly between ``a`` and ``b``."""
         if not self.pruning:
@@ -132,8 +150,11 @@ class IntervalSearch:
         while heap and len(out) < k:
             bound, f, a, b = heapq.heappop(heap)
             if (f, a, b) in self._stale:          # pushed with its parent's bound: compute its own now
-                self._stale.discard((f, a, b))
-                bound = max(bound, self.interval_bound(f, a, b))
+                # Monotonicity alone first (constant time); the full bound only if that does not close it.
+                bound = max(bound, self.monotone_bound(f, a, b))
+                if bound < target:
+                    self._stale.discard((f, a, b))
+                    bound = max(bound, self.interval_bound(f, a, b))
                 if heap and bound > heap[0][0]:
                     heapq.heappush(heap, (bound, f, a, b))
                     continue

@@ -9,6 +9,9 @@ Dynamic Programming with Branch-and-Bound*, AAAI 2025, section 3). This module r
 * upper bounds passed down (section 4.1): a subproblem is asked for its optimum only if it is
   below a budget (the best split so far minus a lower bound on the sibling), and otherwise
   answers with a lower bound at least the budget;
+* ConTree's schedule of a split's children: the larger child first, then the other under the
+  budget left plus the weight of the larger half of the threshold's interval, so that its lower
+  bound closes the interval's neighbours even when the split itself is ruled out;
 * the terminal depth-two solver (:mod:`.terminal`, section 4.3) for the last two levels;
 * a memo of subproblems by (depth, support), results and lower bounds alike;
 * with a depth budget of three or more, good trees before the exact search (:mod:`.anytime`):
@@ -84,9 +87,10 @@ class ContinuousSearch(Solver):
         certifies the best tree.
     strategies : dict of str to bool, optional
         Switch off the ``depth_two`` subsolver (the depth-two levels are then searched like deeper
-        ones), the ``shallower_start`` or ``cart_start`` first incumbent, or the
+        ones), the ``shallower_start`` or ``cart_start`` first incumbent, the
         ``discrepancy_search`` passes that find good trees before the exact search (both from depth
-        three on, ``treeopt.solvers.continuous.anytime``).
+        three on, ``treeopt.solvers.continuous.anytime``), or the ``larger_child_first`` and
+        ``interval_budget`` orders of a split's children.
 
     Examples
     --------
@@ -100,8 +104,8 @@ class ContinuousSearch(Solver):
     >>> result.optimal, result.objective, result.tree.n_leaves
     (True, 0.0, 4)
     >>> sorted(solver.prune_counts)  # doctest: +NORMALIZE_WHITESPACE
-    ['cart_start', 'depth_two', 'discrepancy_search', 'interval_pruning', 'leaf_bound', 'leaf_lookahead',
-     'leaf_support', 'shallower_start', 'upper_bound_pass_down']
+    ['cart_start', 'depth_two', 'discrepancy_search', 'interval_budget', 'interval_pruning', 'larger_child_first',
+     'leaf_bound', 'leaf_lookahead', 'leaf_support', 'shallower_start', 'upper_bound_pass_down']
     """
 
     name = "continuous"
@@ -115,6 +119,11 @@ class ContinuousSearch(Solver):
                             "fewer than b / λ leaves, so a subproblem is solved at depth at most ceil(b / λ) - 2"),
         bound("leaf_support", "OSDT Theorem 3 (lower bound on leaf support), in its one-sided form: a split with a "
                               "side of cost-weighted weight at most λ is no better than its other side's subtree"),
+        search_order("larger_child_first", "Brița et al. (AAAI 2025), ConTree's schedule: of a split's two children "
+                                           "the one with more rows is solved first, the other under the budget left"),
+        search_order("interval_budget", "Brița et al. (AAAI 2025) section 4.2, ConTree's schedule: the second child's "
+                                        "budget is raised by the weight of the larger half of the threshold's interval, so "
+                                        "its bound closes the neighbours"),
         subsolver("depth_two", "Brița et al. (AAAI 2025) section 4.3: the terminal depth-two solver, one pass per "
                                "root threshold"),
         first_incumbent("shallower_start", "a support's best tree one level shallower (solved under the same "
@@ -382,9 +391,19 @@ class ContinuousSearch(Solver):
         return ("split", f, r, *children)
 
     def _recursion(self, frame, cols, thresholds, depth, budget, known_lower):
-        """One threshold at a time, least interval bound first, children solved under budgets."""
+        """One threshold at a time, least interval bound first, children solved under budgets.
+
+        With ``larger_child_first`` the child with more rows is solved first (it is the likelier to
+        use up the budget on its own, and then the smaller one is solved under a small budget). With
+        ``interval_budget`` the second child's budget is raised by the weight of the larger half of
+        the threshold's interval, and it is solved even when the first child already rules the split
+        out: its lower bound then reaches far enough to close that interval's neighbours (ConTree's
+        schedule, Brița et al., AAAI 2025, section 4.2 with the bounds of :mod:`.intervals`).
+        """
         search = frame.search
         pass_down = self.bounds["upper_bound_pass_down"]
+        larger_first = self.bounds["larger_child_first"]
+        widen = pass_down and self.bounds["interval_budget"]
         n = cols.shape[0]
         while frame.best > known_lower or not self.bounds["interval_pruning"]:
             target = min(frame.best, budget)
@@ -393,27 +412,40 @@ class ContinuousSearch(Solver):
                 break
             (f, m), = chosen
             a, b = search.interval_of(f, m)
-            low_left, low_right = search.child_bounds(f, a, m, b)
+            low = search.child_bounds(f, a, m, b)               # (left, right)
             r = int(thresholds[f][m])
             goes_left = self._rank[f][cols] <= r
-            left_cols, right_cols = cols[goes_left].reshape(n, -1), cols[~goes_left].reshape(n, -1)
-            left_budget = target - low_right if pass_down else np.inf
-            left_cost, left_tree = yield from self._solve(left_cols, depth - 1, left_budget, frame.path + ((f, r, True),),
-                                                          low_left)
-            if pass_down and (left_tree is None or left_cost + low_right >= target):
-                self._count("upper_bound_pass_down")       # the right child cannot make this split the best
-                search.record(f, m, left_cost, low_right)
-                frame.least_evaluated = min(frame.least_evaluated, left_cost + low_right)
+            parts = (cols[goes_left].reshape(n, -1), cols[~goes_left].reshape(n, -1))
+            first = 1 if larger_first and parts[1].shape[1] > parts[0].shape[1] else 0
+            second = 1 - first
+            if first:
+                self._count("larger_child_first")
+            paths = (frame.path + ((f, r, True),), frame.path + ((f, r, False),))
+            costs, trees = [0.0, 0.0], [None, None]
+            first_budget = target - low[second] if pass_down else np.inf
+            costs[first], trees[first] = yield from self._solve(parts[first], depth - 1, first_budget, paths[first],
+                                                                low[first])
+            if pass_down and trees[first] is None:
+                self._count("upper_bound_pass_down")           # the first child stopped at its budget
+            rules_out = pass_down and (trees[first] is None or costs[first] + low[second] >= target)
+            second_budget = target - costs[first] if pass_down else np.inf
+            if widen:
+                second_budget += search.interval_reach(f, a, m, b)
+            if rules_out and not (widen and second_budget > low[second]):
+                self._count("upper_bound_pass_down")           # the second child cannot make this split the best
+                costs[second] = low[second]
             else:
-                right_budget = target - left_cost if pass_down else np.inf
-                right_cost, right_tree = yield from self._solve(right_cols, depth - 1, right_budget,
-                                                                frame.path + ((f, r, False),), low_right)
-                if pass_down and right_tree is None:
+                if rules_out:
+                    self._count("interval_budget")             # solved only for the bound it gives the neighbours
+                costs[second], trees[second] = yield from self._solve(parts[second], depth - 1, second_budget,
+                                                                      paths[second], low[second])
+                if pass_down and trees[second] is None:
                     self._count("upper_bound_pass_down")
-                search.record(f, m, left_cost, right_cost)
-                frame.least_evaluated = min(frame.least_evaluated, left_cost + right_cost)
-                if right_tree is not None and left_cost + right_cost < frame.best:
-                    frame.best, frame.tree = left_cost + right_cost, ("split", f, r, left_tree, right_tree)
+            left_cost, right_cost = costs
+            search.record(f, m, left_cost, right_cost)
+            frame.least_evaluated = min(frame.least_evaluated, left_cost + right_cost)
+            if trees[0] is not None and trees[1] is not None and left_cost + right_cost < frame.best:
+                frame.best, frame.tree = left_cost + right_cost, ("split", f, r, trees[0], trees[1])
             self.expansions += 1
             self._count("interval_pruning", search.pruned - frame.counted)
             frame.counted = search.pruned

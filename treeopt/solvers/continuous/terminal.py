@@ -41,6 +41,9 @@ __all__ = ["leaf_loss", "best_depth_one", "SupportColumns", "depth_two_children"
 #: A column with thresholds at this share of its positions or more is read whole (see SupportColumns).
 DENSE_SHARE = 0.75
 
+#: Supports whose cost-weighted total stays below this are summed in int32 when their weights are whole.
+INT32_TOTAL = 2 ** 30
+
 #: A depth-two batch handles about this many (root threshold × class × row × column) entries, so that
 #: one unit of work stays short.
 BATCH_ENTRIES = 1 << 19
@@ -51,18 +54,6 @@ def _side(a: np.ndarray) -> np.ndarray:
     if a.shape[-1] == 2:
         return np.minimum(a[..., 0], a[..., 1])
     return a.sum(axis=-1) - a.max(axis=-1)
-
-
-def _pair_loss(a: np.ndarray, total: np.ndarray) -> np.ndarray:
-    """Loss of the two leaves of each split: ``a`` (batch × classes × positions) the class totals left of
-    the split, ``total`` (batch × classes) the child's; summed over both sides."""
-    if a.shape[1] == 2:
-        first, second = a[:, 0], a[:, 1]
-        out = np.minimum(first, second)
-        out += np.minimum(total[:, 0, None] - first, total[:, 1, None] - second)
-        return out
-    rest = total[:, :, None] - a
-    return a.sum(axis=1) - a.max(axis=1) + rest.sum(axis=1) - rest.max(axis=1)
 
 
 def leaf_loss(totals: np.ndarray) -> float:
@@ -158,7 +149,12 @@ class SupportColumns:
     def __init__(self, cols: np.ndarray, rank: np.ndarray, cw: np.ndarray):
         self.cols = cols
         self.rank = rank
-        self.weighted = [np.ascontiguousarray(cw[order].T) for order in cols]          # classes × support
+        weighted = cw[cols[0]] if len(cols) else cw[:0]
+        # Whole weights (unweighted rows, accuracy) are summed as int32: exact, and half the memory
+        # traffic of float64 in the cumulative sums that dominate the solver's time.
+        integral = bool(np.all(weighted == np.round(weighted))) and float(weighted.sum()) < INT32_TOTAL
+        kind = np.int32 if integral else cw.dtype
+        self.weighted = [np.ascontiguousarray(cw[order].T).astype(kind) for order in cols]   # classes × support
         self.positions = _valid_positions(cols, rank)
         self.threshold_positions = list(self.positions)          # the thresholds, dense columns too
         # Each column's cumulative class weights at its thresholds (classes × thresholds), and its total.
@@ -215,32 +211,45 @@ def depth_two_children(support: SupportColumns, columns: np.ndarray, ranks: np.n
     """
     if len(support.total) == 2:
         return _two_class_children(support, columns, ranks, penalty)
-    n_batch = len(columns)
-    best_left = np.full(n_batch, np.inf)
-    best_right = np.full(n_batch, np.inf)
+    n_batch, n_classes = len(columns), len(support.total)
+    # A split of a child with class totals T loses W - max_c a_c - max_c (T_c - a_c), with a the class
+    # totals left of the split and W the child's weight: only the two largest class terms matter, so
+    # they are accumulated class by class over contiguous (batch × positions) arrays.
+    best_left = np.full(n_batch, -np.inf)
+    best_right = np.full(n_batch, -np.inf)
     total_left = total_right = None
     for j in range(len(support.weighted)):
         weighted, valid = support.weighted[j], support.positions[j]
         member = support.ranks_in_order(j)[columns] <= ranks[:, None]               # batch × support
-        left_cum = member[:, None, :] * weighted[None]                              # batch × classes × support
-        np.cumsum(left_cum, axis=2, out=left_cum)
-        if total_left is None:
-            total_left = left_cum[:, :, -1].copy()
-            total_right = support.total[None] - total_left
         blocked = support.blocked[j]
+        if total_left is None:
+            total_left = np.stack([member @ weighted[c] for c in range(n_classes)], axis=1)   # batch × classes
+            total_right = support.total[None] - total_left
         if blocked is None and not len(valid):
             continue
-        a = left_cum[:, :, valid]                              # left child, left of the split
-        b = support.at_thresholds[j][None] - a                 # right child, left of the split
-        left_loss, right_loss = _pair_loss(a, total_left), _pair_loss(b, total_right)
+        terms = None
+        for c in range(n_classes):
+            a = member * weighted[c]
+            np.cumsum(a, axis=1, out=a)
+            a = a[:, valid]                                     # left child, left of the split
+            b = support.at_thresholds[j][c][None] - a          # right child, left of the split
+            four = (a, total_left[:, c, None] - a, b, total_right[:, c, None] - b)
+            if terms is None:
+                terms = [t.copy() if t is a else t for t in four]
+            else:
+                for kept, t in zip(terms, four):
+                    np.maximum(kept, t, out=kept)
+        left_gain, right_gain = terms[0] + terms[1], terms[2] + terms[3]
         if blocked is not None:
-            left_loss += blocked
-            right_loss += blocked
-        best_left = np.minimum(best_left, left_loss.min(axis=1))
-        best_right = np.minimum(best_right, right_loss.min(axis=1))
+            left_gain = left_gain - blocked
+            right_gain = right_gain - blocked
+        np.maximum(best_left, left_gain.max(axis=1), out=best_left)
+        np.maximum(best_right, right_gain.max(axis=1), out=best_right)
+    weight_left, weight_right = total_left.sum(axis=1), total_right.sum(axis=1)
     leaf_left = _side(total_left) + penalty
     leaf_right = _side(total_right) + penalty
-    return np.minimum(leaf_left, best_left + 2 * penalty), np.minimum(leaf_right, best_right + 2 * penalty)
+    return (np.minimum(leaf_left, weight_left - best_left + 2 * penalty),
+            np.minimum(leaf_right, weight_right - best_right + 2 * penalty))
 
 
 def _two_class_children(support: SupportColumns, columns: np.ndarray, ranks: np.ndarray, penalty: float) -> tuple:

@@ -70,6 +70,11 @@ class LoopSolver:
     set :attr:`depth`, the depth-two solver ``two`` and :attr:`results`.
     """
 
+    #: Seconds of a large support's column copy, a seed's or a child's pair products between two
+    #: pauses of a run (a run advances by the search's unit budget; this keeps one solve from
+    #: outlasting it on large supports).
+    seed_slice_seconds = 0.05
+
     #: The depth of the trees it solves.
     depth: int
     #: Its results by support (:class:`SupportMemo`): a solve of a support solved before, against the
@@ -279,10 +284,6 @@ class DepthThreeSolver(LoopSolver):
         objective, spec = two.bounded(columns, target)             # the best tree of depth at most two
         return objective, spec, None
 
-    #: Seconds of a seed's pair products between two pauses of the run (a run advances by the
-    #: search's unit budget; this keeps one seed from outlasting it on large supports).
-    seed_slice_seconds = 0.05
-
     def _seed_steps(self, columns, mask: np.ndarray, target: float):
         """:meth:`_seed` as a generator of the run's steps: one depth-two solve, whose pair products
         over a large support pause every :attr:`seed_slice_seconds` (the same numbers in one piece)."""
@@ -293,9 +294,20 @@ class DepthThreeSolver(LoopSolver):
 
     def _child_steps(self, mask: np.ndarray, target: float):
         """A root split's child, its best tree of depth at most two if it beats ``target``, as a
-        generator of the run's steps: one depth-two solve, no pause."""
-        return self._depth_two(mask, target)
-        yield  # never reached: it makes this function a generator, which the run drives with yield from
+        generator of the run's steps: one depth-two solve, pausing on a large child while its columns
+        and pair products are summed over blocks of rows (the same numbers in one piece)."""
+        key = self._memo.key(mask)
+        found = self._memo.lookup(key, target)
+        if found is not None:
+            return found
+        best_steps = getattr(self.children, "best_steps", None)
+        if best_steps is None:
+            objective, spec = self.children.best(mask, target)
+        else:
+            objective, spec = yield from best_steps(mask, target, self.seed_slice_seconds)
+        self.solved_children += 1
+        self._memo.keep(key, objective, spec)
+        return objective, spec
 
     def _depth_two(self, mask: np.ndarray, target: float) -> tuple[float, object]:
         """A child's best tree of depth at most two if it beats ``target`` (exact results memoised by support)."""
@@ -350,14 +362,23 @@ class RootSplitRun:
         self.solver = solver
         self._key = key                    # where the result is kept (solver.results.key(mask))
         two = self.two = solver.two
-        with one_blas_thread():
-            columns = self.columns = two.columns(mask)
-            X, W = columns.X, columns.W
-            leaves = Leaves.of(two, columns)
-            row_weight = W.sum(axis=1)
-            self._single_w = row_weight @ X
-        # Nothing beats the target yet; the seed (the support at the children's depth) comes first.
+        # Nothing beats the target yet; the support's columns are read first (in slices, by _search),
+        # then the seed (the support at the children's depth).
         self.best, self.spec = target - two.eps, None
+        self.done = False
+        self._anytime = anytime
+        self.lower_bound = -np.inf          # until the columns are read (_prepare)
+        self._steps = self._search(mask, float(target))
+
+    def _prepare(self, columns, mask: np.ndarray) -> None:
+        """The run's state over the support's kept columns (call inside :func:`one_blas_thread`)."""
+        two = self.two
+        self.columns = columns
+        X, W = columns.X, columns.W
+        leaves = Leaves.of(two, columns)
+        row_weight = W.sum(axis=1)
+        self._single_w = row_weight @ X
+        anytime = self._anytime
         # The anytime order's tie to good trees: each split's two children as leaves (its stump), weighted.
         self._order_weight = self.ANYTIME_STUMP_WEIGHT * (leaves.left_leaf + leaves.right_leaf) if anytime else None
         self._total_w = float(row_weight.sum())
@@ -365,11 +386,9 @@ class RootSplitRun:
         self._left_leaf, self._right_leaf = leaves.left_leaf, leaves.right_leaf
         self._tried = np.zeros(X.shape[1], dtype=bool)
         self._rows = np.flatnonzero(mask)
-        self.done = False
         # Until the seed is known: the support as a leaf, or a split whose children cost their bounds.
         least_split = float((self._low_left + self._low_right).min()) if X.shape[1] else np.inf
         self.lower_bound = min(self.best, leaves.leaf_objective, least_split)
-        self._steps = self._search(mask, float(target))
 
     def _round_up(self) -> None:
         """With whole weights, each child's bound rises to the least objective its subtree can have."""
@@ -450,6 +469,9 @@ class RootSplitRun:
         """The solve as a generator: it pauses after the seed's and the children's steps, and after
         every root split."""
         solver = self.solver
+        # The support's kept columns: on a large support a copy of many rows, made in slices.
+        columns = yield from self.two.columns_steps(mask, slice_seconds=solver.seed_slice_seconds)
+        self._prepare(columns, mask)
         # The support's optimum at the children's depth (or a lower bound on it), and w(f_j ∧ f_k).
         seed, seed_spec, self._both_all = yield from solver._seed_steps(self.columns, mask, target)
         if seed_spec is not None and seed < self.best:

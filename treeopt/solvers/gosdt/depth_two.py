@@ -38,7 +38,7 @@ from .bit_columns import WeightPlanes, nested_neighbours, pack_columns, pack_mas
 from .two_class_depth_two import two_class_children, two_class_depth_two
 
 __all__ = ["DepthTwoSolver", "DepthTwoResult", "PairCounts", "Leaves", "leaf_loss", "split_or_leaf",
-           "similar_bounds", "search_root_splits", "achievable_at_least", "achievable_values", "achievable_from",
+           "similar_bounds", "search_root_splits", "search_root_splits_steps", "achievable_at_least", "achievable_values", "achievable_from",
            "round_up_near", "whole_weights", "one_blas_thread"]
 
 LEAF = -1   # "no split": the subtree is a single leaf
@@ -382,7 +382,17 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
     >>> search_root_splits(total, single, leaves, leaves, low, low, with_totals, 1.0, 1e-9, best=11.0)
     (4.0, (0, 1, 1))
     """
+    return drain(search_root_splits_steps(total, single, left_leaf, right_leaf, low_left, low_right, pair_with,
+                                          penalty, eps, best, children))
+
+
+def search_root_splits_steps(total, single, left_leaf, right_leaf, low_left, low_right, pair_with, penalty: float,
+                             eps: float, best: float, children: np.ndarray | None = None,
+                             slice_seconds: float | None = None):
+    """:func:`search_root_splits` in slices: a generator that yields, between two tried root splits,
+    when ``slice_seconds`` are spent (never, with None), and returns the same ``(best, split)``."""
     loss, two = leaf_loss, 2 * penalty
+    clock = SliceClock(slice_seconds)
     total = np.asarray(total, dtype=np.float64).reshape(-1, 1)
     single_w, total_w = single.sum(axis=0), float(total.sum())
     n = single.shape[1]
@@ -438,6 +448,8 @@ def search_root_splits(total, single, left_leaf, right_leaf, low_left, low_right
             found = (j, LEAF if left_k == LEAF else int(children[left_k]), LEAF if right_k == LEAF else int(children[right_k]))
         similar_bounds(low_left, low_right, i, left_obj, right_obj, both, single_w, total_w)
         low_right[i] = np.inf                                    # tried
+        if clock.due():
+            yield
 
 
 class DepthTwoSolver:
@@ -546,15 +558,25 @@ class DepthTwoSolver:
             return self._depth_one(support)
 
     def _depth_one(self, support: int) -> tuple[float, int]:
-        mask = self.rows(support)
-        points, W = self.points[mask], self.scored[mask]
+        return drain(self.depth_one_steps(self.rows(support)))
+
+    def depth_one_steps(self, mask: np.ndarray, slice_seconds: float | None = None):
+        """:meth:`depth_one` of the points in ``mask``, in slices: the class weights of every feature
+        are summed over blocks of rows, yielding when a slice is spent; returns ``(objective, feature)``.
+        Call inside :func:`one_blas_thread`."""
+        rows = np.asarray(mask).nonzero()[0]
+        W = self.scored[rows]
         total = W.sum(axis=0)                                   # (K,)
         # (K, F): weight with f true, summed over blocks of rows so that no float copy of the
         # support's whole table is made (on a large support that copy was most of the call).
-        single = np.zeros((W.shape[1], points.shape[1]))
-        step = max(1, (1 << 22) // max(points.shape[1], 1))
-        for start in range(0, len(points), step):
-            single += W[start:start + step].T @ points[start:start + step].astype(np.float64)
+        single = np.zeros((W.shape[1], self.n_features))
+        step = max(1, self.block_cells // max(self.n_features, 1))
+        clock = SliceClock(slice_seconds)
+        for start in range(0, len(rows), step):
+            block = self.points[rows[start:start + step]]
+            single += W[start:start + step].T @ block.astype(np.float64)
+            if clock.due():
+                yield
         leaf_obj = float(leaf_loss(total[:, None])[0]) + self.penalty
         objective = leaf_loss(single) + leaf_loss(total[:, None] - single) + 2 * self.penalty
         k = int(np.argmin(objective))
@@ -573,14 +595,43 @@ class DepthTwoSolver:
         bound (nothing beats the target). The spec is ``LEAF`` or ``(root, left, right)``
         features (``LEAF`` for a leaf child). Call inside :func:`one_blas_thread`.
         """
+        return drain(self.best_steps(mask, target))
+
+    def best_steps(self, mask: np.ndarray, target: float = np.inf, slice_seconds: float | None = None):
+        """:meth:`best` in slices: the support's columns and its pair products over blocks of rows,
+        yielding when a slice is spent; returns the same ``(objective, spec)``. Call inside
+        :func:`one_blas_thread`."""
         dtype = self._difference.dtype if self.two_classes else np.float64
-        columns = self.columns(mask, dtype)
+        columns = yield from self.columns_steps(mask, dtype, slice_seconds)
         if columns.X.shape[1] > self.max_pair_columns:
-            return self.bounded(columns, target)
+            return (yield from self.bounded_steps(columns, target, slice_seconds))
         if self.two_classes:
-            return self._two_class_best(columns.X, columns)
-        counts = self.counts(columns)
+            X = columns.X
+            m, f = X.shape
+            step = max(1, self.block_products // max(f * f, 1))
+            if step >= m:
+                return self._two_class_best(X, columns)
+            clock = SliceClock(slice_seconds)
+            difference = self._difference[columns.rows]
+            pair_difference = np.zeros((f, f), dtype=X.dtype)
+            for start in range(0, m, step):
+                rows = X[start:start + step]
+                with one_blas_thread():
+                    pair_difference += rows.T @ (rows * difference[start:start + step, None])
+                if clock.due():
+                    yield
+            with one_blas_thread():
+                return self._two_class_best(X, columns, pair_difference)
+        counts = yield from self.counts_steps(columns, slice_seconds)
         return counts.objective, counts.spec()
+
+    def start(self, mask: np.ndarray, target: float, slice_seconds: float | None = None,
+              depth: int = 2) -> "SlicedRun":
+        """:meth:`best` (or with ``depth=1`` :meth:`depth_one`) as a run that advances one slice at a
+        time (for a stepwise search)."""
+        if depth == 1:
+            return SlicedRun(self.depth_one_steps(mask, slice_seconds))
+        return SlicedRun(self.best_steps(mask, float(target), slice_seconds))
 
     def best_with_pair_weights(self, columns: "Columns") -> tuple[float, object, np.ndarray]:
         """:meth:`best` of a support's kept columns (at most :attr:`max_pair_columns`), with the
@@ -636,6 +687,10 @@ class DepthTwoSolver:
         bounds the children of every other split, so on threshold columns one solved
         split closes its neighbours (:func:`search_root_splits`).
         """
+        return drain(self.bounded_steps(columns, target))
+
+    def bounded_steps(self, columns: "Columns", target: float = np.inf, slice_seconds: float | None = None):
+        """:meth:`bounded` in slices: yields between two tried root splits when a slice is spent."""
         leaves = Leaves.of(self, columns)
         best, spec = target - self.eps, None
         if leaves.leaf_objective < best:
@@ -648,8 +703,9 @@ class DepthTwoSolver:
             pair = self.pair_weights(columns, j)
             return pair, pair.sum(axis=0).take(alive)
 
-        best, split = search_root_splits(leaves.total, leaves.single, leaves.left_leaf, leaves.right_leaf, low_left,
-                                         low_right, pair_with, self.penalty, self.eps, best)
+        best, split = yield from search_root_splits_steps(
+            leaves.total, leaves.single, leaves.left_leaf, leaves.right_leaf, low_left, low_right, pair_with,
+            self.penalty, self.eps, best, slice_seconds=slice_seconds)
         if split is not None:
             spec = tuple(LEAF if c == LEAF else int(columns.features[c]) for c in split)
         return best, spec
@@ -687,6 +743,15 @@ class DepthTwoSolver:
         ``t`` is constant, and thresholds with no row of the support between them
         are equal. The products below then shrink with the square of the kept count.
         """
+        return drain(self.columns_steps(mask, dtype))
+
+    #: Cells (rows × kept columns) of one block of :meth:`columns_steps`' copy of the support's rows:
+    #: between two blocks a sliced solve may yield. Blocks depend on the sizes only.
+    block_cells = 1 << 22
+
+    def columns_steps(self, mask: np.ndarray, dtype=np.float64, slice_seconds: float | None = None):
+        """:meth:`columns` in slices: on a large support the kept columns are copied by blocks of rows
+        (:attr:`block_cells`), yielding when a slice is spent; returns the :class:`Columns`."""
         rows = np.asarray(mask).nonzero()[0]      # (the method: np.flatnonzero's wrappers cost more here)
         if self.n_features <= self.few_features:
             # Few columns: the products below are small whatever the duplicates, and finding equal
@@ -708,7 +773,17 @@ class DepthTwoSolver:
             bits = np.ascontiguousarray(by_word[:, kept]) if len(kept) > self.max_pair_columns else None
         else:
             kept, members, bits = self._merge_by_bits(by_word, varying)
-        X = self.points[rows][:, kept].astype(dtype)            # two takes: twice as fast as np.ix_
+        del by_word
+        step = max(1, self.block_cells // max(len(kept), 1))
+        if step >= len(rows):
+            X = self.points[rows][:, kept].astype(dtype)        # two takes: twice as fast as np.ix_
+        else:
+            clock = SliceClock(slice_seconds)
+            X = np.empty((len(rows), len(kept)), dtype=dtype)
+            for start in range(0, len(rows), step):
+                X[start:start + step] = self.points[rows[start:start + step]][:, kept]
+                if clock.due():
+                    yield
         return Columns(X, self.scored[rows], kept, members, bits, rows)
 
     def _small_support_columns(self, rows: np.ndarray, dtype) -> "Columns | None":
@@ -756,8 +831,7 @@ class DepthTwoSolver:
     def solve_steps(self, support: int, slice_seconds: float | None = None):
         """:meth:`solve` in slices (a generator: yields after about ``slice_seconds`` of work, returns
         the result); the pair counts are summed over blocks of rows (:meth:`counts_steps`)."""
-        with one_blas_thread():
-            columns = self.columns(self.rows(support))
+        columns = yield from self.columns_steps(self.rows(support), slice_seconds=slice_seconds)   # (no BLAS)
         counts = yield from self.counts_steps(columns, slice_seconds)
         return counts.result(self.n_features)
 
@@ -792,6 +866,44 @@ class DepthTwoSolver:
                 if clock.due():
                     yield
         return PairCounts(self, columns, total, single, pair.reshape(n_classes, f, f))
+
+
+class SlicedRun:
+    """A sliced solve (a generator returning ``(objective, spec)``) as a run a search advances by slices.
+
+    The interface of ``treeopt/solvers/gosdt/depth_three.py``'s runs: :meth:`advance`, :attr:`done`,
+    and once done :attr:`objective` and :attr:`spec`; until then :attr:`best` is infinite, :attr:`spec`
+    None and :attr:`lower_bound` minus infinity (a solve from pair counts proves nothing half way).
+    """
+
+    __slots__ = ("_steps", "done", "objective", "spec")
+
+    def __init__(self, steps):
+        self._steps = steps
+        self.done = False
+        self.objective, self.spec = np.inf, None
+
+    @property
+    def best(self) -> float:
+        return self.objective
+
+    @property
+    def lower_bound(self) -> float:
+        return self.objective if self.done else -np.inf
+
+    def advance(self, seconds: float | None = None) -> None:
+        """One slice of the solve (all of it with ``seconds=None``)."""
+        if self.done:
+            return
+        try:
+            with one_blas_thread():             # entered and left around each slice, never across a pause
+                if seconds is None:
+                    while True:
+                        next(self._steps)
+                next(self._steps)
+        except StopIteration as finished:
+            self.objective, self.spec = finished.value
+            self.done = True
 
 
 class RunMembers:

@@ -561,7 +561,7 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
         if self._pairs is not None:
             if problem.depth_left == 1:
                 if self._depth_two:
-                    self._solve_small(problem, *self._pairs.depth_one(problem.support))
+                    self._advance_run(problem, self._pairs, "depth_two", depth=1)
                     return
             elif problem.depth_left in self._loops:
                 self._advance_run(problem, self._loops[problem.depth_left],
@@ -577,11 +577,8 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
                 exact = self._depth_two and (problem.depth_left == 2 or (
                     self._wide and problem.ub <= problem.eq + 4 * self.penalty + self.eps))
                 if exact:
-                    with one_blas_thread():
-                        objective, spec = (self._pairs if self._sorted is None else self._sorted).best(
-                            points_in(problem.support, self.dataset.n_points), problem.ub)
-                    self._count_subsolves()
-                    self._solve_small(problem, objective, spec)
+                    # On a large support the solve takes longer than a unit: it runs in slices.
+                    self._advance_run(problem, self._pairs if self._sorted is None else self._sorted, "depth_two")
                     return
                 if dive and self.bounds["completions"] and self._all_pairs:
                     ready, self._ready_pairs = self._ready_pairs, None

@@ -37,7 +37,8 @@ import numpy as np
 
 from ...data import pack_columns
 from .bit_columns import nested_neighbours
-from .depth_two import LEAF, leaf_loss, search_root_splits, whole_weights
+from ..slices import drain
+from .depth_two import LEAF, SlicedRun, leaf_loss, search_root_splits_steps, whole_weights
 
 __all__ = ["SortedDepthTwo", "nested_chains"]
 
@@ -210,6 +211,18 @@ class SortedDepthTwo:
         ``(root, left, right)`` dataset features, ``LEAF`` for a leaf child, as
         :meth:`treeopt.solvers.gosdt.depth_two.DepthTwoSolver.best` returns.
         """
+        return drain(self.best_steps(mask, target))
+
+    def start(self, mask: np.ndarray, target: float, slice_seconds: float | None = None,
+              depth: int = 2) -> SlicedRun:
+        """:meth:`best` as a run that advances one slice at a time (for a stepwise search; depth two only)."""
+        if depth != 2:
+            raise ValueError(f"the sorted depth-two solver solves depth two, not {depth}")
+        return SlicedRun(self.best_steps(mask, float(target), slice_seconds))
+
+    def best_steps(self, mask: np.ndarray, target: float = np.inf, slice_seconds: float | None = None):
+        """:meth:`best` in slices: a generator that yields between two tried root splits when a slice
+        is spent, and returns the same ``(objective, spec)``."""
         self.solves += 1
         lam, eps, loss = self.penalty, self.eps, leaf_loss
         mask = np.asarray(mask, dtype=bool)
@@ -263,8 +276,9 @@ class SortedDepthTwo:
                 return pair[1].take(child_splits), pair[0].take(at)
             return pair.take(child_splits, axis=1), pair.take(at, axis=1).sum(axis=0)
 
-        best, split = search_root_splits(total[:, 0], single, left_leaf, right_leaf, low_left, low_right, pair_with,
-                                         lam, eps, best, children)
+        best, split = yield from search_root_splits_steps(total[:, 0], single, left_leaf, right_leaf, low_left,
+                                                          low_right, pair_with, lam, eps, best, children,
+                                                          slice_seconds)
         if split is not None:
             spec = tuple(LEAF if k == LEAF else self._feature(int(splits[k]), rank, m) for k in split)
         return best, spec

@@ -96,18 +96,21 @@ class Subsolvers(NamedTuple):
 class SubsolverCalls:
     """The calls of a GOSDT search to its exact subsolvers (a part of :class:`GOSDT`)."""
 
-    def _advance_run(self, problem: Problem, solver, counter: str) -> None:
-        """``depth_three`` or ``depth_four``: one slice of the problem's exact solve by ``solver``.
+    def _advance_run(self, problem: Problem, solver, counter: str, depth: int = 2) -> None:
+        """``depth_two``, ``depth_three`` or ``depth_four``: one slice of the problem's exact solve by ``solver``.
 
         A solve on thousands of columns can take minutes, so it advances by slices of
-        :attr:`three_slice_seconds` (``treeopt/solvers/gosdt/depth_three.py``, ``RootSplitRun``).
+        :attr:`three_slice_seconds` (``treeopt/solvers/gosdt/depth_three.py``, ``RootSplitRun``; the
+        depth-two solve from pair counts, or with ``depth=1`` the depth-one solve, by slices of the
+        unit budget, ``SlicedRun`` in ``treeopt/solvers/gosdt/depth_two.py``).
         Between slices the problem stays open, with its lower bound raised to the run's
         and its upper bound lowered to the best tree found so far, and goes back on the queue.
         """
         run = self._three_runs.get(id(problem))
         if run is None:
-            run = self._three_runs[id(problem)] = solver.start(
-                points_in(problem.support, self.dataset.n_points), problem.ub)
+            mask = points_in(problem.support, self.dataset.n_points)
+            run = self._three_runs[id(problem)] = solver.start(mask, problem.ub, self.unit_budget, depth) \
+                if solver is self._pairs or solver is self._sorted else solver.start(mask, problem.ub)
         run.advance(self.unit_budget if self.three_slice_seconds is None else self.three_slice_seconds)
         self._count_subsolves()
         if run.done:
