@@ -295,7 +295,34 @@ class FScore(Objective):
             raise ValueError("F1 is undefined without positive rows (class index 1).")
         false_pos = table[labels == 1, 0].sum()
         false_neg = table[labels == 0, 1].sum()
-        return float((false_pos + false_neg) / (2 * positives + false_pos - false_neg))
+        return FScore.loss_of_errors(float(false_pos), float(false_neg), float(positives))
+
+    @staticmethod
+    def loss_of_errors(false_pos: float, false_neg: float, positives: float) -> float:
+        """The loss from a tree's total errors: ``(FP + FN) / (2N⁺ + FP − FN)``.
+
+        FP and FN are sums over the leaves (each leaf's label depends on its own counts only), so a
+        search can keep them per leaf and score a tree from two sums. The loss grows in both.
+        ``positives`` (N⁺) must be positive.
+
+        Examples
+        --------
+        >>> FScore.loss_of_errors(9.0, 0.0, 10.0) == FScore(omega=2.0).tree_loss([[9, 6], [0, 4]])
+        True
+        """
+        return (false_pos + false_neg) / (2 * positives + false_pos - false_neg)
+
+    def leaf_errors(self, negatives: float, positives: float) -> tuple:
+        """(label, false positives, false negatives) of one leaf under the ω labelling.
+
+        Examples
+        --------
+        >>> FScore(omega=2.0).leaf_errors(9.0, 6.0)      # 2 × 6 > 9: labelled positive
+        (1, 9.0, 0.0)
+        """
+        if self.omega * positives > negatives:
+            return 1, float(negatives), 0.0
+        return 0, 0.0, float(positives)
 
     @classmethod
     def best_labelling(cls, leaf_counts) -> tuple:

@@ -11,6 +11,10 @@ fraction makes the ROC curve convex), and F1 with fixed leaf labels is
 
 from __future__ import annotations
 
+import functools
+import gc
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -19,8 +23,9 @@ from sklearn.metrics import f1_score, roc_auc_score
 
 from oracle import enumerate_trees
 from treeopt.data import Dataset
-from treeopt.objectives import get_objective
-from treeopt.solvers.osdt.leafset_bounds import equivalent_points_bound, hierarchical_bound, split_gain_bound
+from treeopt.objectives import FScore, get_objective
+from treeopt.solvers.osdt.leafset_bounds import (dominating_split, equivalent_points_bound, f1_errors_bound,
+                                                 hierarchical_bound, split_gain_bound)
 from treeopt.solvers.osdt import OSDT
 
 
@@ -140,7 +145,7 @@ def test_oracle_metrics_match_scikit_learn(problem, omega):
 @given(problem=problems(), omega=st.sampled_from([0.5, 1.0, 3.0]), theta=st.sampled_from([0.2, 0.5]),
        depth=st.sampled_from([1, 2]), off=st.sampled_from([None, "hierarchical", "equivalent_points",
                                                            "incremental_progress", "lookahead",
-                                                           "permutation"]))
+                                                           "permutation", "one_split_left"]))
 def test_osdt_matches_exhaustive_oracle(name, problem, omega, theta, depth, off):
     X, y, w, lam = problem
     params = {"omega": omega} if name == "f1" else ({"theta": theta} if name == "partial_auc" else {})
@@ -236,3 +241,137 @@ def test_osdt_matches_the_oracle_where_complete_trees_are_skipped(name, seed):
     result = OSDT(Dataset.from_binary(X, y), regularization=0.005, objective=objective, depth_budget=3).run()
     assert result.optimal
     assert result.objective == pytest.approx(expected, abs=1e-6 if name == "partial_auc" else 1e-9)
+
+
+# -- one split left: the last level's splits bound every completion ------------------------------------
+@st.composite
+def leaves_with_splits(draw):
+    """A leaf's rows as small groups, and its options: each a partition of the groups into two sides."""
+    groups = draw(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)).filter(lambda g: sum(g) > 0),
+                           min_size=2, max_size=5))
+    options = []
+    for mask in draw(st.lists(st.integers(1, 2 ** len(groups) - 2), min_size=1, max_size=4)):
+        left = [g for i, g in enumerate(groups) if mask >> i & 1]
+        right = [g for i, g in enumerate(groups) if not mask >> i & 1]
+        options.append((tuple(map(sum, zip(*left))), tuple(map(sum, zip(*right)))))
+    return tuple(map(sum, zip(*groups))), options
+
+
+@settings(max_examples=60)
+@given(fixed=st.lists(st.tuples(st.integers(0, 6), st.integers(0, 6)), max_size=3),
+       last=st.lists(leaves_with_splits(), min_size=1, max_size=2),
+       name=st.sampled_from(["auc", "partial_auc"]))
+def test_dominating_split_bounds_every_choice_of_splits(fixed, last, name):
+    """The virtual pair of each last-level leaf gives a hull loss below that of every choice of their splits."""
+    objective = get_objective(name, **({"theta": 0.3} if name == "partial_auc" else {}))
+    rows = [c for c in fixed if sum(c) > 0]
+    totals = np.array(rows + [counts for counts, _ in last], dtype=float).reshape(-1, 2).sum(axis=0)
+    if (totals <= 0).any():
+        return
+    virtual = [row for counts, options in last for row in dominating_split(counts, options)]
+    bound = objective.tree_loss(np.array(rows + virtual, dtype=float))
+    for choice in itertools.product(*[options for _, options in last]):
+        completed = rows + [side for pair in choice for side in pair]
+        table = np.array([c for c in completed if sum(c) > 0], dtype=float)
+        assert bound <= objective.tree_loss(table) + 1e-12
+    assert dominating_split((3, 3), []) is None
+
+
+@settings(max_examples=60)
+@given(fp=st.integers(0, 5), fn=st.integers(0, 5),
+       options=st.lists(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), min_size=1, max_size=3),
+                        min_size=1, max_size=3),
+       forced=st.integers(0, 3))
+def test_f1_errors_bound_is_below_every_choice(fp, fn, options, forced):
+    """Choosing one (FP, FN) per leaf, plus forced errors of either kind: the loss is never below the bound."""
+    positives = 10.0
+    bound = f1_errors_bound(fp, fn, positives, sum(min(o[0] for o in leaf) for leaf in options),
+                            sum(min(o[1] for o in leaf) for leaf in options),
+                            sum(min(o[0] + o[1] for o in leaf) for leaf in options) + forced)
+    for choice in itertools.product(*options):
+        for as_fn in range(forced + 1):
+            total_fp = fp + sum(o[0] for o in choice) + forced - as_fn
+            total_fn = fn + sum(o[1] for o in choice) + as_fn
+            if total_fn <= positives:
+                assert bound <= FScore.loss_of_errors(total_fp, total_fn, positives) + 1e-12
+
+
+def _last_level_data():
+    # four features: at depth two a leaf's rows still form several equivalence classes, so the last
+    # split's bound is tighter than the equivalent points bound
+    rng = np.random.default_rng(2)
+    X = rng.integers(0, 2, size=(60, 4))
+    y = (rng.random(60) < 0.15 + 0.5 * (X[:, 0] & X[:, 2]) + 0.25 * (X[:, 1] & X[:, 3])).astype(int)
+    y[0], y[1] = 0, 1
+    return X, y
+
+
+LAST_LEVEL_DATA = _last_level_data()
+
+
+@functools.cache
+def _last_level_optimum(name):
+    X, y = LAST_LEVEL_DATA
+    return oracle(X, y, np.ones(len(y)), 0.004, METRICS[name](2.0, 0.3), 3)
+
+
+@pytest.mark.parametrize("name", ["f1", "auc", "partial_auc"])
+@pytest.mark.parametrize("off", [None, "one_split_left", "hierarchical"])
+def test_last_level_search_matches_the_oracle(name, off):
+    """Depth 3: expansions whose split leaves all have one split left search their complete trees depth
+    first; the optimum is the oracle's with the prefix bounds and the one_split_left bound on or off."""
+    X, y = LAST_LEVEL_DATA
+    params = {"omega": 2.0} if name == "f1" else ({"theta": 0.3} if name == "partial_auc" else {})
+    expected = _last_level_optimum(name)
+    solver = OSDT(Dataset.from_binary(X, y), regularization=0.004, objective=get_objective(name, **params),
+                  depth_budget=3, bounds={} if off is None else {off: False})
+    result = solver.run()
+    assert result.optimal
+    assert result.objective == pytest.approx(expected, abs=1e-6 if name == "partial_auc" else 1e-9)
+    if off is None:
+        assert result.prune_counts["one_split_left"] > 0
+    else:
+        assert result.prune_counts["one_split_left"] == 0
+
+
+def test_f1_loss_of_errors_is_the_tree_loss():
+    counts = np.array([[9.0, 6.0], [0.0, 4.0], [5.0, 1.0]])
+    f1 = get_objective("f1", omega=2.0)
+    errors = [f1.leaf_errors(n, p) for n, p in counts]
+    assert [label for label, _, _ in errors] == f1.leaf_predictions(counts).tolist()
+    fp, fn = sum(e[1] for e in errors), sum(e[2] for e in errors)
+    assert FScore.loss_of_errors(fp, fn, counts[:, 1].sum()) == f1.tree_loss(counts)
+
+
+@pytest.mark.parametrize("name", ["f1", "partial_auc"])
+def test_units_of_work_end_with_the_unit_budget_and_the_result_does_not_depend_on_them(name):
+    """Expansions are cut into units by the clock (``unit_budget``); the heap is frozen only inside a unit."""
+    X, y = LAST_LEVEL_DATA
+    params = {"omega": 2.0} if name == "f1" else {"theta": 0.3}
+
+    def solve(unit_budget):
+        solver = OSDT(Dataset.from_binary(X, y), regularization=0.004, objective=get_objective(name, **params),
+                      depth_budget=3)
+        solver.unit_budget = unit_budget
+        frozen_inside = []
+        bound = solver._nonadditive_bound
+
+        def watched(*args):
+            if len(frozen_inside) < 30:                     # (counting the frozen objects walks them all)
+                frozen_inside.append(gc.get_freeze_count() > 0)
+            return bound(*args)
+
+        solver._nonadditive_bound = watched
+        units = 0
+        while solver.step(1):
+            units += 1
+            assert gc.get_freeze_count() == 0              # nothing stays frozen between units
+        return solver.result(), units, frozen_inside
+
+    whole, units, frozen_inside = solve(60.0)
+    sliced, sliced_units, _ = solve(0.0)                   # every check of the clock ends the unit
+    assert sliced_units > units
+    assert sliced.objective == whole.objective and sliced.tree.to_dict() == whole.tree.to_dict()
+    assert sliced.expansions == whole.expansions and sliced.prune_counts == whole.prune_counts
+    if gc.isenabled():                                     # the first bound is the root's, before any unit
+        assert len(frozen_inside) > 1 and all(frozen_inside[1:])

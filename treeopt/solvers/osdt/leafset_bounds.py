@@ -57,6 +57,30 @@ Split gain bound (GOSDT Theorem C.2 for AUC; Theorem B.6 for F1)
     made independent of the other leaves so that it holds in every
     descendant).
 
+One split left (the ``one_split_left`` switch)
+    A split leaf one level above the depth budget is split exactly once in
+    every descendant, into the two leaves of one of its splits (its
+    *options*). The pure-leaf case of the hierarchical bound is then
+    replaced by the best these options allow.
+
+    For the ROC hull (AUC and partial AUC) take, over the options, the side
+    with the higher positive fraction (the side ranked first), and build
+    the virtual side ``a* = (min n⁻, max n⁺)`` over those sides, its
+    sibling ``b*`` getting the leaf's other rows. Relative to any option,
+    ``a*`` holds more positives and fewer negatives: moving positives up the
+    ranking and negatives down it moves every vertex of the tree's hull up
+    or left (the vertices are prefixes of the ranking, which hold the
+    first side whenever they hold the second), and the hull of the virtual
+    tree lies on or above every such point. So the virtual pair's hull
+    bounds the AUC and the partial AUC of every descendant: the argument
+    of GOSDT Lemma C.1 and Theorem 2.1 (and C.3 for the other split
+    leaves' equivalence classes), with the hypothetical pure leaves
+    replaced by the virtual pair. For F1 (Theorem B.1's argument) each
+    option brings known false positives and negatives, so a descendant has
+    at least the smallest FP, the smallest FN and the smallest FP + FN of
+    each such leaf's options; :func:`f1_errors_bound` turns these
+    minimums into a bound.
+
 Examples
 --------
 >>> from treeopt.objectives import get_objective
@@ -66,13 +90,18 @@ Examples
 0.0938
 >>> round(split_gain_bound(auc, (1, 1), negatives=4, positives=4), 4)
 0.4062
+>>> dominating_split((4, 4), [((0, 2), (4, 2)), ((1, 3), (3, 1))])   # two options of a (4, 4) leaf
+((0.0, 3.0), (4.0, 1.0))
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["hierarchical_bound", "equivalent_points_bound", "split_gain_bound", "NON_ADDITIVE"]
+from ...objectives import FScore
+
+__all__ = ["hierarchical_bound", "equivalent_points_bound", "split_gain_bound", "f1_errors_bound",
+           "dominating_split", "NON_ADDITIVE"]
 
 #: The non-additive objectives the leaf-set search has bounds for.
 NON_ADDITIVE = ("f1", "auc", "partial_auc")
@@ -111,9 +140,7 @@ def equivalent_points_bound(objective, fixed_counts, pure_negatives: float, pure
             fn = float(table[labels == 0, 1].sum())
         positives = float(table[:, 1].sum()) + pure_positives + sum(p for _, p in impure_classes)
         forced = sum(min(n, p) for n, p in impure_classes)
-        errors = fp + fn + forced
-        denominator = 2 * positives + fp + forced - fn
-        return errors / denominator if denominator > 0 else 0.0
+        return f1_errors_bound(fp, fn, positives, more_errors=forced) if positives > 0 else 0.0
     rows = list(fixed_counts) + list(impure_classes) + [(0.0, pure_positives), (pure_negatives, 0.0)]
     return objective.tree_loss(_table(rows))
 
@@ -134,3 +161,61 @@ def split_gain_bound(objective, counts, negatives: float, positives: float) -> f
     if objective.name == "partial_auc":
         gain = min(1.0, gain / objective.theta)
     return gain
+
+
+def f1_errors_bound(false_pos: float, false_neg: float, positives: float, more_false_pos: float = 0.0,
+                    more_false_neg: float = 0.0, more_errors: float = 0.0) -> float:
+    """F1 loss lower bound of a tree with the fixed leaves' errors and at least some more.
+
+    The tree has ``false_pos + X`` false positives and ``false_neg + Y`` false negatives, with
+    ``X >= more_false_pos``, ``Y >= more_false_neg`` and ``X + Y >= more_errors``. The loss
+    ``(FP + FN) / (2N⁺ + FP − FN)`` grows in FP and FN and, for a fixed number of errors, is
+    smallest when as many as possible are false positives; so the least it can be is at
+    ``Y = more_false_neg``, ``X = max(more_false_pos, more_errors − more_false_neg)``.
+
+    Examples
+    --------
+    >>> f1_errors_bound(0.0, 0.0, 10.0, more_errors=5.0) == 5 / 25     # five errors, all FP
+    True
+    >>> f1_errors_bound(0.0, 0.0, 10.0, more_false_neg=2.0, more_errors=5.0) == 5 / 21
+    True
+    """
+    extra_neg = more_false_neg
+    extra_pos = max(more_false_pos, more_errors - more_false_neg)
+    return FScore.loss_of_errors(false_pos + extra_pos, false_neg + extra_neg, positives)
+
+
+def dominating_split(counts, options):
+    """The virtual split of a leaf whose ROC hull is above that of every one of its ``options``.
+
+    Parameters
+    ----------
+    counts : (negatives, positives)
+        The leaf's class weights.
+    options : iterable of ((n⁻, n⁺), (n⁻, n⁺))
+        The two sides of each split the leaf can take (together they hold the leaf's rows).
+
+    Returns
+    -------
+    ((n⁻, n⁺), (n⁻, n⁺)) or None
+        ``a* = (min n⁻, max n⁺)`` over the side of each option with the higher positive
+        fraction, and the leaf's other rows; None when there is no option. See "One split
+        left" in the module docstring for why it bounds the AUC and partial AUC of the hull.
+    """
+    negatives, positives = float(counts[0]), float(counts[1])
+    top_neg, top_pos = negatives, 0.0
+    seen = False
+    for left, right in options:
+        seen = True
+        # The side ranked first: the higher positive fraction (cross-multiplied; ties: left).
+        if left[1] * (right[0] + right[1]) >= right[1] * (left[0] + left[1]):
+            first = left
+        else:
+            first = right
+        if first[0] < top_neg:
+            top_neg = float(first[0])
+        if first[1] > top_pos:
+            top_pos = float(first[1])
+    if not seen:
+        return None
+    return (top_neg, top_pos), (negatives - top_neg, positives - top_pos)

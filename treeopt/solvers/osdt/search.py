@@ -83,6 +83,22 @@ Bounds, each a switch in ``bounds=`` and a counter in ``prune_counts``:
 ``incremental_progress`` (F1 / AUC / partial AUC only)
     GOSDT Theorems B.6 / C.2: a leaf whose best possible gain from any
     subtree is at most λ is never split. Counts leaves declared dead.
+``one_split_left`` (F1 / AUC / partial AUC only)
+    A split leaf one level above ``depth_budget`` is split exactly once in
+    every descendant: instead of pure leaves, the hierarchical bound gives
+    its rows the best its splits can reach (for F1 the fewest false
+    positives, negatives and errors of its options; for the hull a virtual
+    split that dominates every option on the ROC plane; the argument of
+    GOSDT Lemma C.1 and Theorems 2.1, B.1, see "One split left" in
+    :mod:`treeopt.solvers.osdt.leafset_bounds`). Counts children pruned
+    only thanks to it.
+
+Complete trees of the last level (F1 / AUC / partial AUC)
+    When every split leaf of a popped tree has one split left, its
+    children are complete trees only; they are searched depth first, one
+    split leaf at a time, abandoning a prefix whose bound reaches ``R^c``
+    (:mod:`treeopt.solvers.osdt.last_level`), instead of scoring every
+    combination.
 
 The incumbent starts as the single leaf (always a candidate;
 the original OSDT lost single-leaf optima by letting a CART warm
@@ -141,15 +157,19 @@ import numpy as np
 
 from ...data import Dataset, bits_of
 from ...events import Expanded, Pruned, Started
-from ...objectives import AUC, get_objective
+from ...objectives import AUC, FScore, get_objective
+from ...roc import hull_area
 from ...tree import Leaf, Split, Tree
 from ..base import EPS, QueueEntry, Solver
 from ..capabilities import Capabilities
 from ..cart_start import cart_incumbent_steps
+from ..gosdt.gc_pause import HeapFreeze
 from ..plugins import PluginBound, QueuePolicy, declare_plugins, try_plugins
+from ..slices import SliceClock
 from ..subproblem import Subproblem
-from .leafset_bounds import (NON_ADDITIVE, equivalent_points_bound, hierarchical_bound,
-                             split_gain_bound)
+from .last_level import complete_last_level, is_last_level
+from .leafset_bounds import (NON_ADDITIVE, dominating_split, equivalent_points_bound, f1_errors_bound,
+                             hierarchical_bound, split_gain_bound)
 from .schedules import SCHEDULES, label_entropy, priority_key
 from .similar_support import SimilarSupport
 from .warm_start import tree_leaf_keys
@@ -161,7 +181,7 @@ class LeafInfo:
     """A cached leaf: its clauses, rows, counts and bounds (weight units). See section 5.1."""
 
     __slots__ = ("key", "uid", "support", "counts", "weight", "loss", "prediction", "eq", "correct", "depth",
-                 "dead", "dead_features", "options", "eq_parts")
+                 "dead", "dead_features", "options", "eq_parts", "fp", "fn", "forced", "one_split")
 
     def __init__(self, key, uid, support, counts, loss, prediction, eq, correct, depth, dead_features):
         self.key = key                  # clause bitmask: bit 2f = "f is false", bit 2f+1 = "f is true"
@@ -178,6 +198,9 @@ class LeafInfo:
         self.dead_features = dead_features
         self.options = None             # [(feature, left, right, both_fixed_allowed)], once computed
         self.eq_parts = None            # non-additive objectives: (pure neg, pure pos, impure classes)
+        self.fp = self.fn = 0.0         # F1: the leaf's false positives / negatives under the ω labelling
+        self.forced = None              # F1: errors its equivalence classes force (Theorem 9's analogue)
+        self.one_split = False          # ``one_split_left``: what its best single split can reach, once computed
 
 
 class PartialTree:
@@ -299,6 +322,9 @@ class OSDT(Solver):
     """
 
     name = "osdt"
+    #: Keep the garbage collector's full scans off the search's caches during each unit of work
+    #: (:mod:`treeopt.solvers.gosdt.gc_pause`); the search itself is unchanged.
+    freeze_heap = True
     CAPABILITIES = Capabilities(objectives="any", options=("schedule", "warm_start", "top_k", "plugins"))
     BOUNDS = {
         "hierarchical": "OSDT Theorem 1 (hierarchical objective lower bound); GOSDT Theorems B.1, 2.1, 2.2",
@@ -310,6 +336,7 @@ class OSDT(Solver):
         "equivalent_points": "OSDT Theorem 9 (equivalent points bound); GOSDT Theorem C.3",
         "similar_support": "OSDT Theorem 7 (similar support bound) with the twin's finished sub-search; opt-in",
         "incremental_progress": "GOSDT Theorems B.6, C.2 (incremental progress, F1 / AUC / partial AUC)",
+        "one_split_left": "GOSDT Lemma C.1, Theorems 2.1, B.1 with the last level's splits (F1 / AUC / partial AUC)",
     }
     #: Bounds that are off unless asked for.
     OPT_IN = ("similar_support",)
@@ -363,6 +390,8 @@ class OSDT(Solver):
                              f"{dataset.n_features}; pass a tree fitted on the same binary features.")
         self._W = W
         self._hull_objective = isinstance(self.objective, AUC)
+        self._theta = float(getattr(self.objective, "theta", 1.0)) if self._hull_objective else 1.0
+        self._f1 = isinstance(self.objective, FScore)
         self._bound_plugins = [p for p in self._plugins if isinstance(p, PluginBound)]
         self._policy = next((p for p in self._plugins if isinstance(p, QueuePolicy)), None)
         if self._bound_plugins and not self.additive:
@@ -445,6 +474,9 @@ class OSDT(Solver):
             weighted = [n * c for n, c in zip(counts, self.costs)]
             correct = sum(weighted) - loss
             eq = self.model.equivalent_points(support)
+        elif self._f1:
+            prediction, false_pos, false_neg = self.objective.leaf_errors(counts[0], counts[1])
+            loss = correct = eq = 0.0
         else:
             table = np.asarray([counts], dtype=float)
             prediction = int(self.objective.leaf_predictions(table)[0]) if sum(counts) > 0 else 0
@@ -453,6 +485,8 @@ class OSDT(Solver):
             eq = 0.0
         leaf = LeafInfo(key, len(self._leaves), support, counts, loss, prediction, eq, correct, depth,
                         dead_features)
+        if self._f1:
+            leaf.fp, leaf.fn = false_pos, false_neg
         bounds = self.bounds
         if self.additive:
             if bounds["leaf_support"] and loss <= self.penalty + self.eps:
@@ -529,7 +563,11 @@ class OSDT(Solver):
         if self.additive:
             return sum(leaf.loss for leaf in leaves) + self.penalty * len(leaves)
         if self._hull_objective:                     # AUC / partial AUC: counts known valid, no array
-            loss = self.objective.tree_loss([leaf.counts for leaf in leaves if leaf.weight > 0], check_input=False)
+            loss = 1.0 - hull_area([leaf.counts for leaf in leaves], self._theta)
+            return loss * self._W + self.penalty * len(leaves)
+        if self._f1:                                 # F1: from the leaves' summed errors
+            loss = FScore.loss_of_errors(sum(leaf.fp for leaf in leaves), sum(leaf.fn for leaf in leaves),
+                                         self._positives)
             return loss * self._W + self.penalty * len(leaves)
         table = np.asarray([leaf.counts for leaf in leaves if leaf.weight > 0], dtype=float)
         return self.objective.tree_loss(table) * self._W + self.penalty * len(leaves)
@@ -543,15 +581,98 @@ class OSDT(Solver):
                              [tuple(r) for r in rows[impure].tolist()])
         return leaf.eq_parts
 
-    def _nonadditive_bounds(self, fixed, split) -> tuple:
-        """(hierarchical bound, equivalent-points bound) of the loss, weight units, F1 / AUC / pAUC."""
+    def _hull_loss(self, rows) -> float:
+        """1 − (partial) AUC of the ROC hull of ``rows`` ((negatives, positives) pairs), weight units."""
+        return (1.0 - hull_area(rows, self._theta)) * self._W
+
+    def _forced_errors(self, leaf: LeafInfo) -> float:
+        """F1: errors the leaf's equivalence classes force on every descendant (each impure class's minority)."""
+        if leaf.forced is None:
+            leaf.forced = sum(min(n, p) for n, p in self._eq_parts(leaf)[2])
+        return leaf.forced
+
+    def _has_one_split_left(self, leaf: LeafInfo) -> bool:
+        """Whether every descendant splits ``leaf`` exactly once (its children reach the depth budget)."""
+        return self.depth_budget is not None and leaf.depth + 1 >= self.depth_budget
+
+    def _one_split(self, leaf: LeafInfo):
+        """What the best single split of ``leaf`` can reach (``one_split_left``); None without a split.
+
+        F1: the smallest false positives, false negatives and errors over its options. AUC / partial
+        AUC: the virtual pair of :func:`~treeopt.solvers.osdt.leafset_bounds.dominating_split`.
+        """
+        if leaf.one_split is False:
+            options = self._options(leaf)
+            if not options:
+                leaf.one_split = None
+            elif self._f1:
+                leaf.one_split = (min(left.fp + right.fp for _, left, right, _ in options),
+                                  min(left.fn + right.fn for _, left, right, _ in options),
+                                  min(left.fp + right.fp + left.fn + right.fn for _, left, right, _ in options))
+            else:
+                leaf.one_split = dominating_split(leaf.counts, [(left.counts, right.counts)
+                                                                for _, left, right, _ in options])
+        return leaf.one_split
+
+    def _nonadditive_bound(self, fixed, split, best):
+        """Objective lower bound (weight units) of every descendant, F1 / AUC / partial AUC, or None when pruned.
+
+        The bounds are tried from the plainest to the tightest; a prune counts for the first bound that
+        reaches ``best`` (only with ``hierarchical`` on, as for the additive objectives).
+        """
+        bounds = self.bounds
+        prune = bounds["hierarchical"]
+        penalty = self.penalty * (len(fixed) + len(split))
+        use_eq = bounds["equivalent_points"]
+        last = [leaf for leaf in split if self._has_one_split_left(leaf)] if bounds["one_split_left"] else []
+        if self._f1:
+            false_pos = sum(leaf.fp for leaf in fixed)
+            false_neg = sum(leaf.fn for leaf in fixed)
+            positives = self._positives
+            bound = penalty
+            if prune:                                   # GOSDT Theorem B.1: the split rows add no error
+                bound += FScore.loss_of_errors(false_pos, false_neg, positives) * self._W
+                if bound >= best:
+                    self.prune_counts["hierarchical"] += 1
+                    return None
+            forced = sum(self._forced_errors(leaf) for leaf in split) if use_eq else 0.0
+            if forced > 0:
+                tight = f1_errors_bound(false_pos, false_neg, positives, more_errors=forced) * self._W + penalty
+                if prune and tight >= best:
+                    self.prune_counts["equivalent_points"] += 1
+                    return None
+                bound = max(bound, tight)
+            if last:
+                more_fp = more_fn = more_errors = 0.0
+                for leaf in split:
+                    if leaf in last:
+                        reach = self._one_split(leaf)
+                        if reach is None:
+                            more_errors = float("inf")      # no split, hence no descendant
+                            break
+                        more_fp += reach[0]
+                        more_fn += reach[1]
+                        more_errors += reach[2]
+                    elif use_eq:
+                        more_errors += self._forced_errors(leaf)
+                sharp = f1_errors_bound(false_pos, false_neg, positives, more_fp, more_fn, more_errors) * self._W \
+                    + penalty if more_errors < float("inf") else float("inf")
+                if prune and sharp >= best:
+                    self.prune_counts["one_split_left"] += 1
+                    return None
+                bound = max(bound, sharp)
+            return bound
+        # AUC / partial AUC: GOSDT Theorems 2.1, 2.2 (hierarchical), C.3 (equivalent points).
         fixed_counts = [leaf.counts for leaf in fixed]
-        negatives = sum(leaf.counts[0] for leaf in split)
-        positives = sum(leaf.counts[1] for leaf in split)
-        plain = hierarchical_bound(self.objective, fixed_counts, negatives, positives) * self._W \
-            if self.bounds["hierarchical"] else 0.0
-        tight = plain
-        if self.bounds["equivalent_points"]:
+        bound = penalty
+        if prune:
+            negatives = sum(leaf.counts[0] for leaf in split)
+            positives = sum(leaf.counts[1] for leaf in split)
+            bound += self._hull_loss(fixed_counts + [(0.0, positives), (negatives, 0.0)])
+            if bound >= best:
+                self.prune_counts["hierarchical"] += 1
+                return None
+        if use_eq:
             pure_neg = pure_pos = 0.0
             impure = []
             for leaf in split:
@@ -560,9 +681,36 @@ class OSDT(Solver):
                 pure_pos += p
                 impure.extend(classes)
             if impure:
-                tight = max(plain, equivalent_points_bound(self.objective, fixed_counts, pure_neg, pure_pos,
-                                                           impure) * self._W)
-        return plain, tight
+                tight = self._hull_loss(fixed_counts + impure + [(0.0, pure_pos), (pure_neg, 0.0)]) + penalty
+                if prune and tight >= best:
+                    self.prune_counts["equivalent_points"] += 1
+                    return None
+                bound = max(bound, tight)
+        if last:
+            rows = list(fixed_counts)
+            pure_neg = pure_pos = 0.0
+            for leaf in split:
+                if leaf in last:
+                    pair = self._one_split(leaf)
+                    if pair is None:
+                        rows = None                         # no split, hence no descendant
+                        break
+                    rows.extend(pair)
+                elif use_eq:
+                    n, p, classes = self._eq_parts(leaf)
+                    pure_neg += n
+                    pure_pos += p
+                    rows.extend(classes)
+                else:
+                    pure_neg += leaf.counts[0]
+                    pure_pos += leaf.counts[1]
+            sharp = float("inf") if rows is None else \
+                self._hull_loss(rows + [(0.0, pure_pos), (pure_neg, 0.0)]) + penalty
+            if prune and sharp >= best:
+                self.prune_counts["one_split_left"] += 1
+                return None
+            bound = max(bound, sharp)
+        return bound
 
     # -- the queue ----------------------------------------------------------------------
     def _push(self, tree: PartialTree) -> None:
@@ -660,6 +808,7 @@ class OSDT(Solver):
         self._record(improved=True)
         queue = self._queue
         similar = self._similar
+        pause = HeapFreeze(self.freeze_heap)
         while queue:
             _, _, tree = heapq.heappop(queue)
             tree.alive = False
@@ -678,7 +827,7 @@ class OSDT(Solver):
                     continue
             self._current = tree
             self.expansions += 1
-            yield from self._expand(tree)
+            yield from self._frozen_units(self._expand(tree), pause)
             self._current = None
             if similar is not None:
                 similar.expanded(tree.record)
@@ -688,6 +837,22 @@ class OSDT(Solver):
                 self._record(raised=True)
             yield
         self._current = None
+
+    @staticmethod
+    def _frozen_units(units, pause):
+        """Drive a generator of units of work with the heap frozen during each unit, not between them.
+
+        The leaf cache and the queue hold many long-lived objects; a full collection triggered
+        inside a unit would rescan them all and find nothing to free, so one unit would take far
+        longer than the unit budget.
+        """
+        while True:
+            with pause:
+                try:
+                    next(units)
+                except StopIteration:
+                    return
+            yield
 
     def _child_bound(self, fixed, split, fixed_loss):
         """Bound of the descendants of a child (weight units), or None when a bound prunes it."""
@@ -702,11 +867,9 @@ class OSDT(Solver):
                 return None
             tight = plain + sum(leaf.eq for leaf in split) if bounds["equivalent_points"] else plain
         else:
-            plain, tight = self._nonadditive_bounds(fixed, split)
-            plain += self.penalty * n_leaves
-            tight += self.penalty * n_leaves
-            if bounds["hierarchical"] and plain >= best:
-                self.prune_counts["hierarchical"] += 1
+            tight = self._nonadditive_bound(fixed, split, best)
+            if tight is None:
+                self._pruned_bound = best
                 return None
         if bounds["hierarchical"] and tight >= best:
             self.prune_counts["equivalent_points"] += 1
@@ -731,11 +894,14 @@ class OSDT(Solver):
         if not all(per_leaf):
             return
         pruned_before = dict(self.prune_counts) if emit else None
+        clock = SliceClock(self.unit_budget)                        # a unit of work ends when it is spent
+        if not self.additive and is_last_level(self, tree.split):
+            yield from complete_last_level(self, tree, per_leaf, clock)  # complete trees only, depth first
+            self._emit_pruned(pruned_before)
+            return
         similar = self._similar
         record = tree.record
         fixed, fixed_loss = tree.fixed, tree.fixed_loss
-        n_new = 2 * len(tree.split)
-        work = 0
         # AUC and partial AUC: a complete tree's objective costs a whole ROC hull, so it is
         # computed only when it can beat R^c (R_k). Every complete tree that shares the first j
         # splits (a prefix of the combination) has the other split leaves' rows in two leaves each,
@@ -808,11 +974,13 @@ class OSDT(Solver):
                         record, tuple(option[0] for option in combo), marks,
                         tuple(left.loss + right.loss for _, left, right, _ in combo))
                 self._push(child)
-            work += 1 << n_new
-            if work >= 4096:
-                work = 0
+            if clock.due():
                 yield
-        if emit:
+        self._emit_pruned(pruned_before)
+
+    def _emit_pruned(self, pruned_before) -> None:
+        """One ``Pruned`` event per bound that pruned during an expansion (with events on)."""
+        if pruned_before is not None:
             for bound, before in pruned_before.items():
                 if self.prune_counts[bound] > before:
                     self._emit(Pruned(self.expansions, bound, self.prune_counts[bound] - before))
@@ -820,14 +988,20 @@ class OSDT(Solver):
     def _hopeless_prefixes(self, tree: PartialTree):
         """``hopeless(combo)``: whether no complete tree with ``combo``'s first splits can beat ``R^c``.
 
+        The complete trees of an expansion split every split leaf once; those after the prefix are
+        bounded as pure leaves (GOSDT Theorems 2.1, 2.2) or, with ``one_split_left``, by the virtual
+        pair of their options (:func:`~treeopt.solvers.osdt.leafset_bounds.dominating_split`).
         Bounds are cached per prefix (one hull per prefix, shared by all its completions). A prefix
         found hopeless stays so (``R^c`` only decreases); one found hopeful is not re-checked.
         """
         fixed_counts = [leaf.counts for leaf in tree.fixed]
         split = tree.split
         n_leaves = len(tree.fixed) + 2 * len(split)
-        rest = [(sum(leaf.counts[0] for leaf in split[j:]), sum(leaf.counts[1] for leaf in split[j:]))
-                for j in range(len(split) + 1)]
+        if self.bounds["one_split_left"]:
+            rest = [[row for leaf in split[j:] for row in self._one_split(leaf)] for j in range(len(split) + 1)]
+        else:
+            rest = [[(0.0, sum(leaf.counts[1] for leaf in split[j:])), (sum(leaf.counts[0] for leaf in split[j:]), 0.0)]
+                    for j in range(len(split) + 1)]
         cache: dict = {}
 
         def hopeless(combo) -> bool:
@@ -835,9 +1009,8 @@ class OSDT(Solver):
                 key = combo[:j]
                 verdict = cache.get(key)
                 if verdict is None:
-                    counts = fixed_counts + [leaf.counts for option in key for leaf in option[1:3]]
-                    bound = hierarchical_bound(self.objective, counts, *rest[j]) * self._W \
-                        + self.penalty * n_leaves
+                    rows = fixed_counts + [leaf.counts for option in key for leaf in option[1:3]] + rest[j]
+                    bound = self._hull_loss(rows) + self.penalty * n_leaves
                     verdict = cache[key] = bound >= self._cutoff - self.eps
                 if verdict:
                     return True
