@@ -129,6 +129,14 @@ def test_the_notebooks_in_the_repository_keep_no_outputs():
         assert not any(cell.get("outputs") for cell in cells if cell["cell_type"] == "code"), notebook.name
 
 
+def test_every_notebook_cell_has_an_id():
+    """nbformat 4.5 cells carry ids (nbformat warns on a missing one, and will refuse it)."""
+    for notebook in sorted(NOTEBOOKS.glob("*.ipynb")):
+        cells = json.loads(notebook.read_text())["cells"]
+        missing = [number for number, cell in enumerate(cells) if "id" not in cell]
+        assert not missing, f"{notebook.name}: cells {missing} have no id (nbformat.validator.normalize adds them)"
+
+
 def test_every_benchmark_results_file_has_its_page(site):
     results = sorted(BENCHMARKS.glob("results*.md"))
     assert results
