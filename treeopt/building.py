@@ -218,7 +218,7 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
                          "thresholds='all' or 'quantile' without reference='gbdt', or impute X first.")
     if not isinstance(X, Dataset):
         y = np.asarray(y)
-        check_labels(y)
+        check_labels(y, single_class=capabilities.single_class)
         classes = np.unique(y) if classes is None else np.asarray(classes)
     if isinstance(X, Dataset):
         dataset = _ready_dataset(X, y, solver, capabilities, s, sample_weight=sample_weight, classes=classes,

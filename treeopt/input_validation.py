@@ -106,8 +106,15 @@ def _check_frame(estimator, X: pd.DataFrame) -> pd.DataFrame:
     return X
 
 
-def check_labels(y) -> None:
+def check_labels(y, *, single_class: bool = False) -> None:
     """Refuse labels a classifier cannot learn from: missing values, or a single class.
+
+    Parameters
+    ----------
+    y : array_like
+    single_class : bool, default=False
+        Accept labels of one class (for a search whose answer is then the single leaf, such as the
+        frontier's one-leaf frontier).
 
     Examples
     --------
@@ -115,6 +122,7 @@ def check_labels(y) -> None:
     Traceback (most recent call last):
     ...
     ValueError: y has only one class ([0]); a classifier needs at least two classes to learn anything.
+    >>> check_labels(np.array([0, 0]), single_class=True)
     """
     y = np.asarray(y)
     if pd.isna(y).any():
@@ -125,6 +133,6 @@ def check_labels(y) -> None:
         kinds = sorted({type(value).__name__ for value in y.ravel().tolist()})
         raise ValueError(f"y mixes label types {kinds}, which cannot be ordered into classes; convert the "
                          "labels to one type first (for example y.astype(str)).") from None
-    if len(classes) < 2:
+    if len(classes) < 2 and not single_class:
         raise ValueError(f"y has only one class ({classes.tolist()}); a classifier needs at least "
                          "two classes to learn anything.")

@@ -1,6 +1,7 @@
 """``treeopt.rashomon_set``: every near-optimal tree of a table, built by the Rashomon search.
 
-The front end of :mod:`treeopt.rashomon`: it validates and binarizes the table, then builds the set
+The front end of :mod:`treeopt.rashomon`: it validates its settings and hands the table to
+:func:`treeopt.make_solver` (which encodes it as for every front end), then builds the set
 in one go (:class:`~treeopt.rashomon.search.RashomonGraph`) or step by step under a time limit or a
 progress display (:class:`~treeopt.rashomon.stepwise.RashomonSearch`, which returns the part it
 proved when stopped). It sits above both, so that the result type and the stepwise search do not
@@ -13,14 +14,10 @@ import math
 import warnings
 from numbers import Integral, Real
 
-import numpy as np
-
 from sklearn.exceptions import ConvergenceWarning
 
 from .building import make_solver
 from .data import Dataset
-from .encoding import fit_binarizer
-from .input_validation import check_labels
 from .progress import progress_display
 from .rashomon.rashomon_set import RashomonSet
 from .rashomon.views import SetView
@@ -92,23 +89,21 @@ def rashomon_set(X, y=None, *, regularization: float, epsilon: float | None = No
         _check_number("time_limit", time_limit, " of seconds > 0, or None", lambda v: v > 0)
     if isinstance(verbose, bool) or not isinstance(verbose, Integral) or verbose < 0:
         raise ValueError(f"verbose must be an integer >= 0, got {verbose!r}.")
+    settings = dict(solver="rashomon", regularization=regularization, objective=objective,
+                    solver_options={"epsilon": epsilon, "bound": bound})
     if isinstance(X, Dataset):
         if y is not None or sample_weight is not None:
             raise ValueError("with a Dataset, give neither y nor sample_weight: the dataset holds them.")
-        dataset = X
+        search = make_solver(X, None, **settings)
     else:
         if y is None:
             raise ValueError("rashomon_set needs y (the labels) unless X is a treeopt Dataset.")
         if thresholds in ("guess", "auto"):
             raise ValueError(f"thresholds={thresholds!r} is not available for Rashomon sets (guessed thresholds "
                              "would change which trees exist); use 'all' or 'quantile'.")
-        y = np.asarray(y)
-        check_labels(y)
-        binarizer = fit_binarizer(X, y, thresholds=thresholds, max_thresholds=max_thresholds, missing=missing,
-                                  sample_weight=sample_weight)
-        dataset = Dataset.from_arrays(X, y, sample_weight=sample_weight, binarizer=binarizer, classes=classes)
-    search = make_solver(dataset, None, solver="rashomon", regularization=regularization, objective=objective,
-                         solver_options={"epsilon": epsilon, "bound": bound})
+        # The raw table goes to the builder, which encodes it by the policy every front end shares.
+        search = make_solver(X, y, sample_weight=sample_weight, classes=classes, thresholds=thresholds,
+                             max_thresholds=max_thresholds, missing=missing, **settings)
     if time_limit is None and not verbose:
         graph = search.graph                   # the whole set in one go, without the stepwise bookkeeping
         optimum = graph.optimum()

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from treeopt.data import Dataset, points_in
-from treeopt.solvers.gosdt.cart_start import grow_gini_tree, grow_gini_tree_steps
+from treeopt.solvers.cart_start import grow_gini_tree, grow_gini_tree_steps
 from treeopt.solvers.gosdt.depth_two import DepthTwoSolver
 from treeopt.solvers.slices import drain
 
@@ -48,7 +48,7 @@ def test_pair_counts_in_slices_equal_the_one_product(monkeypatch):
 def test_cart_grown_in_slices_is_the_same_tree(monkeypatch):
     data = threshold_data()
     whole = grow_gini_tree(data.points, data.counts, max_leaves=12)
-    import treeopt.solvers.gosdt.cart_start as cart_start
+    import treeopt.solvers.cart_start as cart_start
     monkeypatch.setattr(cart_start, "BLOCK_CELLS", 64)
     slices, sliced = count_slices(grow_gini_tree_steps(data.points, data.counts, 12, slice_seconds=0.0))
     assert slices > 10 and sliced == whole

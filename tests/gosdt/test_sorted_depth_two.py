@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from oracle import brute_force
 from strategies import lambdas, problems, threshold_problems
-from test_wide_search import spec_objective
+from engine_checks import spec_objective
 from treeopt.data import Dataset, pack_columns
 from treeopt.objectives import get_objective
 from treeopt.solvers.gosdt.depth_three import DepthThreeSolver

@@ -2,8 +2,8 @@
 
 Every front end (the estimators' ``fit``, ``treeopt.frontier()``, ``treeopt.rashomon_set()``, the
 OSDT ablation and its command) builds through it, so its checks and defaults hold everywhere. The
-first test replaces ``make_solver`` by one that raises and checks each front end raises it; the
-second reads the package's source and flags any other place that calls a registered solver class
+first test replaces ``make_solver`` by one that raises and checks each front end raises it (and that
+the front ends that take a table hand it over raw, for the builder to encode); the second reads the package's source and flags any other place that calls a registered solver class
 or looks a solver up in the registry.
 """
 
@@ -20,6 +20,7 @@ import pytest
 import treeopt
 from treeopt import building
 from treeopt.cli.commands import main as cli_main
+from treeopt.data import Dataset
 from treeopt.registry import SOLVERS
 
 PACKAGE = Path(treeopt.__file__).parent
@@ -37,16 +38,33 @@ class Built(Exception):
     """Raised by the replaced make_solver: reaching it proves the caller builds through it."""
 
 
-@pytest.fixture
-def raising_builder(monkeypatch):
+def _replace_builder(monkeypatch, replacement) -> None:
     """Replace ``make_solver`` wherever a module of the package bound it by name."""
-    def refuse(*args, **kwargs):
-        raise Built(kwargs.get("solver"))
-
     real = building.make_solver
     for name, module in list(sys.modules.items()):
         if (name == "treeopt" or name.startswith("treeopt.")) and getattr(module, "make_solver", None) is real:
-            monkeypatch.setattr(module, "make_solver", refuse)
+            monkeypatch.setattr(module, "make_solver", replacement)
+
+
+@pytest.fixture
+def raising_builder(monkeypatch):
+    def refuse(*args, **kwargs):
+        raise Built(kwargs.get("solver"))
+
+    _replace_builder(monkeypatch, refuse)
+
+
+@pytest.fixture
+def tables_given(monkeypatch):
+    """The ``X`` each call of the replaced ``make_solver`` received (then it raises :class:`Built`)."""
+    given = []
+
+    def record(X, *args, **kwargs):
+        given.append(X)
+        raise Built(kwargs.get("solver"))
+
+    _replace_builder(monkeypatch, record)
+    return given
 
 
 def _table():
@@ -73,6 +91,22 @@ def test_every_front_end_builds_through_make_solver(front_end, raising_builder):
     X, y = _table()
     with pytest.raises(Built):
         FRONT_ENDS[front_end](X, y)
+
+
+#: The front ends that hand the table to ``make_solver`` as they received it, so that the builder's
+#: encoding policy (``treeopt/encoding.py``) is the one they all apply. (The greedy estimator and the
+#: ablation still build a ``Dataset`` first, with a binarizer of their own.)
+RAW_TABLE_FRONT_ENDS = ["frontier", "frontier_cv", "rashomon_set", "rashomon_set_stepwise", "OptimalTreeClassifier",
+                        "OptimalTreeClassifierCV"]
+
+
+@pytest.mark.parametrize("front_end", RAW_TABLE_FRONT_ENDS)
+def test_front_ends_leave_the_encoding_to_the_builder(front_end, tables_given):
+    X, y = _table()
+    with pytest.raises(Built):
+        FRONT_ENDS[front_end](X, y)
+    assert tables_given and not isinstance(tables_given[0], Dataset), \
+        f"{front_end} encoded the table itself instead of handing it to make_solver"
 
 
 def test_the_ablation_command_builds_through_make_solver(raising_builder, tmp_path):

@@ -20,7 +20,7 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import cross_val_score
 
-import treeopt.solvers.gosdt.cart_start as cart_start
+import treeopt.solvers.cart_start as cart_start
 import treeopt.solvers.slices as slices
 from treeopt import OptimalTreeClassifier
 from treeopt.datasets import load_monk
@@ -112,6 +112,27 @@ def test_every_unit_of_a_slow_cart_start_keeps_near_the_budget(slow_cart):
         units += 1
     assert solver.prune_counts["cart_start"] == 1 and units > 10
     assert longest < HARD_LIMIT / 3, f"one unit of work took {longest:.2f} s"
+
+
+def test_osdt_grows_the_same_cart_warm_start_in_units_of_the_budget(slow_cart):
+    """OSDT's ``warm_start="cart"`` is the CART start GOSDT uses (``treeopt/solvers/cart_start.py``):
+    grown over many units of work before the search starts, and the search starts from its tree."""
+    from treeopt import make_solver
+    from treeopt.objectives import get_objective
+    X, y = load_monk(2)
+    solver = make_solver(X, y, solver="osdt", regularization=0.01, warm_start="cart")
+    solver.unit_budget = 0.02
+    units = 0
+    while not solver.trace and units < 100_000:             # the trace starts with the search's first bounds
+        solver.step(1)
+        units += 1
+    assert units > 10
+    dataset = solver.dataset
+    model = get_objective("accuracy").loss_model(dataset)
+    cart, _ = cart_start.cart_incumbent(dataset, model, 0.01 * dataset.total_weight, dataset.all_points)
+    leaf, _ = model.leaf(dataset.class_counts(dataset.all_points))
+    assert model.to_objective(cart) < model.to_objective(leaf) + 0.01      # CART beats the single leaf here
+    assert solver.trace[0].upper_bound == pytest.approx(model.to_objective(cart), abs=1e-12)
 
 
 def _answers_sigint(fit, moment: float) -> float:

@@ -44,11 +44,9 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import get_scorer
 from sklearn.model_selection import check_cv
 
-from ..data import Dataset
-from ..encoding import fit_binarizer
 from ..solvers.base import check_cache_limit
 from ..tree import Tree
-from .fitting import fit_frontier
+from .fitting import build_frontier_search, fit_frontier, run_frontier
 
 __all__ = ["CVFrontier", "FoldResult", "cross_validate_frontier"]
 
@@ -198,14 +196,14 @@ def _run_fold(fold, X_train, y_train, w_train, X_test, y_test, w_test, settings:
     settings = dict(settings)
     setup = 0.0
     if deadline is not None:
-        encoding = {name: settings.pop(name) for name in ("thresholds", "max_thresholds", "missing", "random_state")}
-        binarizer = fit_binarizer(X_train, y_train, sample_weight=w_train, **encoding)
-        dataset = Dataset.from_arrays(X_train, y_train, sample_weight=w_train, binarizer=binarizer)
+        building = {name: settings[name] for name in ("max_leaves", "objective", "omega", "min_regularization",
+                                                       "thresholds", "max_thresholds", "missing", "random_state")}
+        search, _ = build_frontier_search(X_train, y_train, sample_weight=w_train, **building)   # no setup limit
         setup = time.perf_counter() - start
         remaining = max(deadline - time.time(), _LEAST_SECONDS)
         limit = settings["time_limit"]
-        settings["time_limit"] = remaining if limit is None else min(limit, remaining)
-        front = fit_frontier(dataset, **settings)
+        front = run_frontier(search, time_limit=remaining if limit is None else min(limit, remaining),
+                             cache_limit=settings["cache_limit"])
     else:
         front = fit_frontier(X_train, y_train, sample_weight=w_train, **settings)
     table = front.table[_FOLD_COLUMNS].copy()

@@ -1,7 +1,8 @@
 """``fit_frontier``: one frontier search on a table, built by :func:`treeopt.make_solver`.
 
-It binarizes the table by the encoding policy (:func:`treeopt.encoding.fit_binarizer`), builds the
-:class:`~treeopt.frontier.search.FrontierSearch` through the one builder, runs it and returns its
+It hands the table to the one builder, which encodes it by the policy every front end shares
+(:func:`treeopt.encoding.fit_binarizer`) and builds the
+:class:`~treeopt.frontier.search.FrontierSearch`; then it runs the search and returns its
 :class:`~treeopt.frontier.result.Frontier`. It sits above the builder (which registers the search),
 so the frontier's search and result stay below it.
 """
@@ -16,11 +17,11 @@ from sklearn.exceptions import ConvergenceWarning
 from ..binarize import BinarizationTimeout, binarization_deadline
 from ..building import make_solver
 from ..data import Dataset
-from ..encoding import fit_binarizer, no_feature_binarizer
-from ..solvers.base import check_cache_limit
+from ..encoding import no_feature_binarizer
+from ..solvers.base import Solver, check_cache_limit
 from .result import Frontier
 
-__all__ = ["fit_frontier", "DEFAULT_MAX_LEAVES"]
+__all__ = ["build_frontier_search", "fit_frontier", "run_frontier", "DEFAULT_MAX_LEAVES"]
 
 #: The largest tree of a frontier without a depth budget, unless ``max_leaves`` says otherwise.
 DEFAULT_MAX_LEAVES = 20
@@ -62,25 +63,6 @@ def fit_frontier(X, y=None, max_leaves: int | None = None, *, objective="accurac
     """
     if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
         raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}.")
-    setup_stopped = None
-    if isinstance(X, Dataset):
-        if y is not None:
-            raise ValueError("pass either a Dataset (with y=None) or X and y, not both.")
-        dataset = X
-    else:
-        if y is None:
-            raise ValueError("y is required (the labels), unless X is a treeopt Dataset.")
-        try:
-            with binarization_deadline(time_limit):     # a long binarization stops at time_limit
-                binarizer = fit_binarizer(X, y, thresholds=thresholds, max_thresholds=max_thresholds,
-                                          missing=missing, random_state=random_state, sample_weight=sample_weight)
-                dataset = Dataset.from_arrays(X, y, sample_weight=sample_weight, binarizer=binarizer)
-        except BinarizationTimeout as stopped:
-            # As the estimators do: keep the single leaf (the search sees no binary feature), never run
-            # the search (it would call that leaf optimal), and mark it uncertified.
-            setup_stopped = str(stopped)
-            dataset = Dataset.from_arrays(X, y, sample_weight=sample_weight,
-                                          binarizer=no_feature_binarizer(X, missing))
     if depth_budget is not None and (isinstance(depth_budget, bool) or not isinstance(depth_budget, (int, np.integer))
                                      or depth_budget < 0):
         raise ValueError(f"depth_budget must be a non-negative integer or None, got {depth_budget!r}.")
@@ -89,13 +71,84 @@ def fit_frontier(X, y=None, max_leaves: int | None = None, *, objective="accurac
     check_cache_limit(cache_limit)
     if (X_test is None) != (y_test is None):
         raise ValueError("give both X_test and y_test, or neither.")
-    search = make_solver(dataset, None, solver="frontier", regularization=None, objective=objective, omega=omega,
-                         depth_budget=depth_budget,
-                         solver_options={"max_leaves": max_leaves, "min_regularization": min_regularization})
+    search, setup_stopped = build_frontier_search(
+        X, y, max_leaves, objective=objective, omega=omega, min_regularization=min_regularization,
+        sample_weight=sample_weight, thresholds=thresholds, max_thresholds=max_thresholds, missing=missing,
+        random_state=random_state, depth_budget=depth_budget, setup_time_limit=time_limit)
+    return run_frontier(search, setup_stopped=setup_stopped, time_limit=time_limit, cache_limit=cache_limit,
+                        X_test=X_test, y_test=y_test)
+
+
+def build_frontier_search(X, y=None, max_leaves: int = DEFAULT_MAX_LEAVES, *, objective="accuracy",
+                          omega: float | None = None, min_regularization: float | None = None, sample_weight=None,
+                          thresholds: str = "auto", max_thresholds: int | None = None, missing: str = "error",
+                          random_state=None, depth_budget: int | None = None,
+                          setup_time_limit: float | None = None) -> tuple[Solver, str | None]:
+    """The frontier search on a table (not yet run), built by :func:`treeopt.make_solver`, and why its setup
+    stopped (None when it did not).
+
+    The table goes to ``make_solver`` as it is: the builder encodes it, as it does for every front end.
+    A binarization that outlasts ``setup_time_limit`` seconds stops (as the estimators' does); the search
+    is then built on no feature at all, holding the single leaf, and the reason is returned.
+
+    Parameters
+    ----------
+    X, y, max_leaves, objective, omega, min_regularization, sample_weight, thresholds, max_thresholds, missing, random_state, depth_budget
+        As for :func:`treeopt.frontier`.
+    setup_time_limit : float, optional
+        Seconds the binarization may take (None: no limit).
+
+    Returns
+    -------
+    (FrontierSearch, str or None)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5)
+    >>> search, stopped = build_frontier_search(X, np.array([0, 1, 1, 0] * 5), max_leaves=5)
+    >>> search.name, search.dataset.n_features, stopped
+    ('frontier', 2, None)
+    """
+    settings = dict(solver="frontier", regularization=None, objective=objective, omega=omega, depth_budget=depth_budget,
+                    solver_options={"max_leaves": max_leaves, "min_regularization": min_regularization})
+    if isinstance(X, Dataset):
+        if y is not None:
+            raise ValueError("pass either a Dataset (with y=None) or X and y, not both.")
+        return make_solver(X, None, **settings), None
+    if y is None:
+        raise ValueError("y is required (the labels), unless X is a treeopt Dataset.")
+    try:
+        with binarization_deadline(setup_time_limit):     # a long binarization stops at the time limit
+            return make_solver(X, y, sample_weight=sample_weight, thresholds=thresholds,
+                               max_thresholds=max_thresholds, missing=missing, random_state=random_state,
+                               **settings), None
+    except BinarizationTimeout as stopped:
+        # As the estimators do: keep the single leaf (the search sees no binary feature); the caller never
+        # runs the search (it would call that leaf optimal) and marks it uncertified.
+        return make_solver(X, y, sample_weight=sample_weight, missing=missing,
+                           binarizer=no_feature_binarizer(X, missing), **settings), str(stopped)
+
+
+def run_frontier(search: Solver, *, setup_stopped: str | None = None, time_limit: float | None = None,
+                 cache_limit: int | None = None, X_test=None, y_test=None) -> Frontier:
+    """Run a frontier search (:func:`build_frontier_search`) and return its :class:`~treeopt.frontier.result.Frontier`.
+
+    A search whose setup stopped (``setup_stopped``, the reason) is not run: its frontier holds the
+    single leaf, uncertified, with a ``ConvergenceWarning``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5)
+    >>> search, _ = build_frontier_search(X, np.array([0, 1, 1, 0] * 5), max_leaves=5)
+    >>> run_frontier(search).table["leaves"].tolist()
+    [1, 3, 4]
+    """
     if setup_stopped is not None:
         front = Frontier(search, setup_stopped=setup_stopped)
         warnings.warn(f"{setup_stopped} The frontier holds only the single leaf, uncertified (its certified "
-                      "column is False).", ConvergenceWarning, stacklevel=3)
+                      "column is False).", ConvergenceWarning, stacklevel=4)
         if X_test is not None:
             front.evaluate(X_test, y_test, "test")
         return front

@@ -183,7 +183,7 @@ class FrontierSearch(Solver):
     """
 
     name = "frontier"
-    CAPABILITIES = Capabilities(options=("max_leaves", "min_regularization"))
+    CAPABILITIES = Capabilities(options=("max_leaves", "min_regularization"), single_class=True)
     BOUNDS = {
         "equivalent_points": "GOSDT Theorem B.9 / OSDT Theorem 9 (equivalent points bound)",
         "hierarchical": "GOSDT Theorems B.1, B.3 per leaf budget (children's lower bounds)",

@@ -52,6 +52,9 @@ class Capabilities:
     zero_regularization : bool
         Whether the solver takes ``regularization=0`` with a depth budget: the most accurate tree
         of at most that depth, ties broken by fewer leaves.
+    single_class : bool
+        Whether the solver takes labels of one class only: the frontier does (its one tree is the
+        single leaf, a valid answer); the others refuse them, as a classifier does.
     """
 
     dataset: str = "binary"
@@ -61,3 +64,4 @@ class Capabilities:
     guesses_lower_bounds: bool = False
     depth_budget: bool = True
     zero_regularization: bool = False
+    single_class: bool = False

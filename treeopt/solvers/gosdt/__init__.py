@@ -4,7 +4,8 @@ Lin et al., *Generalized and Scalable Optimal Sparse Decision Trees* (ICML 2020)
 
 - :mod:`.search`: the ``GOSDT`` solver, the paper's loop (pop a problem, make its children,
   bound them, propagate changes to the parents, extract the tree).
-- :mod:`.cart_start`: CART pruned at λ, the first incumbent.
+- :mod:`.starts`: the first incumbents (CART pruned at λ from ``treeopt.solvers.cart_start``,
+  depth-two and depth-three trees, offered trees).
 - :mod:`.depth_two`, :mod:`.two_class_depth_two`, :mod:`.sorted_depth_two`: exact depth-two
   solvers (terminal solvers) from pair counts, class-weight differences or sorted chains.
 - :mod:`.depth_three`, :mod:`.depth_four`: the loop over root splits for depths three to six.

@@ -29,6 +29,17 @@ The bounds below are switches of kind ``bound`` in ``SWITCHES`` (``bounds=``), e
 ``prune_counts``. The subsolvers are described in :mod:`.subsolver_calls`, the search orders in
 :mod:`.dives` and the first incumbents in :mod:`.starts` (``strategies=``).
 
+Those three are mixin classes of ``GOSDT``, not plain functions or a collaborator object given the
+search state explicitly, because each works both ways with this loop: a dive expands problems with
+``_expand``, a sliced subsolver call lowers bounds and then calls ``_propagate`` and ``_push``, a start
+takes its tree as the root's incumbent, and all of them read and write the memo (``problems``), the
+queue, the root and ``prune_counts``. Made explicit, that state is nearly every attribute of the search
+plus the loop's own steps as callbacks, so a collaborator would hold the search under another name and
+plain functions would take a dozen arguments; neither reads better than ``self``. What the split does
+give: each concept is one module named after it, and the loop below calls it by name at the point of
+the paper's algorithm where it acts (the starts before the first pop and between pops, a dive between
+two pops, a subsolver where a popped problem is expanded).
+
 Bounds:
 
 ``hierarchical``
@@ -122,7 +133,7 @@ from ...tree import Leaf, Split, Tree
 from ..base import EPS, QueueEntry, Solver
 from ..capabilities import Capabilities
 from .. import switches as kinds
-from .cart_start import cart_incumbent_steps
+from ..cart_start import cart_incumbent_steps
 from .depth_four import DepthFourSolver
 from .depth_three import DepthThreeSolver
 from .depth_two import LEAF, DepthTwoSolver, one_blas_thread

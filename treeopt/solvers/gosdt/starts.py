@@ -5,7 +5,7 @@ upper bound early closes more of the search (GOSDT, Theorem B.3 applied downward
 switches of kind ``first_incumbent`` of :class:`~treeopt.solvers.gosdt.search.GOSDT` (its
 ``SWITCHES``), plus trees offered by another search (:meth:`IncumbentStarts.offer_incumbent`):
 
-- ``cart_start`` (:mod:`.cart_start`): CART pruned at λ, set in the search's first unit of work;
+- ``cart_start`` (``treeopt.solvers.cart_start``): CART pruned at λ, set in the search's first unit of work;
 - ``depth_two_start``: the best tree of depth at most two over all rows, on wide data;
 - ``depth_three_start``: an exact depth-three solve in the anytime order, advanced beside the
   search in slices, on wide data.
@@ -14,7 +14,7 @@ First incumbents, each a switch of kind ``first_incumbent`` (``strategies=``) wi
 
 ``cart_start``
     A first incumbent, not a bound: CART pruned at λ (cost-complexity pruning,
-    ``treeopt/solvers/gosdt/cart_start.py``) becomes the root's upper bound before the
+    ``treeopt/solvers/cart_start.py``) becomes the root's upper bound before the
     first expansion, so the incumbent is never worse than CART's tree. Counts 1
     when it was better than the single leaf.
 ``depth_two_start``

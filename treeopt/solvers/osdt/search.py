@@ -157,11 +157,12 @@ import numpy as np
 
 from ...data import Dataset, bits_of
 from ...events import Expanded, Pruned, Started
-from ...objectives import AUC, FScore
+from ...objectives import AUC, FScore, get_objective
 from ...roc import hull_area
 from ...tree import Leaf, Split, Tree
 from ..base import EPS, QueueEntry, Solver
 from ..capabilities import Capabilities
+from ..cart_start import cart_incumbent_steps
 from ..gosdt.gc_pause import HeapFreeze
 from ..plugins import PluginBound, QueuePolicy, declare_plugins, try_plugins
 from ..slices import SliceClock
@@ -171,6 +172,7 @@ from .leafset_bounds import (NON_ADDITIVE, dominating_split, equivalent_points_b
                              hierarchical_bound, split_gain_bound)
 from .schedules import SCHEDULES, label_entropy, priority_key
 from .similar_support import SimilarSupport
+from .warm_start import tree_leaf_keys
 
 __all__ = ["OSDT"]
 
@@ -761,7 +763,9 @@ class OSDT(Solver):
         if len(top) == self.top_k:
             self._cutoff = top[-1][0]
 
-    def _initial_incumbent(self) -> LeafInfo:
+    def _initial_incumbent(self):
+        """The single leaf as the incumbent, then the warm start's tree if better (a generator: CART
+        may take several units of work); returns the root leaf."""
         ds = self.dataset
         root = self._leaf(0, ds.all_points, 0, 0)
         self._best = self._objective_of([root])
@@ -773,10 +777,14 @@ class OSDT(Solver):
             self._offer(self._best, [root])
         warm = None
         if self.warm_start == "cart":
-            from .warm_start import cart_leaf_keys
-            warm = cart_leaf_keys(self)
+            # CART grows in slices of the unit budget: on large tables it is many units of work. Objectives
+            # that are not a sum over leaves prune it by accuracy; _improve then scores the true objective.
+            model = self.model if self.model is not None else get_objective("accuracy").loss_model(ds)
+            start = yield from cart_incumbent_steps(ds, model, self.penalty, ds.all_points, self.depth_budget,
+                                                    slice_seconds=self.unit_budget)
+            if start is not None:
+                warm = tree_leaf_keys(Tree(start[1], ds.features, ds.classes))
         elif isinstance(self.warm_start, Tree):
-            from .warm_start import tree_leaf_keys
             warm = tree_leaf_keys(self.warm_start, self.depth_budget)
         if warm:
             leaves = [self._leaf_from_clauses(key) for key in warm]
@@ -785,7 +793,7 @@ class OSDT(Solver):
 
     # -- the search (Algorithm 2) ----------------------------------------------------
     def _search(self):
-        root = self._initial_incumbent()
+        root = yield from self._initial_incumbent()
         self._started = True
         if self._splittable(root):
             bound = self._child_bound([], [root], 0.0)

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import DATASETS, require_datasets
-from test_gosdt_oracle import check
+from test_search_oracle import check
 from treeopt import OptimalTreeClassifier
 from treeopt.binarize import Binarizer
 

@@ -14,7 +14,7 @@ import pytest
 from treeopt.data import Dataset
 from treeopt.solvers import GOSDT
 
-from test_fresh_scope import planted
+from test_search_scope import planted
 
 
 def equation_seven(problem) -> tuple:

@@ -1,4 +1,4 @@
-"""A first incumbent from CART, pruned at the search's own λ.
+"""A first incumbent from CART, pruned at the search's own λ: the one CART start of every exact solver.
 
 Breiman, Friedman, Olshen, Stone, *Classification and Regression Trees* (1984), chapter 3:
 cost-complexity pruning keeps, for a cost ``α`` per leaf, the subtree of a grown tree that
@@ -6,7 +6,9 @@ minimises ``loss + α × leaves``, found bottom-up in one pass. With ``α = λ``
 our objective, so the pruned CART tree is a valid tree of the search space (at most the depth
 budget deep) and its objective is an upper bound on the optimum. Starting the exact search from
 it means its incumbent is never worse than CART's at any moment, and the bounds that compare
-with the incumbent (hierarchical, scope) cut from the first expansion on.
+with the incumbent (hierarchical, scope) cut from the first expansion on. GOSDT's ``cart_start``
+and OSDT's ``warm_start="cart"`` (the OSDT thesis, chapter 6, seeds the incumbent with CART) both
+start from this tree.
 
 CART is grown here (:func:`grow_gini_tree`: Gini impurity, best-first up to a number of leaves,
 like scikit-learn's ``DecisionTreeClassifier(max_leaf_nodes=...)``) on the distinct binary points
@@ -24,9 +26,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...data import points_in
-from ...nodes import Leaf, Split
-from ..slices import SliceClock, drain
+from ..data import points_in
+from ..nodes import Leaf, Split
+from .slices import SliceClock, drain
 
 __all__ = ["cart_incumbent", "cart_incumbent_steps", "grow_gini_tree", "grow_gini_tree_steps"]
 

@@ -20,7 +20,7 @@ from treeopt import OptimalTreeClassifier
 from treeopt.data import Dataset
 from treeopt.solvers import GOSDT
 
-from test_incremental_bounds import equation_seven
+from test_search_propagation import equation_seven
 
 #: Six binary features, a label and an integer weight from 1 to 5 per row; at λ = 0.01 its
 #: search dropped a child under a parent whose scope later rose again.

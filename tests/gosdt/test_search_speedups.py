@@ -1,6 +1,6 @@
 """GOSDT's speed-ups change how much work the search does, never what it returns.
 
-Each speed-up is a named switch of ``GOSDT.BOUNDS`` (so ``test_gosdt_oracle`` also runs the
+Each speed-up is a named switch of ``GOSDT.BOUNDS`` (so ``test_search_oracle`` also runs the
 search with it off against the brute-force oracle). Here, on the public datasets: the optimum
 with it on equals the optimum with it off and the reference optimum, its counter moves, and it
 does less work, measured in expansions and problems created (machine-independent; times are in
@@ -9,10 +9,8 @@ does less work, measured in expansions and problems created (machine-independent
 
 import numpy as np
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
-from treeopt.data import Dataset, distinct_rows, mask_of
+from treeopt.data import Dataset
 from treeopt.solvers import GOSDT
 
 from conftest import read_binary, require_datasets
@@ -112,25 +110,6 @@ def test_no_subtraction_with_fractional_weights():
         assert problem.counts == solver.dataset.class_counts(problem.support)
 
 
-@given(rows=st.integers(1, 60), columns=st.integers(0, 20), seed=st.integers(0, 2**32 - 1))
-def test_distinct_rows_is_np_unique(rows, columns, seed):
-    """The packed-bytes sort gives np.unique's points in np.unique's order (the search depends on it)."""
-    Z = np.random.default_rng(seed).random((rows, columns)) < 0.5
-    points, inverse = distinct_rows(Z)
-    expected, expected_inverse = np.unique(Z, axis=0, return_inverse=True)
-    assert np.array_equal(points, expected)
-    assert np.array_equal(inverse, expected_inverse.ravel())
-
-
-@given(st.lists(st.integers(0, 300), max_size=40))
-def test_mask_of_sets_exactly_the_given_bits(positions):
-    expected = 0
-    for i in positions:
-        expected |= 1 << i
-    assert mask_of(positions) == expected
-    assert mask_of(np.array(positions, dtype=int)) == expected
-
-
 @pytest.mark.parametrize("name,lam", [("monk1", 0.02), ("compas-binary", 0.02), ("monk3", 0.05)])
 def test_two_leaves_creates_fewer_problems_and_keeps_the_optimum(name, lam, reference_optima):
     require_datasets()
@@ -156,19 +135,3 @@ def test_two_leaves_solves_a_stump_exactly(lam, leaves):
     assert result.tree.n_leaves == leaves
     assert result.objective == pytest.approx(min(2 * lam, 0.5 + lam))
     assert result.tree.predict(X, binarized=True).tolist() == (y.tolist() if leaves == 2 else [0] * 20)
-
-
-def test_one_blas_thread_nests_and_restores_the_limit():
-    """A context inside another keeps BLAS on one thread and sets nothing; the outer one restores it."""
-    from threadpoolctl import threadpool_info
-    from treeopt.solvers.gosdt.depth_two import one_blas_thread
-
-    def blas_threads():
-        return [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
-    before = blas_threads()
-    with one_blas_thread():
-        assert all(n == 1 for n in blas_threads())
-        with one_blas_thread():
-            assert all(n == 1 for n in blas_threads())
-        assert all(n == 1 for n in blas_threads())      # the inner exit did not restore it
-    assert blas_threads() == before

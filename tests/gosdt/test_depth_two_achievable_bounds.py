@@ -3,7 +3,7 @@
 ``treeopt/solvers/gosdt/depth_two.py`` (``achievable_at_least``): with whole weights a subtree of
 ``k`` leaves costs a whole loss plus ``k·λ``, so a bound between two achievable values can rise
 to the next one. The depth-three solver uses it; its oracle tests (``test_sorted_depth_two.py``,
-``test_wide_search.py``) check the optima. Here: the rounding never passes an achievable value
+``test_depth_three.py``) check the optima. Here: the rounding never passes an achievable value
 above the bound. The depth-two search (``search_root_splits``) does not round: there every bound
 is already a whole loss plus λ per leaf, and what rounding closed were bounds *equal* to the best
 up to float error, which its tolerance closes for free (checked below).

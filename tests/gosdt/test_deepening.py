@@ -1,0 +1,73 @@
+"""Iterative deepening on depth (``deepening.py``): leaf-count certificates, exact solvers shared across depths."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from strategies import lambdas, problems
+from treeopt.data import Dataset
+from treeopt.solvers import GOSDT, DepthDeepening
+
+from engine_checks import _checkerboard, check
+
+
+@pytest.mark.parametrize("switch", [None, "dives", "depth_two", "completion_dives"])
+@settings(max_examples=25, deadline=None)
+@given(data=problems() | problems(weights="float"), lam=lambdas, depth=st.sampled_from([None, None, 2, 3]))
+def test_deepening_matches_the_oracle(switch, data, lam, depth):
+    X, y, w = data
+    solver = check(DepthDeepening, X, y, w, lam, bounds=None if switch is None else {switch: False}, depth=depth)
+    depths = [r["depth"] for r in solver.depth_results]
+    assert depths == list(range(1, len(depths) + 1))
+    assert depth is None or not depths or depths[-1] <= depth
+
+
+def test_deepening_certifies_by_leaf_count_before_the_tree_depth_needs_it():
+    """XOR of two features at λ = 0.05: depth 2 is optimal, and eq + 4λ certifies it at d = 2."""
+    X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5)
+    y = np.array([0, 1, 1, 0] * 5)
+    solver = DepthDeepening(Dataset.from_binary(X, y), regularization=0.05)
+    result = solver.run()
+    assert result.optimal and [r["depth"] for r in solver.depth_results] == [1, 2]
+    snapshot = solver.snapshot()
+    assert snapshot.extra["depth"] == 2
+
+
+def test_deepening_and_portfolio_share_an_offered_tree():
+    """An offered tree becomes the incumbent of both combined searches, and the optimum stays."""
+    from treeopt.solvers import Portfolio
+    X = np.array([[a, b, c] for a in (0, 1) for b in (0, 1) for c in (0, 1)] * 3)
+    y = X[:, 0] ^ X[:, 1] ^ X[:, 2]
+    dataset = Dataset.from_binary(X, y)
+    best = GOSDT(dataset, regularization=0.01).run()
+    for cls in (DepthDeepening, Portfolio):
+        solver = cls(dataset, regularization=0.01)
+        if cls is DepthDeepening:
+            assert solver.offer_incumbent(best.tree, best.objective)
+            assert solver.upper_bound == pytest.approx(best.objective)
+            assert not solver.offer_incumbent(best.tree, best.objective)      # not better: refused
+        result = solver.run()
+        assert result.optimal and result.objective == pytest.approx(best.objective)
+
+
+def test_deepening_shares_its_exact_solvers_across_depths(monkeypatch):
+    """Iterative deepening's depth searches share one set of small-tree solvers: the depth-five
+    search's first step (the best tree of depth four over all rows) is the depth-four search's
+    answer. Fewer depth-two solves than with a fresh set per depth, the same optimum."""
+    dataset = _checkerboard()
+    expected = GOSDT(dataset, regularization=0.01, depth_budget=5).run().objective
+
+    def depth_two_solves(share: bool) -> tuple:
+        if not share:
+            monkeypatch.setattr(GOSDT, "adopt_subsolvers", lambda self, subsolvers: None)
+        solver = DepthDeepening(dataset, regularization=0.01, depth_budget=5)
+        result = solver.run()
+        monkeypatch.undo()
+        assert [r["depth"] for r in solver.depth_results][-1] == 5
+        return result.objective, solver.prune_counts["child_slack"], solver.prune_counts["depth_five_six"]
+
+    shared, alone = depth_two_solves(True), depth_two_solves(False)
+    assert shared[0] == pytest.approx(expected) and alone[0] == pytest.approx(expected)
+    assert shared[2] >= 1 and alone[2] >= 1                    # the depth-five loop ran
+    assert shared[1] < alone[1]
