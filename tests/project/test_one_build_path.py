@@ -94,10 +94,10 @@ def test_every_front_end_builds_through_make_solver(front_end, raising_builder):
 
 
 #: The front ends that hand the table to ``make_solver`` as they received it, so that the builder's
-#: encoding policy (``treeopt/encoding.py``) is the one they all apply. (The greedy estimator and the
-#: ablation still build a ``Dataset`` first, with a binarizer of their own.)
+#: encoding policy (``treeopt/encoding.py``) is the one they all apply. (The ablation takes a 0/1
+#: table, OSDT's ablation study's input, as binary features without any encoding.)
 RAW_TABLE_FRONT_ENDS = ["frontier", "frontier_cv", "rashomon_set", "rashomon_set_stepwise", "OptimalTreeClassifier",
-                        "OptimalTreeClassifierCV"]
+                        "OptimalTreeClassifierCV", "GreedyTreeClassifier"]
 
 
 @pytest.mark.parametrize("front_end", RAW_TABLE_FRONT_ENDS)

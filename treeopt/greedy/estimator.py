@@ -28,7 +28,6 @@ from sklearn.utils.validation import check_is_fitted
 from ..binarize import Binarizer, table_input_tags
 from ..building import make_solver
 from .criteria import impurity
-from ..data import Dataset
 from ..fitted_tree import FittedTreeMixin
 from .grown_tree import GrownNode, route
 from ..input_validation import check_labels, validate_fit_input, validate_predict_input
@@ -198,15 +197,15 @@ class GreedyTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         check_classification_targets(y)       # a continuous y: "Unknown label type"
         self.classes_ = np.unique(y)
         table, y, sample_weight = weighted_rows(table, y, sample_weight)
-        self.binarizer_ = Binarizer(thresholds=self.thresholds, max_thresholds=self.max_thresholds,
-                                    missing=self.missing).fit(table)
-        dataset = Dataset.from_arrays(table, y, sample_weight=sample_weight, binarizer=self.binarizer_,
-                                      classes=self.classes_)
         options = {"criterion": self.criterion, "multiway": self.multiway, "min_samples_split": self.min_samples_split,
                    "min_samples_leaf": self.min_samples_leaf, "min_gain": self.min_gain, "pruning": pruning,
                    "confidence": self.confidence, "ccp_alpha": self.ccp_alpha, "pruning_risk": self.pruning_risk}
-        return make_solver(dataset, None, solver="greedy", regularization=self.regularization,
-                           objective=self.objective, depth_budget=self.max_depth, solver_options=options)
+        solver = make_solver(table, y, solver="greedy", sample_weight=sample_weight, classes=self.classes_,
+                             thresholds=self.thresholds, max_thresholds=self.max_thresholds, missing=self.missing,
+                             regularization=self.regularization, objective=self.objective,
+                             depth_budget=self.max_depth, solver_options=options)
+        self.binarizer_ = solver.dataset.binarizer
+        return solver
 
     def fit(self, X, y, sample_weight=None):
         """Grow (and prune) the greedy tree on ``(X, y)``.
