@@ -323,7 +323,7 @@ class OSDT(Solver):
 
     name = "osdt"
     #: Keep the garbage collector's full scans off the search's caches during each unit of work
-    #: (:mod:`treeopt.solvers.gosdt.gc_pause`); the search itself is unchanged.
+    #: (``treeopt.solvers.gosdt.gc_pause``); the search itself is unchanged.
     freeze_heap = True
     CAPABILITIES = Capabilities(objectives="any", options=("schedule", "warm_start", "top_k", "plugins"))
     BOUNDS = {
