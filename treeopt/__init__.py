@@ -19,7 +19,7 @@ from .estimator_cv import OptimalTreeClassifierCV
 from .frontier.cross_validation import CVFrontier, cross_validate_frontier
 from .frontier.result import Frontier
 from .frontiers import frontier
-from .greedy.estimator import GreedyTreeClassifier, GreedyTreeRegressor
+from .greedy_estimators import GreedyTreeClassifier, GreedyTreeRegressor
 from .guessing import ThresholdGuessBinarizer, depth_guess
 from .objectives import Accuracy, BalancedAccuracy, WeightedAccuracy, get_objective
 from .registry import SOLVERS

@@ -8,7 +8,8 @@ import pytest
 from treeopt import OptimalTreeClassifier
 from treeopt.building import SETTINGS
 from treeopt.cli.commands import COMMANDS
-from treeopt.greedy import GreedyInduction, GreedyTreeClassifier
+from treeopt.greedy import GreedyInduction
+from treeopt.greedy_estimators import GreedyTreeClassifier
 from treeopt.regularization import DEFAULT_REGULARIZATION
 from treeopt.solvers.osdt.ablation import ablation
 

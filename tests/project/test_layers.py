@@ -147,9 +147,9 @@ LAYERS = [
     ("construction", ["treeopt.registry", "treeopt.building", "treeopt.frontier.fitting",
                       "treeopt.frontier.cross_validation", "treeopt.solvers.osdt.ablation",
                       "treeopt.bounds_lab.check"]),
-    # the greedy package's estimator is a front end beside OptimalTreeClassifier
+    # the greedy estimators are front ends beside OptimalTreeClassifier
     ("front ends", ["treeopt.estimator", "treeopt.estimator_cv", "treeopt.fitted_tree", "treeopt.cli",
-                    "treeopt.greedy.estimator", "treeopt.frontiers", "treeopt.rashomon_sets",
+                    "treeopt.greedy_estimators", "treeopt.frontiers", "treeopt.rashomon_sets",
                     "treeopt.slow_certificate"]),
     ("widgets", ["widgets"]),
 ]
