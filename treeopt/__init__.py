@@ -26,7 +26,7 @@ from .registry import SOLVERS
 from .regularization import DEFAULT_REGULARIZATION
 from .slow_certificate import SlowCertificateWarning
 from .solvers import GOSDT, OSDT, Branches, DepthDeepening, Portfolio
-from .solvers.osdt.ablation import ablation
+from .ablations import ablation
 from .rashomon import RashomonSet
 from .rashomon_sets import rashomon_set
 from .tree import Leaf, MultiwaySplit, Split, Tree

@@ -11,7 +11,7 @@ from treeopt.cli.commands import COMMANDS
 from treeopt.greedy import GreedyInduction
 from treeopt.greedy_estimators import GreedyTreeClassifier
 from treeopt.regularization import DEFAULT_REGULARIZATION
-from treeopt.solvers.osdt.ablation import ablation
+from treeopt.ablations import ablation
 
 
 def _signature_default(function) -> float:
