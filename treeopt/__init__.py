@@ -16,9 +16,9 @@ from .building import make_solver
 from .data import Dataset
 from .estimator import OptimalTreeClassifier
 from .estimator_cv import OptimalTreeClassifierCV
-from .frontier.cross_validation import CVFrontier, cross_validate_frontier
+from .frontier.cross_validation import CVFrontier
 from .frontier.result import Frontier
-from .frontiers import frontier
+from .frontiers import cross_validate_frontier, frontier
 from .greedy_estimators import GreedyTreeClassifier, GreedyTreeRegressor
 from .guessing import ThresholdGuessBinarizer, depth_guess
 from .objectives import Accuracy, BalancedAccuracy, WeightedAccuracy, get_objective
