@@ -57,7 +57,7 @@ for line in sys.stdin:
 """
 
 
-def jobs(suites):
+def jobs(suites, wide_rows=WIDE, wide_limit: float = 10.0):
     """(suite, script, solver, dataset, λ, time limit) of every fit, in the order they run."""
     if "narrow" in suites:
         for lam in (0.02, 0.01, 0.005):
@@ -69,9 +69,9 @@ def jobs(suites):
                 for lam in (0.005, 0.01, 0.02):
                     yield "contree", "contree_bench.py", "treeopt", f"{data}@{depth}", lam, 120.0
     if "wide" in suites:
-        for name, lam in WIDE:
+        for name, lam in wide_rows:
             for solver in ("treeopt", "portfolio"):
-                yield "wide", "wide_bench.py", solver, name, lam, 10.0
+                yield "wide", "wide_bench.py", solver, name, lam, wide_limit
 
 
 class Worker:
@@ -143,6 +143,10 @@ def main(argv=None) -> int:
     parser.add_argument("after", help="checkout of the new commit")
     parser.add_argument("--suites", nargs="+", default=["narrow", "contree", "wide"],
                         choices=["narrow", "contree", "wide"])
+    parser.add_argument("--wide-rows", nargs="+", metavar="NAME:LAMBDA",
+                        help="rows of the wide suite (default: all of wide_bench.py's)")
+    parser.add_argument("--wide-limit", type=float, default=10.0,
+                        help="wall-clock seconds per wide fit (the suite's own limit is 10)")
     parser.add_argument("--attempts", type=int, default=3, help="runs of a fit under 2 CPU seconds; the least counts")
     parser.add_argument("--floor", type=float, default=0.1, help="fits under this many seconds count as this many")
     parser.add_argument("--shared", default=os.environ.get("TREEOPT_SHARED", str(HERE.parents[1] / "shared")))
@@ -157,7 +161,9 @@ def main(argv=None) -> int:
     else:
         workers = {"before": Worker(args.before, args.shared), "after": Worker(args.after, args.shared)}
         with open(args.jsonl, "w") as log:
-            for job in jobs(args.suites):
+            rows_of_wide = WIDE if args.wide_rows is None else \
+                [(row.split(":")[0], float(row.split(":")[1])) for row in args.wide_rows]
+            for job in jobs(args.suites, rows_of_wide, args.wide_limit):
                 row = paired_row(workers, job, args.attempts)
                 rows.append(row)
                 log.write(json.dumps(row) + "\n")
