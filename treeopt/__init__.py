@@ -16,17 +16,17 @@ from .building import make_solver
 from .data import Dataset
 from .estimator import OptimalTreeClassifier
 from .estimator_cv import OptimalTreeClassifierCV
-from .frontier.cross_validation import CVFrontier, cross_validate_frontier
+from .frontier.cross_validation import CVFrontier
 from .frontier.result import Frontier
-from .frontiers import frontier
-from .greedy.estimator import GreedyTreeClassifier, GreedyTreeRegressor
+from .frontiers import cross_validate_frontier, frontier
+from .greedy_estimators import GreedyTreeClassifier, GreedyTreeRegressor
 from .guessing import ThresholdGuessBinarizer, depth_guess
 from .objectives import Accuracy, BalancedAccuracy, WeightedAccuracy, get_objective
 from .registry import SOLVERS
 from .regularization import DEFAULT_REGULARIZATION
 from .slow_certificate import SlowCertificateWarning
 from .solvers import GOSDT, OSDT, Branches, DepthDeepening, Portfolio
-from .solvers.osdt.ablation import ablation
+from .ablations import ablation
 from .rashomon import RashomonSet
 from .rashomon_sets import rashomon_set
 from .tree import Leaf, MultiwaySplit, Split, Tree

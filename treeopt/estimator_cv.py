@@ -17,7 +17,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .binarize import table_input_tags
 from .encoding import THRESHOLD_OPTIONS
 from .estimator import OptimalTreeClassifier, check_fit_input
-from .frontier.cross_validation import cross_validate_frontier
+from .frontiers import cross_validate_frontier
 
 __all__ = ["OptimalTreeClassifierCV"]
 

@@ -1,18 +1,19 @@
 """``treeopt.frontier``: the accuracy–sparsity frontier of a table, or its cross-validation.
 
-The front end of :mod:`treeopt.frontier`: one search (:func:`treeopt.frontier.fitting.fit_frontier`)
-or, with ``cv=``, one per fold scored on the held-out rows
-(:func:`treeopt.frontier.cross_validation.cross_validate_frontier`). It sits above both, so that
-neither imports the other's caller.
+The front end of :mod:`treeopt.frontier`: one search (:func:`treeopt.frontier_fitting.fit_frontier`)
+or, with ``cv=``, one per fold scored on the held-out rows (:func:`cross_validate_frontier`, which hands
+the fold loop :func:`treeopt.frontier.cross_validation.cross_validate_folds` the builder of one fold,
+:func:`treeopt.frontier_fitting.fold_frontier`). It sits above both, so that building a search through
+:func:`treeopt.make_solver` runs down the layers and the frontier package imports no caller.
 """
 
 from __future__ import annotations
 
 from .data import Dataset
-from .frontier.cross_validation import cross_validate_frontier
-from .frontier.fitting import DEFAULT_MAX_LEAVES, fit_frontier
+from .frontier.cross_validation import CVFrontier, cross_validate_folds
+from .frontier_fitting import DEFAULT_MAX_LEAVES, fit_frontier, fold_frontier
 
-__all__ = ["frontier"]
+__all__ = ["frontier", "cross_validate_frontier"]
 
 
 def frontier(X, y=None, max_leaves: int | None = None, *, objective="accuracy", omega: float | None = None,
@@ -144,3 +145,105 @@ def frontier(X, y=None, max_leaves: int | None = None, *, objective="accuracy", 
                         cache_limit=cache_limit, X_test=X_test, y_test=y_test, thresholds=thresholds,
                         max_thresholds=max_thresholds, missing=missing, random_state=random_state,
                         depth_budget=depth_budget)
+
+
+def cross_validate_frontier(X, y, cv=5, *, max_leaves: int = 20, objective="accuracy", omega: float | None = None,
+                            min_regularization: float | None = None, sample_weight=None, groups=None,
+                            scoring=None, time_limit: float | None = None, cache_limit: int | None = None,
+                            thresholds: str = "auto", max_thresholds: int | None = None, missing: str = "error",
+                            random_state=None, refit: bool = True,
+                            n_jobs: int | None = None, proba_smoothing: float = 0.0,
+                            deadline: float | None = None) -> CVFrontier:
+    """One frontier per fold, scored on held-out rows and aggregated per λ interval and per leaf budget.
+
+    Parameters
+    ----------
+    X : array_like or DataFrame of shape (n_samples, n_features)
+        As for :func:`~treeopt.frontier`; binarized inside each fold, on the
+        fold's training rows only.
+    y : array_like of shape (n_samples,)
+    cv : int, cross-validation splitter or iterable, default=5
+        As scikit-learn's ``cv`` (an int means ``StratifiedKFold(cv)``).
+    max_leaves : int, default=20
+    objective : str, default="accuracy"
+        Any additive objective (``"accuracy"``, ``"balanced_accuracy"``, ``"weighted_accuracy"``).
+    omega : float, optional
+        For ``"weighted_accuracy"``.
+    min_regularization : float, optional
+        Only λ at or above this value matter (see :func:`~treeopt.frontier`).
+    sample_weight : array_like, optional
+        Weights for fitting and for scoring.
+    groups : array_like, optional
+        Group labels for a group splitter.
+    scoring : str or callable, optional
+        A scikit-learn scorer name or ``scorer(estimator, X, y)``; default accuracy.
+    time_limit : float, optional
+        Seconds per fold (each search has its own limit).
+    cache_limit : int, optional
+        Memo subproblems per fold.
+    thresholds : {"auto", "all", "quantile", "guess"}, default="auto"
+        How numeric columns are binarized, inside each fold on its training rows, by the policy
+        every front end shares (:func:`treeopt.encoding.fit_binarizer`).
+    max_thresholds : int, optional
+        Cap on threshold features per numeric column.
+    missing : {"error", "indicator"}, default="error"
+        Missing values: refused, or an ``x is missing`` feature (see :class:`~treeopt.Binarizer`).
+    random_state : int, RandomState or None, default=None
+        Seed of the boosted model that guesses thresholds (``"guess"``, or ``"auto"`` on many thresholds).
+    refit : bool, default=True
+        Also compute the frontier on all the data (one more job): its trees
+        are what the chosen λ selects (:meth:`~treeopt.CVFrontier.tree_for`).
+    n_jobs : int, optional
+        Jobs run in parallel by joblib (None: 1, or what
+        ``joblib.parallel_config`` sets, e.g. a Dask cluster).
+    proba_smoothing : float, default=0.0
+        Smoothing of ``predict_proba`` for probability scorers.
+    deadline : float, optional
+        A ``time.time()`` by which every search stops (or after ``time_limit``
+        seconds of its own, whichever comes first). Binarizing is not cut
+        short by it (with ``time_limit`` alone it is), and a search that
+        starts at or past it still gets a moment for its first trees. :class:`~treeopt.OptimalTreeClassifierCV`
+        bounds its whole ``fit`` with it.
+
+    Returns
+    -------
+    CVFrontier
+
+    Warns
+    -----
+    ConvergenceWarning
+        When a fold's search stopped at its limit (its uncertified rows are flagged).
+
+    Examples
+    --------
+    >>> from treeopt.datasets import load_monk
+    >>> X, y = load_monk(1)
+    >>> from sklearn.model_selection import KFold
+    >>> cvf = cross_validate_frontier(X, y, cv=KFold(3, shuffle=True, random_state=0), max_leaves=8)
+    >>> columns = ["lambda_min", "lambda_max", "leaves", "mean_leaves", "mean_test_score", "certified"]
+    >>> print(cvf.table[columns].round(4).to_string())
+       lambda_min  lambda_max  leaves  mean_leaves  mean_test_score  certified
+    0      0.2674         inf       1       1.0000           0.4537       True
+    1      0.2500      0.2674       1       1.3333           0.5255       True
+    2      0.2188      0.2500       2       1.3333           0.5255       True
+    3      0.1944      0.2188       2       1.6667           0.6296       True
+    4      0.0542      0.1944       2       2.0000           0.7500       True
+    5      0.0521      0.0542       2       3.6667           0.8194       True
+    6      0.0500      0.0521       2       5.3333           0.8958       True
+    7      0.0438      0.0500       7       5.3333           0.8958       True
+    8      0.0000      0.0438       7       7.0000           1.0000       True
+
+    Rows 6 and 7 score the same (the folds keep their trees), but on row 6
+    the data as a whole already takes a 2-leaf tree while the folds' trees
+    have 5.3 leaves on average: were 0.8958 the best score, row 7 would be
+    chosen, whose 7-leaf tree is the kind that earned it.
+
+    >>> int(cvf.best_index), cvf.tree_for(cvf.best_regularization).n_leaves
+    (8, 7)
+    """
+    return cross_validate_folds(fold_frontier, X, y, cv, max_leaves=max_leaves, objective=objective, omega=omega,
+                                min_regularization=min_regularization, sample_weight=sample_weight, groups=groups,
+                                scoring=scoring, time_limit=time_limit, cache_limit=cache_limit,
+                                thresholds=thresholds, max_thresholds=max_thresholds, missing=missing,
+                                random_state=random_state, refit=refit, n_jobs=n_jobs,
+                                proba_smoothing=proba_smoothing, deadline=deadline)

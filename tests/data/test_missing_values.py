@@ -20,7 +20,7 @@ from treeopt import OptimalTreeClassifier
 from treeopt.binarize import Binarizer, BinaryFeature
 from treeopt.categorical import CategoricalDataset
 from treeopt.cli import main
-from treeopt.greedy.estimator import GreedyTreeClassifier
+from treeopt.greedy_estimators import GreedyTreeClassifier
 from treeopt.tree import Tree
 
 NAN = np.nan

@@ -8,9 +8,10 @@ import pytest
 from treeopt import OptimalTreeClassifier
 from treeopt.building import SETTINGS
 from treeopt.cli.commands import COMMANDS
-from treeopt.greedy import GreedyInduction, GreedyTreeClassifier
+from treeopt.greedy import GreedyInduction
+from treeopt.greedy_estimators import GreedyTreeClassifier
 from treeopt.regularization import DEFAULT_REGULARIZATION
-from treeopt.solvers.osdt.ablation import ablation
+from treeopt.ablations import ablation
 
 
 def _signature_default(function) -> float:

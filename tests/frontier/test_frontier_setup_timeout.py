@@ -8,7 +8,7 @@ import pytest
 from sklearn.exceptions import ConvergenceWarning
 
 import treeopt
-from treeopt.frontier.cross_validation import cross_validate_frontier
+from treeopt.frontiers import cross_validate_frontier
 
 TOO_SHORT = 1e-6          # seconds: runs out before the first column is binarized
 

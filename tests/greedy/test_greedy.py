@@ -15,7 +15,7 @@ from treeopt import GreedyTreeClassifier, make_solver
 from treeopt.greedy.criteria import impurity, impurity_decrease
 from treeopt.data import Dataset
 from treeopt.datasets import load_monk, load_restaurant, load_restaurant_pruning
-from treeopt.greedy.estimator import GreedyTreeRegressor
+from treeopt.greedy_estimators import GreedyTreeRegressor
 from treeopt.greedy.grown_tree import Candidate, GrownNode
 from treeopt.greedy.prunings import cost_complexity_pruning, pessimistic_error_bound, pessimistic_pruning
 from treeopt.solvers import GOSDT

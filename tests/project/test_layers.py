@@ -142,15 +142,13 @@ LAYERS = [
                   "treeopt.solvers.memory_reserve"]),
     ("solvers", ["treeopt.solvers", "treeopt.greedy", "treeopt.frontier", "treeopt.rashomon",
                  "treeopt.bounds_lab"]),
-    # the runners that build their solver through make_solver (one frontier, the OSDT ablation, a bound's
-    # check) sit beside it
-    ("construction", ["treeopt.registry", "treeopt.building", "treeopt.frontier.fitting",
-                      "treeopt.frontier.cross_validation", "treeopt.solvers.osdt.ablation",
-                      "treeopt.bounds_lab.check"]),
-    # the greedy package's estimator is a front end beside OptimalTreeClassifier
+    # a bound's check builds its solver through make_solver and sits beside it
+    ("construction", ["treeopt.registry", "treeopt.building", "treeopt.bounds_lab.check"]),
+    # the greedy estimators are front ends beside OptimalTreeClassifier
     ("front ends", ["treeopt.estimator", "treeopt.estimator_cv", "treeopt.fitted_tree", "treeopt.cli",
-                    "treeopt.greedy.estimator", "treeopt.frontiers", "treeopt.rashomon_sets",
-                    "treeopt.slow_certificate"]),
+                    "treeopt.greedy_estimators", "treeopt.frontiers", "treeopt.rashomon_sets",
+                    "treeopt.slow_certificate", "treeopt.ablations",
+                    "treeopt.frontier_fitting"]),
     ("widgets", ["widgets"]),
 ]
 

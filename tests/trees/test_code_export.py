@@ -15,7 +15,7 @@ from treeopt import OptimalTreeClassifier
 from treeopt.binarize import BinaryFeature
 from treeopt.code_export import latex_escape
 from treeopt.datasets import load_balance_scale, load_tic_tac_toe
-from treeopt.greedy.estimator import GreedyTreeClassifier
+from treeopt.greedy_estimators import GreedyTreeClassifier
 from treeopt.tree import Leaf, MultiwaySplit, Split, Tree
 
 

@@ -15,7 +15,7 @@ from conftest import read_binary, require_datasets
 from treeopt import OptimalTreeClassifier
 from treeopt.binarize import BinaryFeature
 from treeopt.datasets import load_breast_cancer, load_tic_tac_toe
-from treeopt.greedy.estimator import GreedyTreeClassifier
+from treeopt.greedy_estimators import GreedyTreeClassifier
 from treeopt.sklearn_export import to_sklearn
 from treeopt.tree import Leaf, Split, Tree
 

@@ -9,7 +9,7 @@ import pandas as pd
 
 from ..data import Dataset
 from ..regularization import DEFAULT_REGULARIZATION
-from ..solvers.osdt.ablation import ablation
+from ..ablations import ablation
 from ..solvers.osdt.schedules import SCHEDULES
 from .messages import in_flags
 from .outputs import STDOUT, check_output, write_output

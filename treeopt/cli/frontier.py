@@ -67,7 +67,7 @@ import math
 import sys
 import time
 
-from ..frontier.cross_validation import cross_validate_frontier
+from ..frontiers import cross_validate_frontier
 from ..frontiers import frontier
 from .exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_UNCERTIFIED, exit_code
 from .messages import in_flags

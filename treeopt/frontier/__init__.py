@@ -1,8 +1,10 @@
 """The accuracy–sparsity frontier: every optimal tree for every λ from one search.
 
 :mod:`~treeopt.frontier.search` is the stepwise search (a solver of the protocol),
-:mod:`~treeopt.frontier.result` the :class:`Frontier` result, :mod:`~treeopt.frontier.fitting`
-:func:`fit_frontier` (one search, built by :func:`treeopt.make_solver`).
+:mod:`~treeopt.frontier.result` the :class:`Frontier` result and
+:mod:`~treeopt.frontier.cross_validation` the cross-validated frontier's fold loop. Building and
+running one search through :func:`treeopt.make_solver` (``fit_frontier``) is a front end above this
+package, in ``treeopt.frontier_fitting``.
 
 Note: ``treeopt.frontier`` at the top level is the *function* :func:`treeopt.frontiers.frontier`
 (the public name users call); import this package's modules with
@@ -12,13 +14,4 @@ Note: ``treeopt.frontier`` at the top level is the *function* :func:`treeopt.fro
 from .result import Frontier
 from .search import FrontierSearch
 
-__all__ = ["Frontier", "fit_frontier", "FrontierSearch"]
-
-
-def __getattr__(name: str):
-    """``fit_frontier``, loaded on first use: it builds through :func:`treeopt.make_solver`, whose registry
-    imports this package's search, so importing it here eagerly would be an import circle."""
-    if name == "fit_frontier":
-        from .fitting import fit_frontier
-        return fit_frontier
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__all__ = ["Frontier", "FrontierSearch"]

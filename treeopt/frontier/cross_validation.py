@@ -1,7 +1,7 @@
 """The cross-validated frontier: one frontier per fold, scored on the rows the fold did not see.
 
-:func:`cross_validate_frontier` splits the data (any scikit-learn splitter),
-runs one :func:`~treeopt.frontier.fitting.fit_frontier` search per fold, scores
+:func:`cross_validate_folds` splits the data (any scikit-learn splitter),
+runs one frontier search per fold, scores
 every frontier tree of the fold on the fold's held-out rows, and aggregates
 the folds two ways (a :class:`CVFrontier`):
 
@@ -26,6 +26,11 @@ backend, including Dask's, with ``joblib.parallel_config(backend="dask")``).
 A job returns a :class:`FoldResult`: the fold's frontier table, its trees
 and a few numbers. The search itself (its memo of subproblems and its
 generator) stays in the worker.
+
+The fold loop does not build the searches: its caller hands it the builder (``fit_fold``), a function
+that builds and runs one fold's search. The public :func:`treeopt.cross_validate_frontier` passes
+``treeopt.frontier_fitting.fold_frontier``, which builds through :func:`treeopt.make_solver`; the builder
+sits above this package, so this module does not import it.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ import math
 import os
 import time
 import warnings
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from numbers import Integral
 
@@ -46,12 +52,9 @@ from sklearn.model_selection import check_cv
 
 from ..solvers.base import check_cache_limit
 from ..tree import Tree
-from .fitting import build_frontier_search, fit_frontier, run_frontier
+from .result import Frontier
 
-__all__ = ["CVFrontier", "FoldResult", "cross_validate_frontier"]
-
-#: A search started at or past the deadline still gets this many seconds (for its first, coarsest trees).
-_LEAST_SECONDS = 0.01
+__all__ = ["CVFrontier", "FoldResult", "cross_validate_folds"]
 
 #: The columns of a fold's frontier table that travel back from a worker.
 _FOLD_COLUMNS = ["leaves", "loss", "accuracy", "lambda_min", "lambda_max", "on_hull", "certified"]
@@ -183,9 +186,16 @@ def _scorer(scoring):
                      f"scorer(estimator, X, y), got {scoring!r}.")
 
 
-def _run_fold(fold, X_train, y_train, w_train, X_test, y_test, w_test, settings: dict, scorer,
-              smoothing: float, deadline: float | None = None) -> FoldResult:
-    """One job: the frontier of one fold, scored on its held-out rows. Runs in a worker.
+#: The builder of one fold's frontier: ``fit_fold(X_train, y_train, w_train, settings, deadline)`` builds
+#: and runs the fold's search and returns its :class:`~treeopt.frontier.result.Frontier` and the seconds
+#: its setup took.
+FoldBuilder = Callable[..., tuple[Frontier, float]]
+
+
+def _run_fold(fit_fold: FoldBuilder, fold, X_train, y_train, w_train, X_test, y_test, w_test, settings: dict,
+              scorer, smoothing: float, deadline: float | None = None) -> FoldResult:
+    """One job: the frontier of one fold (built and run by ``fit_fold``), scored on its held-out rows.
+    Runs in a worker.
 
     With a ``deadline`` (a ``time.time()``), the search stops at it, or after
     ``settings["time_limit"]`` seconds, whichever comes first; the
@@ -194,18 +204,7 @@ def _run_fold(fold, X_train, y_train, w_train, X_test, y_test, w_test, settings:
     """
     start, cpu = time.perf_counter(), time.process_time()
     settings = dict(settings)
-    setup = 0.0
-    if deadline is not None:
-        building = {name: settings[name] for name in ("max_leaves", "objective", "omega", "min_regularization",
-                                                       "thresholds", "max_thresholds", "missing", "random_state")}
-        search, _ = build_frontier_search(X_train, y_train, sample_weight=w_train, **building)   # no setup limit
-        setup = time.perf_counter() - start
-        remaining = max(deadline - time.time(), _LEAST_SECONDS)
-        limit = settings["time_limit"]
-        front = run_frontier(search, time_limit=remaining if limit is None else min(limit, remaining),
-                             cache_limit=settings["cache_limit"])
-    else:
-        front = fit_frontier(X_train, y_train, sample_weight=w_train, **settings)
+    front, setup = fit_fold(X_train, y_train, w_train, settings, deadline)
     table = front.table[_FOLD_COLUMNS].copy()
     trees = [front.tree(i) for i in range(len(table))]
     scores = []
@@ -254,7 +253,7 @@ def _fold_status(fold: FoldResult, certified: bool, regularization: float | None
 class CVFrontier:
     """The frontier cross-validated: scores per λ interval and per number of leaves.
 
-    Built by :func:`cross_validate_frontier`.
+    Built by :func:`treeopt.cross_validate_frontier`.
 
     Attributes
     ----------
@@ -302,6 +301,7 @@ class CVFrontier:
     --------
     >>> from sklearn.model_selection import KFold
     >>> from treeopt.datasets import load_monk
+    >>> from treeopt import cross_validate_frontier
     >>> X, y = load_monk(1)
     >>> cvf = cross_validate_frontier(X, y, cv=KFold(3, shuffle=True, random_state=0), max_leaves=8)
     >>> cvf.complete, cvf.n_splits, int(cvf.table.loc[cvf.best_index, "leaves"])
@@ -523,63 +523,27 @@ def cv_traces(table: pd.DataFrame) -> list[dict]:
     return traces
 
 
-def cross_validate_frontier(X, y, cv=5, *, max_leaves: int = 20, objective="accuracy", omega: float | None = None,
-                            min_regularization: float | None = None, sample_weight=None, groups=None,
-                            scoring=None, time_limit: float | None = None, cache_limit: int | None = None,
-                            thresholds: str = "auto", max_thresholds: int | None = None, missing: str = "error",
-                            random_state=None, refit: bool = True,
-                            n_jobs: int | None = None, proba_smoothing: float = 0.0,
-                            deadline: float | None = None) -> CVFrontier:
-    """One frontier per fold, scored on held-out rows and aggregated per λ interval and per leaf budget.
+def cross_validate_folds(fit_fold: FoldBuilder, X, y, cv=5, *, max_leaves: int = 20, objective="accuracy",
+                         omega: float | None = None, min_regularization: float | None = None, sample_weight=None, groups=None,
+                         scoring=None, time_limit: float | None = None, cache_limit: int | None = None,
+                         thresholds: str = "auto", max_thresholds: int | None = None, missing: str = "error",
+                         random_state=None, refit: bool = True,
+                         n_jobs: int | None = None, proba_smoothing: float = 0.0,
+                         deadline: float | None = None) -> CVFrontier:
+    """The fold loop of :func:`treeopt.cross_validate_frontier`, with the builder of one fold given.
+
+    Splits the data, runs ``fit_fold`` on each fold's training rows (and, with ``refit``, on all the
+    data) as joblib jobs, scores every tree of a fold's frontier on its held-out rows and aggregates
+    the folds into a :class:`CVFrontier`.
 
     Parameters
     ----------
-    X : array_like or DataFrame of shape (n_samples, n_features)
-        As for :func:`~treeopt.frontier`; binarized inside each fold, on the
-        fold's training rows only.
-    y : array_like of shape (n_samples,)
-    cv : int, cross-validation splitter or iterable, default=5
-        As scikit-learn's ``cv`` (an int means ``StratifiedKFold(cv)``).
-    max_leaves : int, default=20
-    objective : str, default="accuracy"
-        Any additive objective (``"accuracy"``, ``"balanced_accuracy"``, ``"weighted_accuracy"``).
-    omega : float, optional
-        For ``"weighted_accuracy"``.
-    min_regularization : float, optional
-        Only λ at or above this value matter (see :func:`~treeopt.frontier`).
-    sample_weight : array_like, optional
-        Weights for fitting and for scoring.
-    groups : array_like, optional
-        Group labels for a group splitter.
-    scoring : str or callable, optional
-        A scikit-learn scorer name or ``scorer(estimator, X, y)``; default accuracy.
-    time_limit : float, optional
-        Seconds per fold (each search has its own limit).
-    cache_limit : int, optional
-        Memo subproblems per fold.
-    thresholds : {"auto", "all", "quantile", "guess"}, default="auto"
-        How numeric columns are binarized, inside each fold on its training rows, by the policy
-        every front end shares (:func:`treeopt.encoding.fit_binarizer`).
-    max_thresholds : int, optional
-        Cap on threshold features per numeric column.
-    missing : {"error", "indicator"}, default="error"
-        Missing values: refused, or an ``x is missing`` feature (see :class:`~treeopt.Binarizer`).
-    random_state : int, RandomState or None, default=None
-        Seed of the boosted model that guesses thresholds (``"guess"``, or ``"auto"`` on many thresholds).
-    refit : bool, default=True
-        Also compute the frontier on all the data (one more job): its trees
-        are what the chosen λ selects (:meth:`CVFrontier.tree_for`).
-    n_jobs : int, optional
-        Jobs run in parallel by joblib (None: 1, or what
-        ``joblib.parallel_config`` sets, e.g. a Dask cluster).
-    proba_smoothing : float, default=0.0
-        Smoothing of ``predict_proba`` for probability scorers.
-    deadline : float, optional
-        A ``time.time()`` by which every search stops (or after ``time_limit``
-        seconds of its own, whichever comes first). Binarizing is not cut
-        short by it (with ``time_limit`` alone it is), and a search that
-        starts at or past it still gets a moment for its first trees. :class:`~treeopt.OptimalTreeClassifierCV`
-        bounds its whole ``fit`` with it.
+    fit_fold : callable
+        ``fit_fold(X_train, y_train, w_train, settings, deadline) -> (Frontier, setup seconds)``: builds
+        and runs one fold's frontier search (``treeopt.frontier_fitting.fold_frontier``, which builds
+        through :func:`treeopt.make_solver`). It runs in the workers, so it must be picklable.
+    X, y, cv, max_leaves, objective, omega, min_regularization, sample_weight, groups, scoring, time_limit, cache_limit, thresholds, max_thresholds, missing, random_state, refit, n_jobs, proba_smoothing, deadline
+        As for :func:`treeopt.cross_validate_frontier`, which documents them.
 
     Returns
     -------
@@ -592,30 +556,13 @@ def cross_validate_frontier(X, y, cv=5, *, max_leaves: int = 20, objective="accu
 
     Examples
     --------
-    >>> from treeopt.datasets import load_monk
-    >>> X, y = load_monk(1)
     >>> from sklearn.model_selection import KFold
-    >>> cvf = cross_validate_frontier(X, y, cv=KFold(3, shuffle=True, random_state=0), max_leaves=8)
-    >>> columns = ["lambda_min", "lambda_max", "leaves", "mean_leaves", "mean_test_score", "certified"]
-    >>> print(cvf.table[columns].round(4).to_string())
-       lambda_min  lambda_max  leaves  mean_leaves  mean_test_score  certified
-    0      0.2674         inf       1       1.0000           0.4537       True
-    1      0.2500      0.2674       1       1.3333           0.5255       True
-    2      0.2188      0.2500       2       1.3333           0.5255       True
-    3      0.1944      0.2188       2       1.6667           0.6296       True
-    4      0.0542      0.1944       2       2.0000           0.7500       True
-    5      0.0521      0.0542       2       3.6667           0.8194       True
-    6      0.0500      0.0521       2       5.3333           0.8958       True
-    7      0.0438      0.0500       7       5.3333           0.8958       True
-    8      0.0000      0.0438       7       7.0000           1.0000       True
-
-    Rows 6 and 7 score the same (the folds keep their trees), but on row 6
-    the data as a whole already takes a 2-leaf tree while the folds' trees
-    have 5.3 leaves on average: were 0.8958 the best score, row 7 would be
-    chosen, whose 7-leaf tree is the kind that earned it.
-
-    >>> int(cvf.best_index), cvf.tree_for(cvf.best_regularization).n_leaves
-    (8, 7)
+    >>> from treeopt.datasets import load_monk
+    >>> from treeopt.frontier_fitting import fold_frontier
+    >>> X, y = load_monk(1)
+    >>> cvf = cross_validate_folds(fold_frontier, X, y, cv=KFold(3, shuffle=True, random_state=0), max_leaves=8)
+    >>> cvf.n_splits, int(cvf.best_index), cvf.tree_for(cvf.best_regularization).n_leaves
+    (3, 8, 7)
     """
     from joblib import Parallel, delayed
 
@@ -643,14 +590,14 @@ def cross_validate_frontier(X, y, cv=5, *, max_leaves: int = 20, objective="accu
 
     if deadline is not None and not (isinstance(deadline, (int, float)) and math.isfinite(deadline)):
         raise ValueError(f"deadline must be a time.time() value or None, got {deadline!r}.")
-    jobs = [delayed(_run_fold)(i, _rows(X, train), y[train], pick(weight, train), _rows(X, test), y[test],
-                               pick(weight, test), settings, scorer, proba_smoothing, deadline)
+    jobs = [delayed(_run_fold)(fit_fold, i, _rows(X, train), y[train], pick(weight, train), _rows(X, test),
+                               y[test], pick(weight, test), settings, scorer, proba_smoothing, deadline)
             for i, (train, test) in enumerate(splits)]
     if refit:
         # The search on all the data is the largest job: dispatched first, it overlaps the folds instead
         # of running alone at the end (longest job first; benchmarks/cv_bench.py measures the speedup).
-        jobs.insert(0, delayed(_run_fold)(None, X, y, weight, None, None, None, settings, scorer, proba_smoothing,
-                                          deadline))
+        jobs.insert(0, delayed(_run_fold)(fit_fold, None, X, y, weight, None, None, None, settings, scorer,
+                                          proba_smoothing, deadline))
     results = Parallel(n_jobs=n_jobs)(jobs)
     full = results.pop(0) if refit else None
     folds = results

@@ -1,6 +1,6 @@
 """The accuracy–sparsity frontier: every optimal tree for every λ from one search.
 
-:func:`~treeopt.frontier.fitting.fit_frontier` runs one :class:`~treeopt.frontier.search.FrontierSearch`
+:func:`~treeopt.frontier_fitting.fit_frontier` runs one :class:`~treeopt.frontier.search.FrontierSearch`
 (the minimum-loss tree for every number of leaves ``k <= max_leaves``) and
 returns a :class:`Frontier`: a table of the Pareto-optimal trees with the
 exact interval of λ on which each is the optimum of the regularized

@@ -4,8 +4,8 @@
 :mod:`~treeopt.solvers.osdt.leafset_bounds`, its queue policies in
 :mod:`~treeopt.solvers.osdt.schedules`, its warm starts (a tree's leaves as clause sets; the CART
 tree of every exact solver, ``treeopt.solvers.cart_start``) in
-:mod:`~treeopt.solvers.osdt.warm_start`, and the per-bound ablation of the thesis's Table 6.2
-in :mod:`~treeopt.solvers.osdt.ablation`.
+:mod:`~treeopt.solvers.osdt.warm_start`. The per-bound ablation of the thesis's Table 6.2
+(:func:`treeopt.ablation`) is a front end: it builds through :func:`treeopt.make_solver`.
 """
 
 from .search import OSDT

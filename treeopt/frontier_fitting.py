@@ -3,28 +3,34 @@
 It hands the table to the one builder, which encodes it by the policy every front end shares
 (:func:`treeopt.encoding.fit_binarizer`) and builds the
 :class:`~treeopt.frontier.search.FrontierSearch`; then it runs the search and returns its
-:class:`~treeopt.frontier.result.Frontier`. It sits above the builder (which registers the search),
-so the frontier's search and result stay below it.
+:class:`~treeopt.frontier.result.Frontier`. :func:`fold_frontier` does the same for one fold of the
+cross-validated frontier, which :func:`treeopt.cross_validate_frontier` hands to the fold loop of
+:mod:`treeopt.frontier.cross_validation`. It is a front end beside :mod:`treeopt.frontiers`, above the
+builder (which registers the search), so the frontier package's search, result and fold loop stay below it.
 """
 
 from __future__ import annotations
 
+import time
 import warnings
 
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
-from ..binarize import BinarizationTimeout, binarization_deadline
-from ..building import make_solver
-from ..data import Dataset
-from ..encoding import no_feature_binarizer
-from ..solvers.base import Solver, check_cache_limit
-from .result import Frontier
+from .binarize import BinarizationTimeout, binarization_deadline
+from .building import make_solver
+from .data import Dataset
+from .encoding import no_feature_binarizer
+from .frontier.result import Frontier
+from .solvers.base import Solver, check_cache_limit
 
-__all__ = ["build_frontier_search", "fit_frontier", "run_frontier", "DEFAULT_MAX_LEAVES"]
+__all__ = ["build_frontier_search", "fit_frontier", "fold_frontier", "run_frontier", "DEFAULT_MAX_LEAVES"]
 
 #: The largest tree of a frontier without a depth budget, unless ``max_leaves`` says otherwise.
 DEFAULT_MAX_LEAVES = 20
+
+#: A fold search started at or past the deadline still gets this many seconds (for its first, coarsest trees).
+_LEAST_SECONDS = 0.01
 
 
 def fit_frontier(X, y=None, max_leaves: int | None = None, *, objective="accuracy", omega: float | None = None,
@@ -166,3 +172,51 @@ def run_frontier(search: Solver, *, setup_stopped: str | None = None, time_limit
     if X_test is not None:
         front.evaluate(X_test, y_test, "test")
     return front
+
+
+def fold_frontier(X, y, sample_weight, settings: dict, deadline: float | None = None) -> tuple[Frontier, float]:
+    """One fold's frontier (built by :func:`treeopt.make_solver` and run), and the seconds its setup took.
+
+    The builder that :func:`treeopt.cross_validate_frontier` hands to the fold loop
+    (:func:`treeopt.frontier.cross_validation.cross_validate_folds`); it runs in a worker.
+    ``settings`` are :func:`fit_frontier`'s keyword arguments. With a ``deadline`` (a ``time.time()``)
+    the binarization runs to the end (a fold without its features has no tree at all) and the search
+    stops at the deadline, or after ``settings["time_limit"]`` seconds, whichever comes first; the setup
+    seconds are then measured (0 without a deadline).
+
+    Parameters
+    ----------
+    X, y, sample_weight
+        The fold's training rows, labels and weights (None: unweighted).
+    settings : dict
+        ``max_leaves``, ``objective``, ``omega``, ``min_regularization``, ``time_limit``, ``cache_limit``,
+        ``thresholds``, ``max_thresholds``, ``missing`` and ``random_state``, as for :func:`fit_frontier`.
+    deadline : float, optional
+        A ``time.time()`` by which the search stops.
+
+    Returns
+    -------
+    (Frontier, float)
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5)
+    >>> settings = dict(max_leaves=5, objective="accuracy", omega=None, min_regularization=None, time_limit=None,
+    ...                 cache_limit=None, thresholds="auto", max_thresholds=None, missing="error", random_state=None)
+    >>> front, setup = fold_frontier(X, np.array([0, 1, 1, 0] * 5), None, settings)
+    >>> front.table["leaves"].tolist(), setup
+    ([1, 3, 4], 0.0)
+    """
+    if deadline is None:
+        return fit_frontier(X, y, sample_weight=sample_weight, **settings), 0.0
+    start = time.perf_counter()
+    building = {name: settings[name] for name in ("max_leaves", "objective", "omega", "min_regularization",
+                                                   "thresholds", "max_thresholds", "missing", "random_state")}
+    search, _ = build_frontier_search(X, y, sample_weight=sample_weight, **building)   # no setup limit
+    setup = time.perf_counter() - start
+    remaining = max(deadline - time.time(), _LEAST_SECONDS)
+    limit = settings["time_limit"]
+    front = run_frontier(search, time_limit=remaining if limit is None else min(limit, remaining),
+                         cache_limit=settings["cache_limit"])
+    return front, setup

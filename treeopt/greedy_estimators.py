@@ -25,17 +25,17 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted
 
-from ..binarize import Binarizer, table_input_tags
-from ..building import make_solver
-from .criteria import impurity
-from ..fitted_tree import FittedTreeMixin
-from .grown_tree import GrownNode, route
-from ..input_validation import check_labels, validate_fit_input, validate_predict_input
-from ..objectives import OBJECTIVES
-from ..regularization import DEFAULT_REGULARIZATION
-from .prunings import cost_complexity_pruning
-from .solver import CLASSIFICATION_CRITERIA, PRUNING_RISKS, GreedyInduction, SplitFinder
-from ..tree import Leaf, Tree
+from .binarize import Binarizer, table_input_tags
+from .building import make_solver
+from .fitted_tree import FittedTreeMixin
+from .greedy.criteria import impurity
+from .greedy.grown_tree import GrownNode, route
+from .greedy.prunings import cost_complexity_pruning
+from .greedy.solver import CLASSIFICATION_CRITERIA, PRUNING_RISKS, GreedyInduction, SplitFinder
+from .input_validation import check_labels, validate_fit_input, validate_predict_input
+from .objectives import OBJECTIVES
+from .regularization import DEFAULT_REGULARIZATION
+from .tree import Leaf, Tree
 
 __all__ = ["GreedyTreeClassifier", "GreedyTreeRegressor"]
 
@@ -281,7 +281,7 @@ class GreedyTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         See :func:`treeopt.sklearn_export.to_sklearn`; trees grown with
         ``multiway=True`` are refused (scikit-learn trees split in two).
         """
-        from ..sklearn_export import to_sklearn
+        from .sklearn_export import to_sklearn
         check_is_fitted(self, "tree_")
         return to_sklearn(self, input=input, node_values=node_values)
 

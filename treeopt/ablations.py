@@ -32,10 +32,10 @@ import tracemalloc
 
 import pandas as pd
 
-from ...building import make_solver
-from ...data import Dataset
-from ...regularization import DEFAULT_REGULARIZATION
-from .search import OSDT
+from .building import make_solver
+from .data import Dataset
+from .regularization import DEFAULT_REGULARIZATION
+from .solvers.osdt.search import OSDT
 
 __all__ = ["ablation", "TABLE_6_2_BOUNDS"]
 
