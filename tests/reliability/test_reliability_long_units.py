@@ -162,8 +162,14 @@ def test_sigint_stops_the_cross_validated_estimator_between_or_inside_folds(mome
 @pytest.mark.parametrize("moment", [0.02, 0.1, 0.3])
 def test_sigint_stops_threshold_guessing(moment):
     """Guessing thresholds (a boosted reference model, then eliminating features) answers Ctrl-C too."""
+    import pandas as pd
     from sklearn.datasets import load_breast_cancer
     X, y = load_breast_cancer(return_X_y=True, as_frame=True)
+    # Eight jittered copies of the rows: the fit lasts seconds, so a SIGINT sent late on a loaded
+    # machine (the timer thread waits for a core) still lands inside it.
+    rng = np.random.default_rng(0)
+    X = pd.concat([X * rng.uniform(0.98, 1.02, size=X.shape) for _ in range(8)], ignore_index=True)
+    y = pd.concat([y] * 8, ignore_index=True)
     fit = OptimalTreeClassifier(regularization=0.01, thresholds="guess").fit
     latency = _answers_sigint(lambda: fit(X, y), moment)
     assert latency < HARD_LIMIT, f"threshold guessing answered the SIGINT after {latency:.1f} s"
