@@ -33,14 +33,19 @@ def count_slices(steps):
             return slices, done.value
 
 
-def test_pair_counts_in_slices_equal_the_one_product(monkeypatch):
+@pytest.mark.parametrize("by", ["rows", "output columns"])
+def test_pair_counts_in_slices_equal_the_one_product(monkeypatch, by):
     data = threshold_data()
     solver = DepthTwoSolver(data.points, data.counts, 0.01 * data.total_weight, 1e-9 * data.total_weight)
     columns = solver.columns(points_in(data.all_points, data.n_points))
     whole = solver.counts(columns)
-    monkeypatch.setattr(DepthTwoSolver, "block_products", 1 << 12)       # blocks of a few rows
+    (m, f), k = columns.X.shape, columns.W.shape[1]
+    # Blocks of a few rows; or, when the weighted rows fit in one block, a few output columns at a time.
+    block = 1 << 12 if by == "rows" else m * k * f
+    assert (block >= m * k * f) == (by == "output columns") and block // (k * f * f) < m
+    monkeypatch.setattr(DepthTwoSolver, "block_products", block)
     slices, sliced = count_slices(solver.counts_steps(columns, slice_seconds=0.0))
-    assert slices > 10
+    assert slices > 5
     assert np.array_equal(sliced.pair, whole.pair) and np.array_equal(sliced.single, whole.single)
     assert np.array_equal(sliced.right_objective, whole.right_objective)
 

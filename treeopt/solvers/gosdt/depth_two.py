@@ -855,6 +855,18 @@ class DepthTwoSolver:
         if step >= m:
             weighted = (W[:, :, None] * X[:, None, :]).reshape(m, n_classes * f)
             pair = (weighted.T @ X).astype(np.float64, copy=False)
+        elif m * n_classes * f <= self.block_products:
+            # The weighted rows fit in one block: slice the product by output columns instead, each
+            # slice a full product over every row (no partial sums to add up between slices).
+            clock = SliceClock(slice_seconds)
+            weighted = (W[:, :, None] * X[:, None, :]).reshape(m, n_classes * f)
+            pair = np.empty((n_classes * f, f))
+            width = max(1, self.block_products // max(n_classes * f * m, 1))
+            for start in range(0, f, width):
+                with one_blas_thread():
+                    pair[:, start:start + width] = weighted.T @ X[:, start:start + width]
+                if clock.due():
+                    yield
         else:
             clock = SliceClock(slice_seconds)
             pair = np.zeros((n_classes * f, f))
