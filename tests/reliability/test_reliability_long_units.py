@@ -34,6 +34,15 @@ BLOCK_SLEEP = 0.004
 pytestmark = pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="needs POSIX signals")
 
 
+@pytest.fixture(autouse=True)
+def python_sigint_handler():
+    """Every test starts with Python's own SIGINT handler (raises KeyboardInterrupt), so that what is
+    measured is treeopt's answer, whatever handler earlier tests in the session left installed."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 @pytest.fixture
 def slow_cart(monkeypatch):
     """CART's growth made slow on purpose: blocks of a few rows, each one sleeping a little."""
