@@ -21,6 +21,23 @@ SWITCHES = [None] + [{("bounds" if switch.is_bound else "strategies"): {name: Fa
                      for name, switch in ContinuousSearch.SWITCHES.items()]
 
 
+@pytest.fixture(autouse=True, params=["rows", "blocks"])
+def reading(request, monkeypatch):
+    """Every test twice: as the solver reads these small supports (row by row), and with the
+    depth-two children read in blocks of a few positions on every support (``split_blocks``)."""
+    if request.param == "blocks":
+        small_blocks(monkeypatch)
+    return request.param
+
+
+def small_blocks(monkeypatch):
+    """Blocks of a few positions on every support, always used (the oracle's tables are small)."""
+    from treeopt.solvers.continuous import split_blocks
+    monkeypatch.setattr(split_blocks, "FEWEST_ROWS", 4)
+    monkeypatch.setattr(split_blocks, "LEAST_BLOCK", 2)
+    monkeypatch.setattr(split_blocks, "MOST_READ", 1.0)
+
+
 def _switch_id(switches):
     return "all" if switches is None else next(iter(next(iter(switches.values())))) + "_off"
 #: λ for the oracle's stand-in of λ = 0: below one error divided by the most leaves (16 at depth four).
@@ -127,9 +144,10 @@ def test_without_a_depth_budget_the_leaf_count_bound_certifies_the_optimum():
     assert result.objective == pytest.approx(expected.objective, abs=1e-9)
 
 
-def test_each_pruning_switch_acts_on_continuous_data():
+def test_each_pruning_switch_acts_on_continuous_data(monkeypatch):
     """Every bound prunes something here, so switching it off is a real change (the tests above
     then show that the optimum stays the same)."""
+    small_blocks(monkeypatch)
     rng = np.random.default_rng(3)
     X = rng.normal(size=(120, 3))
     y = ((X[:, 0] > 0) ^ (X[:, 2] > 0.5)).astype(int)

@@ -75,3 +75,41 @@ def test_best_depth_one_equals_every_split_summed_by_hand(n_classes, seed):
         f, r = split
         below = rank[f, rows] <= r
         assert leaf(rows[below]) + leaf(rows[~below]) + 2 * penalty == pytest.approx(cost)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3, 4])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("seed", range(6))
+def test_children_read_in_blocks_and_with_column_bounds_equal_every_row_read(n_classes, weighted, seed):
+    """The children's optima are exact whatever is skipped: blocks of split positions whose partial
+    sums cannot win (``SplitBlocks``), and columns whose neighbours' bounds cannot win. The
+    per-column costs returned are then lower bounds on the exact ones (equal where read)."""
+    from treeopt.solvers.continuous.split_blocks import SplitBlocks
+    rng = np.random.default_rng(seed)
+    n_rows, n_columns = int(rng.integers(200, 1500)), int(rng.integers(2, 6))
+    values = rng.integers(0, int(rng.integers(5, 400)), size=(n_rows, n_columns))
+    rank = np.array([np.unique(column, return_inverse=True)[1] for column in values.T], dtype=np.int32)
+    y = ((values[:, 0] > values[:, 0].mean()) + rng.integers(0, n_classes, n_rows) * (rng.random(n_rows) < 0.3))
+    y = y % n_classes
+    cw = np.zeros((n_rows, n_classes))
+    cw[np.arange(n_rows), y] = rng.integers(1, 4, n_rows) * (0.37 if weighted else 1.0)
+    kept = np.sort(rng.choice(n_rows, size=int(rng.integers(n_rows // 2, n_rows + 1)), replace=False))
+    cols = np.stack([kept[np.argsort(rank[j, kept], kind="stable")] for j in range(n_columns)]).astype(np.int32)
+    support = SupportColumns(cols, rank, cw)
+    columns = rng.integers(0, n_columns, 30)
+    ranks = np.array([rank[f, rng.choice(kept)] for f in columns])
+    penalty = 0.25
+    from treeopt.solvers.continuous.terminal import depth_two_by_column
+    exact = depth_two_by_column(support, columns, ranks, penalty=penalty)
+    # Bounds that hold (the exact costs lowered by a random amount), as neighbours would give.
+    lower = [by - rng.random(by.shape) * 3 * (rng.random(by.shape) < 0.5) for by in exact[2:4]]
+    for blocks, bounds in ((SplitBlocks(support), (None, None)), (None, lower), (SplitBlocks(support), lower)):
+        got = depth_two_by_column(support, columns, ranks, penalty=penalty, lower_left=bounds[0],
+                                  lower_right=bounds[1], blocks=blocks)
+        np.testing.assert_allclose(got[0], exact[0])
+        np.testing.assert_allclose(got[1], exact[1])
+        assert np.all(got[2] <= exact[2] + 1e-9) and np.all(got[3] <= exact[3] + 1e-9)
+        if bounds[0] is not None:
+            assert got[4] > 0                               # some columns were skipped
+        if blocks is not None:
+            assert blocks.blocks_read < blocks.blocks_bounded  # some blocks were not read

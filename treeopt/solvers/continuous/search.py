@@ -12,7 +12,9 @@ Dynamic Programming with Branch-and-Bound*, AAAI 2025, section 3). This module r
 * ConTree's schedule of a split's children: the larger child first, then the other under the
   budget left plus the weight of the larger half of the threshold's interval, so that its lower
   bound closes the interval's neighbours even when the split itself is ruled out;
-* the terminal depth-two solver (:mod:`.terminal`, section 4.3) for the last two levels;
+* the terminal depth-two solver (:mod:`.terminal`, section 4.3) for the last two levels, whose
+  children read only the columns their neighbours' per-column costs leave open
+  (:mod:`.column_bounds`);
 * a memo of subproblems by (depth, support), results and lower bounds alike;
 * with a depth budget of three or more, good trees before the exact search (:mod:`.anytime`):
   CART's tree as a floor, then limited discrepancy passes; the root is then solved under the
@@ -53,7 +55,10 @@ from ..slices import SliceClock
 from ..switches import Switches, bound, first_incumbent, search_order, subsolver
 from .anytime import DiscrepancySearch, gini_tree
 from .intervals import IntervalSearch
-from .terminal import SupportColumns, batch_size, best_depth_one, depth_two_children, leaf_loss
+from .column_bounds import ColumnBounds
+from . import split_blocks
+from .terminal import (SupportColumns, batch_size, best_depth_one, depth_one_by_column, depth_two_by_column,
+                       depth_two_children, leaf_loss)
 
 __all__ = ["ContinuousSearch"]
 
@@ -63,7 +68,8 @@ BATCH_LIMIT = 64
 _LEAF = ("leaf",)
 
 #: The switches that prune (each emits ``Pruned``); ``depth_two`` chooses a subsolver.
-_PRUNING = ("interval_pruning", "upper_bound_pass_down", "leaf_lookahead", "leaf_support", "leaf_bound")
+_PRUNING = ("interval_pruning", "column_bounds", "split_blocks", "upper_bound_pass_down", "leaf_lookahead", "leaf_support",
+            "leaf_bound")
 
 
 class ContinuousSearch(Solver):
@@ -80,8 +86,8 @@ class ContinuousSearch(Solver):
     objective : str or Objective, default="accuracy"
         Any additive objective.
     bounds : dict of str to bool, optional
-        Switch off ``interval_pruning``, ``upper_bound_pass_down``, ``leaf_lookahead``,
-        ``leaf_bound`` or ``leaf_support``.
+        Switch off ``interval_pruning``, ``column_bounds``, ``split_blocks``,
+        ``upper_bound_pass_down``, ``leaf_lookahead``, ``leaf_bound`` or ``leaf_support``.
     depth_budget : int, optional
         Maximum depth. Without one (λ > 0), depths 1, 2, … are solved until the leaf-count bound
         certifies the best tree.
@@ -104,14 +110,21 @@ class ContinuousSearch(Solver):
     >>> result.optimal, result.objective, result.tree.n_leaves
     (True, 0.0, 4)
     >>> sorted(solver.prune_counts)  # doctest: +NORMALIZE_WHITESPACE
-    ['cart_start', 'depth_two', 'discrepancy_search', 'interval_budget', 'interval_pruning', 'larger_child_first',
-     'leaf_bound', 'leaf_lookahead', 'leaf_support', 'shallower_start', 'upper_bound_pass_down']
+    ['cart_start', 'column_bounds', 'depth_two', 'discrepancy_search', 'interval_budget', 'interval_pruning',
+     'larger_child_first', 'leaf_bound', 'leaf_lookahead', 'leaf_support', 'shallower_start', 'split_blocks',
+     'upper_bound_pass_down']
     """
 
     name = "continuous"
     SWITCHES = Switches([
         bound("interval_pruning", "Brița, van der Linden, Demirović (AAAI 2025) section 4.2: one evaluated threshold "
                                   "bounds the thresholds between it and its evaluated neighbours"),
+        bound("column_bounds", "Brița et al. (AAAI 2025) section 4.2's monotonicity and similarity bounds, column by "
+                               "column: a depth-two child does not read a column on which its neighbouring root "
+                               "thresholds' costs show it cannot beat its best split so far"),
+        bound("split_blocks", "Brița et al. (AAAI 2025) section 4.2's bound over the splits between two positions, "
+                              "inside the depth-two solver (section 4.3): a block of split positions is read row by "
+                              "row only if its partial sums leave room to beat the child's best split so far"),
         bound("upper_bound_pass_down", "Brița et al. (AAAI 2025) section 4.1: a child is solved only below the best "
                                        "split so far minus its sibling's lower bound"),
         bound("leaf_lookahead", "GOSDT Theorem B.5 (one-step lookahead): a leaf whose loss is at most λ is not split"),
@@ -338,7 +351,7 @@ class ContinuousSearch(Solver):
         self._frames.append(frame)
         try:
             if terminal:
-                yield from self._depth_two(frame, cols, thresholds, budget, known_lower)
+                yield from self._depth_two(frame, cols, thresholds, cumulative, totals, budget, known_lower)
             else:
                 yield from self._recursion(frame, cols, thresholds, depth, budget, known_lower)
         finally:
@@ -352,12 +365,22 @@ class ContinuousSearch(Solver):
         self._memo[key] = result
         return result
 
-    def _depth_two(self, frame, cols, thresholds, budget, known_lower):
-        """The terminal solver's loop: batches of root thresholds, least interval bound first."""
+    def _depth_two(self, frame, cols, thresholds, cumulative, totals, budget, known_lower):
+        """The terminal solver's loop: batches of root thresholds, least interval bound first.
+
+        With ``column_bounds``, each threshold's children read only the columns on which their
+        neighbours' per-column costs leave room to beat their best so far (:mod:`.column_bounds`).
+        """
         search = frame.search
         support = SupportColumns(cols, self._rank, self._cw)
         size = batch_size(cols.shape[1], self._cw.shape[1], cols.shape[0], BATCH_LIMIT)
+        neighbours = blocks = None
+        if self.bounds["column_bounds"]:
+            neighbours = ColumnBounds(cumulative, totals, whole=depth_one_by_column(support, penalty=self._lambda))
+        if self.bounds["split_blocks"] and cols.shape[1] >= split_blocks.FEWEST_ROWS:
+            blocks = split_blocks.SplitBlocks(support)
         best_split = None
+        blocks_counted = 0
         while frame.best > known_lower or not self.bounds["interval_pruning"]:
             target = min(frame.best, budget)
             chosen = search.candidates(target, size)
@@ -365,7 +388,17 @@ class ContinuousSearch(Solver):
                 break
             columns = np.array([f for f, _ in chosen])
             ranks = np.array([thresholds[f][m] for f, m in chosen])
-            left, right = depth_two_children(support, columns, ranks, penalty=self._lambda)
+            lower_left, lower_right = neighbours.lower(chosen) if neighbours is not None else (None, None)
+            left, right, by_left, by_right, skipped = depth_two_by_column(
+                support, columns, ranks, penalty=self._lambda, lower_left=lower_left, lower_right=lower_right,
+                blocks=blocks)
+            if blocks is not None:
+                self._count("split_blocks", blocks.blocks_bounded - blocks.blocks_read - blocks_counted)
+                blocks_counted = blocks.blocks_bounded - blocks.blocks_read
+            if neighbours is not None:
+                self._count("column_bounds", skipped)
+                for row, (f, m) in enumerate(chosen):
+                    neighbours.record(f, m, by_left[row], by_right[row])
             for (f, m), lo, hi, r in zip(chosen, left.tolist(), right.tolist(), ranks.tolist()):
                 search.record(f, m, lo, hi)
                 frame.least_evaluated = min(frame.least_evaluated, lo + hi)

@@ -36,7 +36,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["leaf_loss", "best_depth_one", "SupportColumns", "depth_two_children", "batch_size"]
+__all__ = ["leaf_loss", "best_depth_one", "SupportColumns", "depth_two_children", "depth_two_by_column",
+           "depth_one_by_column", "batch_size"]
 
 #: A column with thresholds at this share of its positions or more is read whole (see SupportColumns).
 DENSE_SHARE = 0.75
@@ -173,15 +174,14 @@ class SupportColumns:
                 self.blocked.append(None)
         self.at_thresholds = [c[:, p] for c, p in zip(cumulative, self.positions)]
         self.total = cumulative[0][:, -1] if cumulative else np.zeros(cw.shape[1])
+        self.cumulative = cumulative                              # per column: classes × support
+        self.sorted_ranks = [rank[j, order] for j, order in enumerate(cols)]
         self._ranks: dict = {}
         if cw.shape[1] == 2:
             # Two classes: a leaf's loss is (weight - |class 0 - class 1|) / 2, so one cumulative sum
-            # of the class difference per column does (see _two_class_children).
+            # of the class difference per column does (see _two_class_column).
             self.difference = [w[0] - w[1] for w in self.weighted]
             self.difference_at_thresholds = [c[0, p] - c[1, p] for c, p in zip(cumulative, self.threshold_positions)]
-            self.sorted_ranks = [rank[j, order] for j, order in enumerate(cols)]
-            self.weight_cumulative = [c[0] + c[1] for c in cumulative]
-            self.difference_cumulative = [c[0] - c[1] for c in cumulative]
 
     def ranks_in_order(self, j: int) -> np.ndarray:
         """``rank[:, cols[j]]``: every column's rank of the support's rows in column ``j``'s order."""
@@ -209,83 +209,183 @@ def depth_two_children(support: SupportColumns, columns: np.ndarray, ranks: np.n
     left, right : ndarray of float, shape (batch,)
         The cost of the best tree of depth at most one of each child.
     """
-    if len(support.total) == 2:
-        return _two_class_children(support, columns, ranks, penalty)
-    n_batch, n_classes = len(columns), len(support.total)
-    # A split of a child with class totals T loses W - max_c a_c - max_c (T_c - a_c), with a the class
-    # totals left of the split and W the child's weight: only the two largest class terms matter, so
-    # they are accumulated class by class over contiguous (batch × positions) arrays.
-    best_left = np.full(n_batch, -np.inf)
-    best_right = np.full(n_batch, -np.inf)
-    total_left = total_right = None
-    for j in range(len(support.weighted)):
-        weighted, valid = support.weighted[j], support.positions[j]
-        member = support.ranks_in_order(j)[columns] <= ranks[:, None]               # batch × support
-        blocked = support.blocked[j]
-        if total_left is None:
-            total_left = np.stack([member @ weighted[c] for c in range(n_classes)], axis=1)   # batch × classes
-            total_right = support.total[None] - total_left
-        if blocked is None and not len(valid):
+    left, right, _, _, _ = depth_two_by_column(support, columns, ranks, penalty=penalty)
+    return left, right
+
+
+def depth_one_by_column(support: SupportColumns, *, penalty: float) -> np.ndarray:
+    """The best split's cost on each column of the whole support (``c_j`` of :func:`depth_two_by_column`).
+
+    Examples
+    --------
+    >>> rank = np.array([[0, 1, 2, 3], [0, 1, 0, 1]], dtype=np.int32)
+    >>> cols = np.array([[0, 1, 2, 3], [0, 2, 1, 3]], dtype=np.int32)
+    >>> cw = np.array([[1.0, 0], [1, 0], [0, 1], [0, 1]])
+    >>> depth_one_by_column(SupportColumns(cols, rank, cw), penalty=0.1).round(6).tolist()
+    [0.2, 2.2]
+    """
+    total = support.total.astype(float)
+    weight = float(total.sum())
+    # A split with an empty side (the leaf with one more penalty) bounds every column's best split.
+    degenerate = weight - float(total.max())
+    out = np.full(len(support.threshold_positions), degenerate + 2 * penalty)
+    for j, at in enumerate(support.at_thresholds):
+        if support.blocked[j] is None and not len(support.positions[j]):
             continue
-        terms = None
-        for c in range(n_classes):
-            a = member * weighted[c]
-            np.cumsum(a, axis=1, out=a)
-            a = a[:, valid]                                     # left child, left of the split
-            b = support.at_thresholds[j][c][None] - a          # right child, left of the split
-            four = (a, total_left[:, c, None] - a, b, total_right[:, c, None] - b)
-            if terms is None:
-                terms = [t.copy() if t is a else t for t in four]
-            else:
-                for kept, t in zip(terms, four):
-                    np.maximum(kept, t, out=kept)
-        left_gain, right_gain = terms[0] + terms[1], terms[2] + terms[3]
-        if blocked is not None:
-            left_gain = left_gain - blocked
-            right_gain = right_gain - blocked
-        np.maximum(best_left, left_gain.max(axis=1), out=best_left)
-        np.maximum(best_right, right_gain.max(axis=1), out=best_right)
+        right = total[:, None] - at
+        gain = at.max(axis=0) + right.max(axis=0)
+        if support.blocked[j] is not None:
+            gain = gain - support.blocked[j]
+        out[j] = min(out[j], weight - float(gain.max()) + 2 * penalty)
+    return out
+
+
+def depth_two_by_column(support: SupportColumns, columns: np.ndarray, ranks: np.ndarray, *, penalty: float,
+                        lower_left: np.ndarray | None = None, lower_right: np.ndarray | None = None,
+                        blocks=None) -> tuple:
+    """:func:`depth_two_children` column by column, skipping the columns whose bounds cannot win.
+
+    For each root threshold ``b`` of the batch and column ``j``, ``c_j`` is the cost of the best
+    split of a child on ``j``, counting a split with an empty side (the leaf with one more
+    penalty) among them; a child's optimum is the least of its leaf and every ``c_j``. Given lower
+    bounds on each ``c_j`` (``lower_left[b, j]``, ``lower_right[b, j]``, from neighbouring root
+    thresholds: :mod:`.column_bounds`), the columns are read in order of promise, and column ``j``
+    is not read for threshold ``b`` when neither child's bound on it is below that child's best so
+    far: the children's optima stay exact.
+
+    Parameters
+    ----------
+    support, columns, ranks, penalty
+        As for :func:`depth_two_children`.
+    lower_left, lower_right : ndarray of float, shape (batch, n_columns), optional
+        Lower bounds on ``c_j`` of each child; without them every column is read.
+    blocks : SplitBlocks, optional
+        Read a column block by block, only the blocks whose bound beats the child's best so far
+        (:mod:`.split_blocks`); without it every row is read.
+
+    Returns
+    -------
+    left, right : ndarray of float, shape (batch,)
+        The cost of the best tree of depth at most one of each child.
+    by_column_left, by_column_right : ndarray of float, shape (batch, n_columns)
+        ``c_j`` of each child, or a lower bound on it where column ``j`` (or some of its blocks)
+        was not read.
+    skipped : int
+        The (root threshold, column) pairs not read.
+
+    Examples
+    --------
+    >>> rank = np.array([[0, 1, 2, 3], [0, 1, 0, 1]], dtype=np.int32)
+    >>> cols = np.array([[0, 1, 2, 3], [0, 2, 1, 3]], dtype=np.int32)
+    >>> cw = np.array([[1.0, 0], [1, 0], [0, 1], [0, 1]])
+    >>> support = SupportColumns(cols, rank, cw)
+    >>> out = depth_two_by_column(support, np.array([1]), np.array([0]), penalty=0.1)
+    >>> out[0].round(6).tolist(), out[2].round(6).tolist(), out[4]
+    ([0.2], [[0.2, 1.2]], 0)
+    >>> out = depth_two_by_column(support, np.array([1]), np.array([0]), penalty=0.1,
+    ...                           lower_left=np.array([[0.2, 1.2]]), lower_right=np.array([[0.2, 1.2]]))
+    >>> out[0].round(6).tolist(), out[4]                       # column 1 cannot beat column 0's 0.2
+    ([0.2], 1)
+    """
+    n_batch, n_columns = len(columns), len(support.weighted)
+    at = np.array([np.searchsorted(support.sorted_ranks[f], r, side="right") - 1 for f, r in zip(columns, ranks)])
+    total_left = np.stack([support.cumulative[f][:, p] for f, p in zip(columns, at)]).astype(float)   # batch × classes
+    total_right = support.total[None].astype(float) - total_left
     weight_left, weight_right = total_left.sum(axis=1), total_right.sum(axis=1)
-    leaf_left = _side(total_left) + penalty
-    leaf_right = _side(total_right) + penalty
-    return (np.minimum(leaf_left, weight_left - best_left + 2 * penalty),
-            np.minimum(leaf_right, weight_right - best_right + 2 * penalty))
+    leaf_left = weight_left - total_left.max(axis=1) + penalty
+    leaf_right = weight_right - total_right.max(axis=1) + penalty
+    best_left, best_right = leaf_left.copy(), leaf_right.copy()
+    if lower_left is None:
+        by_left, by_right = np.empty((n_batch, n_columns)), np.empty((n_batch, n_columns))
+        order = range(n_columns)
+    else:
+        by_left, by_right = lower_left.copy(), lower_right.copy()
+        order = np.argsort((lower_left + lower_right).mean(axis=0), kind="stable")
+    everyone = np.arange(n_batch)
+    skipped = 0
+    two_classes = len(support.total) == 2
+    for j in order:
+        if lower_left is None:
+            chosen = everyone
+        else:
+            chosen = np.flatnonzero((lower_left[:, j] < best_left) | (lower_right[:, j] < best_right))
+            skipped += n_batch - len(chosen)
+            if not len(chosen):
+                continue
+        if blocks is not None and blocks.worth_it(j):
+            # Gains at most these cannot beat the child's best so far (a margin keeps rounding on the safe side).
+            need_left = weight_left[chosen] * (1 - 1e-12) + 2 * penalty - best_left[chosen]
+            need_right = weight_right[chosen] * (1 - 1e-12) + 2 * penalty - best_right[chosen]
+            gain_left, gain_right = blocks.gains(j, None, columns[chosen], ranks[chosen],
+                                                 need_left=need_left, need_right=need_right)
+        else:
+            kernel = _two_class_column if two_classes else _column
+            gain_left, gain_right = kernel(support, j, columns[chosen], ranks[chosen],
+                                           total_left[chosen], total_right[chosen])
+        # The split with an empty side: the leaf's gain.
+        cost_left = weight_left[chosen] - np.maximum(gain_left, total_left[chosen].max(axis=1)) + 2 * penalty
+        cost_right = weight_right[chosen] - np.maximum(gain_right, total_right[chosen].max(axis=1)) + 2 * penalty
+        by_left[chosen, j] = cost_left
+        by_right[chosen, j] = cost_right
+        best_left[chosen] = np.minimum(best_left[chosen], cost_left)
+        best_right[chosen] = np.minimum(best_right[chosen], cost_right)
+    return best_left, best_right, by_left, by_right, skipped
 
 
-def _two_class_children(support: SupportColumns, columns: np.ndarray, ranks: np.ndarray, penalty: float) -> tuple:
-    """:func:`depth_two_children` for two classes, from the extremes of the cumulative class difference.
+def _column(support: SupportColumns, j: int, columns: np.ndarray, ranks: np.ndarray, total_left: np.ndarray,
+            total_right: np.ndarray) -> tuple:
+    """The best split's gain on column ``j`` of both children of each root threshold (any number of classes).
+
+    A split of a child with class totals ``T`` loses ``W - max_c a_c - max_c (T_c - a_c)``, with
+    ``a`` the class totals left of the split: the gain is the two maxima's sum (``-inf`` without a
+    threshold)."""
+    weighted, valid, blocked = support.weighted[j], support.positions[j], support.blocked[j]
+    if blocked is None and not len(valid):
+        return np.full(len(columns), -np.inf), np.full(len(columns), -np.inf)
+    member = support.ranks_in_order(j)[columns] <= ranks[:, None]               # batch × support
+    terms = None
+    for c in range(weighted.shape[0]):
+        a = member * weighted[c]
+        np.cumsum(a, axis=1, out=a)
+        a = a[:, valid]                                     # left child, left of the split
+        b = support.at_thresholds[j][c][None] - a          # right child, left of the split
+        four = (a, total_left[:, c, None] - a, b, total_right[:, c, None] - b)
+        if terms is None:
+            terms = [t.copy() if t is a else t for t in four]
+        else:
+            for kept, t in zip(terms, four):
+                np.maximum(kept, t, out=kept)
+    left_gain, right_gain = terms[0] + terms[1], terms[2] + terms[3]
+    if blocked is not None:
+        left_gain -= blocked
+        right_gain -= blocked
+    return left_gain.max(axis=1), right_gain.max(axis=1)
+
+
+def _two_class_column(support: SupportColumns, j: int, columns: np.ndarray, ranks: np.ndarray,
+                      total_left: np.ndarray, total_right: np.ndarray) -> tuple:
+    """:func:`_column` for two classes, from the extremes of the cumulative class difference.
 
     With ``W`` a set's cost-weighted weight and ``D`` its class-0 minus class-1 weight, a leaf loses
     ``(W - |D|) / 2``, and the split of a child ``(W, D)`` whose left side has difference ``d`` loses
     ``(W - |d| - |D - d|) / 2``. Since ``|a| + |b| = max(|a + b|, |a - b|)``, the best split's
     ``|d| + |D - d|`` over a column's thresholds is ``max(|D|, 2 max d - D, D - 2 min d)``: the
-    largest and least cumulative difference at the thresholds are all a column contributes.
+    largest and least cumulative difference at the thresholds are all a column contributes (the
+    gain is then ``(W + that) / 2``).
     """
-    # Each child's weight and difference, read off the root column's cumulative sums.
-    at = np.array([np.searchsorted(support.sorted_ranks[f], r, side="right") - 1 for f, r in zip(columns, ranks)])
-    weight_left = np.array([support.weight_cumulative[f][p] for f, p in zip(columns, at)])
-    difference_left = np.array([support.difference_cumulative[f][p] for f, p in zip(columns, at)])
-    weight_right = support.total.sum() - weight_left
-    difference_right = (support.total[0] - support.total[1]) - difference_left
-    high_left = np.full(len(columns), -np.inf)
-    low_left = np.full(len(columns), np.inf)
-    high_right, low_right = high_left.copy(), low_left.copy()
-    for j in range(len(support.difference)):
-        valid = support.threshold_positions[j]
-        if not len(valid):
-            continue
-        member = support.ranks_in_order(j)[columns] <= ranks[:, None]               # batch × support
-        cumulative = member * support.difference[j]
-        np.cumsum(cumulative, axis=1, out=cumulative)
-        left = cumulative[:, valid]                            # left child, left of each threshold
-        np.maximum(high_left, left.max(axis=1), out=high_left)
-        np.minimum(low_left, left.min(axis=1), out=low_left)
-        np.subtract(support.difference_at_thresholds[j][None], left, out=left)     # right child
-        np.maximum(high_right, left.max(axis=1), out=high_right)
-        np.minimum(low_right, left.min(axis=1), out=low_right)
-    best_left = np.maximum(2 * high_left - difference_left, difference_left - 2 * low_left)
-    best_right = np.maximum(2 * high_right - difference_right, difference_right - 2 * low_right)
-    leaf_left = (weight_left - np.abs(difference_left)) / 2 + penalty
-    leaf_right = (weight_right - np.abs(difference_right)) / 2 + penalty
-    return (np.minimum(leaf_left, (weight_left - best_left) / 2 + 2 * penalty),
-            np.minimum(leaf_right, (weight_right - best_right) / 2 + 2 * penalty))
+    valid = support.threshold_positions[j]
+    if not len(valid):
+        return np.full(len(columns), -np.inf), np.full(len(columns), -np.inf)
+    member = support.ranks_in_order(j)[columns] <= ranks[:, None]               # batch × support
+    cumulative = member * support.difference[j]
+    np.cumsum(cumulative, axis=1, out=cumulative)
+    left = cumulative[:, valid]                            # left child, left of each threshold
+    high_left, low_left = left.max(axis=1), left.min(axis=1)
+    np.subtract(support.difference_at_thresholds[j][None], left, out=left)     # right child
+    high_right, low_right = left.max(axis=1), left.min(axis=1)
+    gains = []
+    for totals, high, low in ((total_left, high_left, low_left), (total_right, high_right, low_right)):
+        difference = totals[:, 0] - totals[:, 1]
+        spread = np.maximum(2 * high - difference, difference - 2 * low)
+        gains.append((totals.sum(axis=1) + spread) / 2)
+    return gains[0], gains[1]
