@@ -66,11 +66,12 @@ MOST_STEPS = 64
 #: Supports with fewer rows than this are read whole (the partial sums cost about as much as the rows).
 FEWEST_ROWS = 1024
 
-#: A column whose bounds leave more than this share of its blocks to read is read whole (every
-#: row in one pass costs less than most of the blocks one by one); it is tried block by block
-#: again every ``RETRY``-th time, since the bar to beat rises as the search goes on.
+#: When the bounds leave more than this share of a column's blocks to read, the column is read
+#: whole instead (every row in one pass costs less than most of the blocks one by one), and its
+#: blocks are not bounded again for its next 1, 2, 4, … calls (at most ``LONGEST_PAUSE``): the
+#: bar to beat rises as the search goes on, so they are tried again.
 MOST_READ = 0.3
-RETRY = 8
+LONGEST_PAUSE = 32
 
 
 class SplitBlocks:
@@ -129,19 +130,8 @@ class SplitBlocks:
         self._grids: dict = {}
         self.blocks_read = 0
         self.blocks_bounded = 0
-        self._read = np.zeros(n_columns)               # per column: blocks read, and bounded, lately
-        self._bounded = np.zeros(n_columns)
-        self._calls = np.zeros(n_columns, dtype=int)
-
-    def worth_it(self, j: int) -> bool:
-        """Whether column ``j`` is read block by block this time (see ``MOST_READ``)."""
-        self._calls[j] += 1
-        if self._bounded[j] == 0 or self._read[j] <= MOST_READ * self._bounded[j]:
-            return True
-        if self._calls[j] % RETRY == 0:
-            self._read[j] = self._bounded[j] = 0       # forget: a fresh measure
-            return True
-        return False
+        self._pause = np.zeros(n_columns, dtype=int)          # calls left before a column's blocks are tried again
+        self._next_pause = np.ones(n_columns, dtype=int)
 
     def grid(self, f: int) -> np.ndarray:
         """For root column ``f``: ``grid[j, c, g, b]``, the class-``c`` weight of the rows among the
@@ -182,7 +172,12 @@ class SplitBlocks:
         -------
         left, right : ndarray of float, shape (batch,)
             The greatest gain of a split on ``j`` of each child (``-inf`` without a threshold).
+            None when the bounds leave more than ``MOST_READ`` of the blocks to read: the column is
+            then better read whole.
         """
+        if self._pause[j] > 0:
+            self._pause[j] -= 1
+            return None
         support, s, count = self.support, self.size, self.count
         n_batch, n_classes = len(columns), len(support.total)
         # Rows in each root threshold's left child: a prefix of its column's order.
@@ -212,10 +207,13 @@ class SplitBlocks:
             refine = wanted if refine is None else refine | wanted
             out.append((exact, bound, side))
         rows, blocks = np.nonzero(refine)
+        if len(rows) > MOST_READ * refine.size:
+            self._pause[j] = self._next_pause[j]
+            self._next_pause[j] = min(2 * self._next_pause[j], LONGEST_PAUSE)
+            return None
+        self._next_pause[j] = 1
         self.blocks_read += len(rows)
         self.blocks_bounded += refine.size
-        self._read[j] += len(rows)
-        self._bounded[j] += refine.size
         if len(rows):
             positions = blocks[:, None] * s + np.arange(s)[None]
             inside = positions < self.n

@@ -312,12 +312,14 @@ def depth_two_by_column(support: SupportColumns, columns: np.ndarray, ranks: np.
             skipped += n_batch - len(chosen)
             if not len(chosen):
                 continue
-        if blocks is not None and blocks.worth_it(j):
+        gains = None
+        if blocks is not None:
             # Gains at most these cannot beat the child's best so far (a margin keeps rounding on the safe side).
             need_left = weight_left[chosen] * (1 - 1e-12) + 2 * penalty - best_left[chosen]
             need_right = weight_right[chosen] * (1 - 1e-12) + 2 * penalty - best_right[chosen]
-            gain_left, gain_right = blocks.gains(j, None, columns[chosen], ranks[chosen],
-                                                 need_left=need_left, need_right=need_right)
+            gains = blocks.gains(j, None, columns[chosen], ranks[chosen], need_left=need_left, need_right=need_right)
+        if gains is not None:
+            gain_left, gain_right = gains
         else:
             kernel = _two_class_column if two_classes else _column
             gain_left, gain_right = kernel(support, j, columns[chosen], ranks[chosen],
