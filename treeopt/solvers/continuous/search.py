@@ -379,6 +379,7 @@ class ContinuousSearch(Solver):
             neighbours = ColumnBounds(cumulative, totals, whole=depth_one_by_column(support, penalty=self._lambda))
         if self.bounds["split_blocks"] and cols.shape[1] >= split_blocks.FEWEST_ROWS:
             blocks = split_blocks.SplitBlocks(support)
+            size = batch_size(blocks.reach, self._cw.shape[1], cols.shape[0], BATCH_LIMIT)
         best_split = None
         blocks_counted = 0
         while frame.best > known_lower or not self.bounds["interval_pruning"]:

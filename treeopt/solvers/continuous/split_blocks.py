@@ -90,6 +90,8 @@ class SplitBlocks:
         Blocks per column.
     step : int
         Positions of a root column's order per step of the grid.
+    reach : int
+        About how many positions per column a root threshold's children read.
     blocks_read, blocks_bounded : int
         Blocks read row by row, and blocks bounded (read or not).
     """
@@ -107,6 +109,9 @@ class SplitBlocks:
         self.step = -(-n // steps)
         self.steps = -(-n // self.step)
         self.n = n
+        # About how many positions per column a root threshold's children read: the partial sums, the
+        # rest of a step, and a few blocks (the depth-two solver sizes its batches by it).
+        self.reach = min(n, count + self.step + 4 * self.size)
         s = self.size
         # Each row of the support by a local id (its position in column 0's order).
         local = np.empty(support.rank.shape[1], dtype=np.int64)
@@ -144,11 +149,15 @@ class SplitBlocks:
         ids = self.local[f]                                                       # f's order
         cell = (np.arange(self.n) // self.step)[None] * count + self.block_of[:, ids]     # column × position
         cell = cell + (np.arange(n_columns) * steps * count)[:, None]
+        # Each row has one class: one count over (column, class, step, block) cells does every class.
+        weighted = support.weighted[f]
+        label = weighted.argmax(axis=0)
+        cell = cell + (label * steps * count)[None]
+        cell = cell + (np.arange(n_columns) * (n_classes - 1) * steps * count)[:, None]
+        counts = np.bincount(cell.ravel(), weights=np.tile(weighted.max(axis=0), n_columns),
+                             minlength=n_columns * n_classes * steps * count)
         made = np.zeros((n_columns, n_classes, steps + 1, count + 1))
-        for c in range(n_classes):
-            weights = np.broadcast_to(support.weighted[f][c], cell.shape)
-            counts = np.bincount(cell.ravel(), weights=weights.ravel(), minlength=n_columns * steps * count)
-            made[:, c, 1:, 1:] = counts.reshape(n_columns, steps, count).cumsum(axis=1).cumsum(axis=2)
+        made[:, :, 1:, 1:] = counts.reshape(n_columns, n_classes, steps, count).cumsum(axis=2).cumsum(axis=3)
         self._grids[f] = made
         return made
 
