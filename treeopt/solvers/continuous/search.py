@@ -375,11 +375,12 @@ class ContinuousSearch(Solver):
         support = SupportColumns(cols, self._rank, self._cw)
         size = batch_size(cols.shape[1], self._cw.shape[1], cols.shape[0], BATCH_LIMIT)
         neighbours = blocks = None
-        if self.bounds["column_bounds"]:
-            neighbours = ColumnBounds(cumulative, totals, whole=depth_one_by_column(support, penalty=self._lambda))
         if self.bounds["split_blocks"] and cols.shape[1] >= split_blocks.FEWEST_ROWS:
             blocks = split_blocks.SplitBlocks(support)
             size = batch_size(blocks.reach, self._cw.shape[1], cols.shape[0], BATCH_LIMIT)
+        # Small supports read in rows are read every column at once (terminal.SupportColumns.together).
+        if self.bounds["column_bounds"] and (blocks is not None or not support.together):
+            neighbours = ColumnBounds(cumulative, totals, whole=depth_one_by_column(support, penalty=self._lambda))
         best_split = None
         blocks_counted = 0
         while frame.best > known_lower or not self.bounds["interval_pruning"]:

@@ -45,6 +45,10 @@ DENSE_SHARE = 0.75
 #: Supports whose cost-weighted total stays below this are summed in int32 when their weights are whole.
 INT32_TOTAL = 2 ** 30
 
+#: Supports with at most this many (column × column × row) entries are read all columns at once
+#: (one pass per batch rather than one per column: fewer, larger array operations).
+TOGETHER = 1 << 20
+
 #: A depth-two batch handles about this many (root threshold × class × row × column) entries, so that
 #: one unit of work stays short.
 BATCH_ENTRIES = 1 << 19
@@ -177,11 +181,41 @@ class SupportColumns:
         self.cumulative = cumulative                              # per column: classes × support
         self.sorted_ranks = [rank[j, order] for j, order in enumerate(cols)]
         self._ranks: dict = {}
+        self._together = None
         if cw.shape[1] == 2:
             # Two classes: a leaf's loss is (weight - |class 0 - class 1|) / 2, so one cumulative sum
             # of the class difference per column does (see _two_class_column).
             self.difference = [w[0] - w[1] for w in self.weighted]
+            self.difference_at_all = [c[0] - c[1] for c in cumulative]
             self.difference_at_thresholds = [c[0, p] - c[1, p] for c, p in zip(cumulative, self.threshold_positions)]
+
+    @property
+    def together(self) -> bool:
+        """Whether the depth-two solver reads all columns in one pass (small two-class supports:
+        ``TOGETHER``; with more classes the larger arrays of several sums per class cost more than
+        the calls they save)."""
+        return len(self.total) == 2 and self.cols.shape[0] ** 2 * self.cols.shape[1] <= TOGETHER
+
+    def all_columns(self) -> tuple:
+        """What :func:`_all_columns` reads, made once: every column's ranks of the rows in every
+        column's order (root column × column × position), each column's threshold positions padded
+        to one width by repeating its first (column × width), which columns have none, the rows'
+        class difference in each column's order and the support's cumulative difference at those
+        positions (two classes, see :func:`_two_class_column`)."""
+        if self._together is None:
+            n_columns = self.cols.shape[0]
+            ranks = self.rank[:, self.cols]                             # root column × column × position
+            width = max(1, max(len(p) for p in self.threshold_positions))
+            at = np.zeros((n_columns, width), dtype=np.int64)
+            for j, p in enumerate(self.threshold_positions):
+                if len(p):
+                    at[j] = p[0]
+                    at[j, :len(p)] = p
+            empty = np.array([not len(p) for p in self.threshold_positions])
+            difference = np.stack(self.difference)                             # column × position
+            whole = np.stack([d[p] for d, p in zip(self.difference_at_all, at)])   # column × width
+            self._together = (ranks, at, empty, difference, whole)
+        return self._together
 
     def ranks_in_order(self, j: int) -> np.ndarray:
         """``rank[:, cols[j]]``: every column's rank of the support's rows in column ``j``'s order."""
@@ -295,6 +329,14 @@ def depth_two_by_column(support: SupportColumns, columns: np.ndarray, ranks: np.
     leaf_left = weight_left - total_left.max(axis=1) + penalty
     leaf_right = weight_right - total_right.max(axis=1) + penalty
     best_left, best_right = leaf_left.copy(), leaf_right.copy()
+    if lower_left is None and blocks is None and support.together:
+        # Every column read, and few enough entries: all columns in one pass (see _all_columns).
+        gain_left, gain_right = _all_columns(support, columns, ranks, total_left, total_right)
+        # The split with an empty side: the leaf's gain.
+        by_left = weight_left[:, None] - np.maximum(gain_left, total_left.max(axis=1)[:, None]) + 2 * penalty
+        by_right = weight_right[:, None] - np.maximum(gain_right, total_right.max(axis=1)[:, None]) + 2 * penalty
+        return (np.minimum(best_left, by_left.min(axis=1)), np.minimum(best_right, by_right.min(axis=1)),
+                by_left, by_right, 0)
     if lower_left is None:
         by_left, by_right = np.empty((n_batch, n_columns)), np.empty((n_batch, n_columns))
         order = range(n_columns)
@@ -332,6 +374,32 @@ def depth_two_by_column(support: SupportColumns, columns: np.ndarray, ranks: np.
         best_left[chosen] = np.minimum(best_left[chosen], cost_left)
         best_right[chosen] = np.minimum(best_right[chosen], cost_right)
     return best_left, best_right, by_left, by_right, skipped
+
+
+def _all_columns(support: SupportColumns, columns: np.ndarray, ranks: np.ndarray, total_left: np.ndarray,
+                 total_right: np.ndarray) -> tuple:
+    """The best split's gain on every column of both children of each root threshold (batch × column),
+    for two classes.
+
+    :func:`_two_class_column` for all columns at once: the same sums over (batch × column ×
+    position) arrays, each column's threshold positions gathered at one width (a repeated position
+    changes no extreme)."""
+    ranks_all, at, empty, difference, whole = support.all_columns()
+    member = ranks_all[columns] <= ranks[:, None, None]                        # batch × column × position
+    cumulative = member * difference[None]
+    np.cumsum(cumulative, axis=2, out=cumulative)
+    left = np.take_along_axis(cumulative, at[None], axis=2)                    # left child, left of each threshold
+    extremes = [left.max(axis=2), left.min(axis=2)]
+    np.subtract(whole[None], left, out=left)                                    # right child
+    extremes += [left.max(axis=2), left.min(axis=2)]
+    gains = []
+    for totals, high, low in ((total_left, *extremes[:2]), (total_right, *extremes[2:])):
+        balance = (totals[:, 0] - totals[:, 1])[:, None]
+        spread = np.maximum(2 * high - balance, balance - 2 * low)
+        gain = (totals.sum(axis=1)[:, None] + spread) / 2
+        gain[:, empty] = -np.inf
+        gains.append(gain)
+    return gains[0], gains[1]
 
 
 def _column(support: SupportColumns, j: int, columns: np.ndarray, ranks: np.ndarray, total_left: np.ndarray,
