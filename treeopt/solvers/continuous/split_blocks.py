@@ -132,7 +132,9 @@ class SplitBlocks:
             self.whole[j, :, 1:] = cum[:, ends[1:]]
         self.boundary_valid = np.zeros((n_columns, count + 1), dtype=bool)
         self.boundary_valid[:, 1:count] = self.valid[:, ends[1:count]]
-        self._grids: dict = {}
+        # Every root column's grid (root column × column × class × step × boundary), made when first read.
+        self._grids = np.zeros((n_columns, n_columns, n_classes, self.steps + 1, count + 1))
+        self._made = np.zeros(n_columns, dtype=bool)
         self.blocks_read = 0
         self.blocks_bounded = 0
         self._pause = np.zeros(n_columns, dtype=int)          # calls left before a column's blocks are tried again
@@ -141,9 +143,8 @@ class SplitBlocks:
     def grid(self, f: int) -> np.ndarray:
         """For root column ``f``: ``grid[j, c, g, b]``, the class-``c`` weight of the rows among the
         first ``g × step`` of ``f``'s order whose position in ``j``'s order is before ``b × s``."""
-        made = self._grids.get(f)
-        if made is not None:
-            return made
+        if self._made[f]:
+            return self._grids[f]
         support, count, steps = self.support, self.count, self.steps
         n_columns, n_classes = self.local.shape[0], len(support.total)
         ids = self.local[f]                                                       # f's order
@@ -156,13 +157,13 @@ class SplitBlocks:
         cell = cell + (np.arange(n_columns) * (n_classes - 1) * steps * count)[:, None]
         counts = np.bincount(cell.ravel(), weights=np.tile(weighted.max(axis=0), n_columns),
                              minlength=n_columns * n_classes * steps * count)
-        made = np.zeros((n_columns, n_classes, steps + 1, count + 1))
+        made = self._grids[f]
         made[:, :, 1:, 1:] = counts.reshape(n_columns, n_classes, steps, count).cumsum(axis=2).cumsum(axis=3)
-        self._grids[f] = made
+        self._made[f] = True
         return made
 
     def gains(self, j: int, f_unused, columns: np.ndarray, ranks: np.ndarray, *, need_left: np.ndarray,
-              need_right: np.ndarray) -> tuple:
+              need_right: np.ndarray, prefix: np.ndarray | None = None) -> tuple:
         """The best split's gain on column ``j`` of both children of each root threshold, where it
         beats ``need``; elsewhere an upper bound on it that does not.
 
@@ -176,6 +177,8 @@ class SplitBlocks:
             The root thresholds.
         need_left, need_right : ndarray of float, shape (batch,)
             Gains at most these are not needed exactly (``-inf``: every gain exactly).
+        prefix : ndarray of int, shape (batch,), optional
+            The rows in each left child, if the caller knows them.
 
         Returns
         -------
@@ -190,10 +193,14 @@ class SplitBlocks:
         support, s, count = self.support, self.size, self.count
         n_batch, n_classes = len(columns), len(support.total)
         # Rows in each root threshold's left child: a prefix of its column's order.
-        prefix = np.array([np.searchsorted(support.sorted_ranks[f], r, side="right") for f, r in zip(columns, ranks)])
+        if prefix is None:
+            prefix = np.array([np.searchsorted(support.sorted_ranks[f], r, side="right")
+                               for f, r in zip(columns, ranks)])
         whole_steps = prefix // self.step
         # Class first (classes × batch × boundaries): maxima over classes are then elementwise.
-        left = np.stack([self.grid(f)[j, :, g] for f, g in zip(columns.tolist(), whole_steps.tolist())], axis=1)
+        for f in np.unique(columns[~self._made[columns]]).tolist():
+            self.grid(f)
+        left = np.ascontiguousarray(self._grids[columns, j, :, whole_steps].transpose(1, 0, 2))
         # The rows of the prefix past its last whole step (fewer than step).
         offsets = whole_steps[:, None] * self.step + np.arange(self.step)[None]
         inside = offsets < prefix[:, None]

@@ -359,7 +359,8 @@ def depth_two_by_column(support: SupportColumns, columns: np.ndarray, ranks: np.
             # Gains at most these cannot beat the child's best so far (a margin keeps rounding on the safe side).
             need_left = weight_left[chosen] * (1 - 1e-12) + 2 * penalty - best_left[chosen]
             need_right = weight_right[chosen] * (1 - 1e-12) + 2 * penalty - best_right[chosen]
-            gains = blocks.gains(j, None, columns[chosen], ranks[chosen], need_left=need_left, need_right=need_right)
+            gains = blocks.gains(j, None, columns[chosen], ranks[chosen], need_left=need_left, need_right=need_right,
+                                 prefix=at[chosen] + 1)
         if gains is not None:
             gain_left, gain_right = gains
         else:
