@@ -17,6 +17,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .binarize import table_input_tags
 from .encoding import THRESHOLD_OPTIONS
 from .estimator import OptimalTreeClassifier, check_fit_input
+from .fitted_tree import FittedTreeMixin
 from .frontiers import cross_validate_frontier
 
 __all__ = ["OptimalTreeClassifierCV"]
@@ -25,7 +26,7 @@ __all__ = ["OptimalTreeClassifierCV"]
 _SETUP_MARGIN = 2.0
 
 
-class OptimalTreeClassifierCV(ClassifierMixin, BaseEstimator):
+class OptimalTreeClassifierCV(FittedTreeMixin, ClassifierMixin, BaseEstimator):
     """Optimal sparse tree with λ chosen by cross-validation over the accuracy–sparsity frontier.
 
     Like scikit-learn's ``LassoCV`` and ``LogisticRegressionCV``: ``fit``
@@ -115,7 +116,9 @@ class OptimalTreeClassifierCV(ClassifierMixin, BaseEstimator):
     best_estimator_ : OptimalTreeClassifier
         Refitted on all the data with ``regularization=regularization_``.
     tree_ : Tree
-        ``best_estimator_.tree_``.
+        ``best_estimator_.tree_``. ``apply``, ``decision_path``, ``get_depth``, ``get_n_leaves``,
+        ``n_leaves_`` and ``feature_importances_`` read it as scikit-learn's trees do
+        (:class:`~treeopt.fitted_tree.FittedTreeMixin`), like ``best_estimator_``'s.
     status_, optimal_ : str, bool
         The refit search's status.
     classes_ : ndarray
@@ -245,6 +248,10 @@ class OptimalTreeClassifierCV(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "best_estimator_")
         X_checked = validate_data(self, X, dtype=None, ensure_all_finite=False, reset=False)
         return X if isinstance(X, pd.DataFrame) else X_checked
+
+    def _tree_input(self, X) -> tuple:
+        """(data, binarized) for the refit tree, as ``best_estimator_`` reads ``X``."""
+        return self.best_estimator_._tree_input(self._checked(X))
 
     def predict(self, X) -> np.ndarray:
         """Predicted label of each row (by the refit tree)."""
