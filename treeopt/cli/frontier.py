@@ -70,6 +70,8 @@ from __future__ import annotations
 import math
 import sys
 import time
+import warnings
+from contextlib import contextmanager
 
 from ..frontiers import cross_validate_frontier
 from ..frontiers import frontier
@@ -126,6 +128,23 @@ def add_cli_arguments(parser) -> None:
                         help="with --cv: the λ with the best mean score (default) or by the one-standard-error rule")
 
 
+@contextmanager
+def _warnings_in_flags(args):
+    """Print the library's warnings on stderr in the command's flags (``max_thresholds=k`` becomes
+    ``--max-thresholds k``); a ``ConvergenceWarning`` is left out, since the report states how the search
+    stopped."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            yield
+        finally:
+            for warning in caught:
+                if not issubclass(warning.category, ConvergenceWarning):
+                    print(f"treeopt: {in_flags(str(warning.message), args)}", file=sys.stderr)
+
+
 def _fmt_lambda(value: float) -> str:
     if math.isnan(value):
         return "-"
@@ -154,12 +173,13 @@ def run_cli(args, out=None) -> int:
         return _run_cv(args, X, y, out, remaining_time(deadline))
     interrupted = False
     try:
-        front = frontier(X, y, max_leaves=args.max_leaves, objective=args.objective, omega=args.omega,
-                         min_regularization=args.min_regularization, time_limit=remaining_time(deadline),
-                         cache_limit=args.cache_limit, missing=args.missing,
-                         max_thresholds=args.max_thresholds, thresholds=args.thresholds,
-                         X_test=X_test, y_test=y_test,
-                         depth_budget=args.depth_budget)
+        with _warnings_in_flags(args):
+            front = frontier(X, y, max_leaves=args.max_leaves, objective=args.objective, omega=args.omega,
+                             min_regularization=args.min_regularization, time_limit=remaining_time(deadline),
+                             cache_limit=args.cache_limit, missing=args.missing,
+                             max_thresholds=args.max_thresholds, thresholds=args.thresholds,
+                             X_test=X_test, y_test=y_test,
+                             depth_budget=args.depth_budget)
     except (ValueError, TypeError) as error:
         raise SystemExit(f"treeopt: {in_flags(str(error), args)}")
     except KeyboardInterrupt as stop:
@@ -218,7 +238,6 @@ def run_cli(args, out=None) -> int:
 
 def _run_cv(args, X, y, out, time_limit) -> int:
     """``treeopt frontier --cv K``: the cross-validated table, the chosen λ and its tree."""
-    import warnings
 
     if args.test or args.show is not None or args.regularization is not None:
         raise SystemExit("treeopt: --cv chooses λ itself; drop --test, --show and --regularization.")
