@@ -197,7 +197,7 @@ class RashomonSet:
         """One row per tree, in objective order: ``objective``, ``loss``, ``leaves``, ``depth``, ``features``.
 
         ``features`` is the sorted tuple of the binary features the tree splits on. A larger set
-        shows its first ``max_trees`` trees (the best; :attr:`count` says how many there are);
+        shows its first ``max_trees`` trees (the best; ``count`` says how many there are);
         :meth:`objective_counts`, :meth:`variable_importance` and :meth:`filter` answer about all of
         them without listing.
 
