@@ -120,7 +120,11 @@ class OptimalTreeClassifierCV(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         ``n_leaves_`` and ``feature_importances_`` read it as scikit-learn's trees do
         (:class:`~treeopt.fitted_tree.FittedTreeMixin`), like ``best_estimator_``'s.
     status_, optimal_ : str, bool
-        The refit search's status.
+        The refit search's status (``"optimal_over_guessed_thresholds"`` and ``optimal_`` False when
+        ``thresholds="auto"`` guessed the thresholds: certified over the guessed ones only).
+    thresholds_, guarantee_ : str, dict
+        The refit's binarization (what ``"auto"`` chose) and what its guesses guarantee, as
+        :class:`~treeopt.OptimalTreeClassifier` reports them.
     classes_ : ndarray
     n_features_in_ : int
     feature_names_in_ : ndarray of str
@@ -232,6 +236,8 @@ class OptimalTreeClassifierCV(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         self.tree_ = refit.tree_
         self.status_ = refit.status_
         self.optimal_ = refit.optimal_
+        self.thresholds_ = refit.thresholds_
+        self.guarantee_ = refit.guarantee_
         return self
 
     def _search_time_limit(self, n_splits: int) -> float | None:
