@@ -226,7 +226,7 @@ def run_cli(args, out=None) -> int:
         print(f"\n{what} ({tree.n_leaves} leaves):", file=out)
         print(tree.rules(), file=out)
     if args.output:
-        write_output(args.output, table.to_csv(index=False))
+        write_output(args.output, table.to_csv(index=False), "--output")
         if args.output != STDOUT:
             print(f"frontier written to {args.output}", file=out)
     if interrupted:
@@ -294,7 +294,7 @@ def _run_cv(args, X, y, out, time_limit) -> int:
     print(f"\ntree for λ = {lam:.4g}, fitted on all the data ({tree.n_leaves} leaves):", file=out)
     print(tree.rules(), file=out)
     if args.output:
-        write_output(args.output, table.to_csv(index=False))
+        write_output(args.output, table.to_csv(index=False), "--output")
         if args.output != STDOUT:
             print(f"cross-validated frontier written to {args.output}", file=out)
     if not cvf.complete:
