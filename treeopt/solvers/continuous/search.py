@@ -235,7 +235,7 @@ class ContinuousSearch(Solver):
             self._count("discrepancy_search")
             passes = DiscrepancySearch(self._rank, self._cw, penalty=self._lambda, offer=self._offer,
                                        exact=lambda cols, d, path: self._solve(cols, d, np.inf, path),
-                                       unit_budget=self.unit_budget)
+                                       unit_budget=self.unit_budget, error_free_is_optimal=self.penalty == 0)
             yield from passes.run(root, depth, self._best)
 
     def _offer(self, cost: float, tree) -> None:
