@@ -73,8 +73,10 @@ def test_the_passes_improve_on_cart_and_the_exact_search_certifies_the_same_opti
                         strategies={"cart_start": False, "discrepancy_search": False}).run()
     assert result.optimal and plain.optimal
     assert result.objective == pytest.approx(plain.objective, abs=1e-12)
-    assert improved[0][0] == int(np.sum(cart.predict(X) != y))        # CART's tree comes first
-    assert improved[1][0] < improved[0][0]                             # the first pass beats it
+    stump = DecisionTreeClassifier(max_depth=1, random_state=0).fit(X, y)
+    assert improved[0][0] == int(np.sum(stump.predict(X) != y))       # CART's root split comes first,
+    assert improved[1][0] == int(np.sum(cart.predict(X) != y))        # then CART's tree,
+    assert improved[2][0] < improved[1][0]                             # and the passes beat it
     assert all(a >= b for a, b in zip(improved, improved[1:]))         # (errors, leaves) never worse
     assert solver.prune_counts["discrepancy_search"] == 1
     # The trace follows the incumbents: its upper bound never rises.

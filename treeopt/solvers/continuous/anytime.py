@@ -8,8 +8,9 @@ incumbent prunes from its first threshold on).
 
 * **CART floor** (Breiman, Friedman, Olshen, Stone, *Classification and Regression Trees*, 1984,
   chapter 4): the Gini-greedy tree of the depth budget, each split replaced by a leaf where a leaf
-  costs no more (cost-complexity pruning at λ, chapter 3). The first incumbent is therefore never
-  worse than CART's tree of the same depth.
+  costs no more (cost-complexity pruning at λ, chapter 3). Its root split alone is offered first
+  (one pass over the columns), then the whole tree, so the incumbent is never worse than CART's
+  tree of the same depth from the first moments of a large fit on.
 * **Limited discrepancy search** (Harvey and Ginsberg, *Limited Discrepancy Search*, IJCAI 1995),
   the anytime variant of ConTree (pytrees-rs, ``ConTreeClassifier(use_lds=True)``): every node of
   depth three or more ranks a few candidate splits by a cheap score (Gini impurity picks them, one
@@ -67,7 +68,7 @@ import numpy as np
 from ..slices import SliceClock
 from .terminal import SupportColumns, batch_size, best_depth_one, depth_two_children, leaf_loss
 
-__all__ = ["DiscrepancySearch", "gini_tree"]
+__all__ = ["DiscrepancySearch", "cart_floor", "gini_tree"]
 
 _LEAF = ("leaf",)
 
@@ -185,6 +186,28 @@ def gini_tree(cols: np.ndarray, rank: np.ndarray, cw: np.ndarray, depth: int, pe
     if low_cost + high_cost < leaf:
         return low_cost + high_cost, ("split", f, r, low_tree, high_tree)
     return leaf, _LEAF
+
+
+def cart_floor(cols: np.ndarray, rank: np.ndarray, cw: np.ndarray, depth: int, penalty: float, offer,
+               clock: SliceClock | None = None):
+    """Generator: offer CART's root split alone, then CART's tree of ``depth`` levels (:func:`gini_tree`).
+
+    The root split costs one pass over the columns, a fraction of the whole tree on a large table,
+    so a search stopped within its first moments still returns a split rather than a single leaf.
+
+    Examples
+    --------
+    >>> from treeopt.solvers.slices import drain
+    >>> rank = cols = np.array([[0, 1, 2, 3]])
+    >>> cw = np.array([[1.0, 0], [1, 0], [0, 1], [1, 0]])
+    >>> offered = []
+    >>> drain(cart_floor(cols, rank, cw, 2, 0.0, lambda cost, tree: offered.append(cost)))
+    >>> offered
+    [1.0, 0.0]
+    """
+    if depth > 1:
+        offer(*(yield from gini_tree(cols, rank, cw, 1, penalty, clock)))
+    offer(*(yield from gini_tree(cols, rank, cw, depth, penalty, clock)))
 
 
 class DiscrepancySearch:
