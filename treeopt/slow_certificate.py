@@ -159,14 +159,14 @@ class SlowCertificateHint:
             guessed = type(binarizer).__name__ == "ThresholdGuessBinarizer"
         zero = self.regularization == 0
         with_lambda = {"regularization": SUGGESTED_REGULARIZATION} if zero else {}
-        also = f" with regularization={SUGGESTED_REGULARIZATION:g} (λ = 0 takes every threshold)" if zero else ""
+        also = "; the small λ because λ = 0 takes every threshold" if zero else ""
         if n_thresholds and not guessed:
             out.append(({"max_thresholds": SUGGESTED_MAX_THRESHOLDS, **with_lambda},
-                        f"at most {SUGGESTED_MAX_THRESHOLDS} threshold features per numeric column{also}; there are "
-                        f"{n_thresholds} thresholds now"))
+                        f"at most {SUGGESTED_MAX_THRESHOLDS} threshold features per numeric column; there are "
+                        f"{n_thresholds} thresholds now{also}"))
             out.append(({"thresholds": "guess", **with_lambda},
-                        f"only the thresholds a boosted reference model uses{also}, McTavish et al. 2022 section "
-                        "4.1; guarantee_ reports Theorem 4.1"))
+                        "only the thresholds a boosted reference model uses, McTavish et al. 2022 section 4.1; "
+                        f"guarantee_ reports Theorem 4.1{also}"))
         larger = SUGGESTED_REGULARIZATION if zero else self.regularization * 2
         out.append(({"regularization": larger},
                     f"a larger regularization (λ={self.regularization:g} now: a leaf must correct a fraction λ of "
