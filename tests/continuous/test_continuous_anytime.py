@@ -75,8 +75,9 @@ def test_the_passes_improve_on_cart_and_the_exact_search_certifies_the_same_opti
     assert result.objective == pytest.approx(plain.objective, abs=1e-12)
     stump = DecisionTreeClassifier(max_depth=1, random_state=0).fit(X, y)
     assert improved[0][0] == int(np.sum(stump.predict(X) != y))       # CART's root split comes first,
-    assert improved[1][0] == int(np.sum(cart.predict(X) != y))        # then CART's tree,
-    assert improved[2][0] < improved[1][0]                             # and the passes beat it
+    errors = [e for e, _ in improved]
+    carts = errors.index(int(np.sum(cart.predict(X) != y)))             # then CART's deeper levels,
+    assert carts <= 2 and errors[carts + 1] < errors[carts]             # and the passes beat CART's tree
     assert all(a >= b for a, b in zip(improved, improved[1:]))         # (errors, leaves) never worse
     assert solver.prune_counts["discrepancy_search"] == 1
     # The trace follows the incumbents: its upper bound never rises.
@@ -254,3 +255,30 @@ def test_the_passes_stop_at_an_error_free_tree_despite_the_tie_charge():
     summed = sum([charge] * leaves)
     assert summed > charge * leaves and passes._error_free(summed, tree)
     assert not passes._error_free(summed + 1.0, tree)
+
+
+@pytest.mark.parametrize("penalty", [0.0, 2.0])
+@pytest.mark.parametrize("depth", [1, 3, 5])
+@pytest.mark.parametrize("seed", [0, 1])
+def test_cart_floor_offers_each_level_and_ends_with_carts_tree(seed, depth, penalty):
+    """Grown breadth first, one offer per level, each a correctly costed tree no worse than the one
+    before; the last is gini_tree's (depth first) tree."""
+    X, y = _rotated(seed, n_rows=300, n_classes=3, noise=0.2)
+    dataset = SortedDataset.from_arrays(X, y)
+    columns = dataset.columns
+    cw = np.zeros((len(y), 3))
+    cw[np.arange(len(y)), dataset.y_index] = 1.0
+    offered = []
+    drain(anytime.cart_floor(columns.order, columns.rank, cw, depth, penalty, lambda *found: offered.append(found)))
+    assert offered[-1] == drain(gini_tree(columns.order, columns.rank, cw, depth, penalty))
+    assert 1 <= len(offered) <= depth
+    levels = [_depth_of(tree) for _, tree in offered]
+    assert levels == sorted(levels) and all(level <= depth for level in levels)
+    for (cost, tree), (later, _) in zip(offered, offered[1:]):
+        assert later <= cost
+    for cost, tree in offered:
+        assert cost == pytest.approx(_tree_cost(tree, columns.order, columns.rank, cw, penalty))
+
+
+def _depth_of(tree):
+    return 0 if tree[0] == "leaf" else 1 + max(_depth_of(tree[3]), _depth_of(tree[4]))

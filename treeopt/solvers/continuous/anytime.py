@@ -8,9 +8,9 @@ incumbent prunes from its first threshold on).
 
 * **CART floor** (Breiman, Friedman, Olshen, Stone, *Classification and Regression Trees*, 1984,
   chapter 4): the Gini-greedy tree of the depth budget, each split replaced by a leaf where a leaf
-  costs no more (cost-complexity pruning at λ, chapter 3). Its root split alone is offered first
-  (one pass over the columns), then the whole tree, so the incumbent is never worse than CART's
-  tree of the same depth from the first moments of a large fit on.
+  costs no more (cost-complexity pruning at λ, chapter 3), grown level by level with each level's
+  tree offered as it is complete, so a large fit holds CART's shallower trees within its first
+  moments, and its incumbent is never worse than CART's tree of the same depth once CART is done.
 * **Limited discrepancy search** (Harvey and Ginsberg, *Limited Discrepancy Search*, IJCAI 1995),
   the anytime variant of ConTree (pytrees-rs, ``ConTreeClassifier(use_lds=True)``): every node of
   depth three or more ranks a few candidate splits by a cheap score (Gini impurity picks them, one
@@ -170,30 +170,36 @@ def gini_tree(cols: np.ndarray, rank: np.ndarray, cw: np.ndarray, depth: int, pe
     leaf = loss + penalty
     if depth == 0 or loss <= 0 or len(rows) < 2:
         return leaf, _LEAF
-    scored = yield from _gini_scores(cols, rank, cw, clock)
+    split = _gini_split((yield from _gini_scores(cols, rank, cw, clock)))
+    if split is None:
+        return leaf, _LEAF
+    low, high = _split(cols, rank, *split)
+    low_cost, low_tree = yield from gini_tree(low, rank, cw, depth - 1, penalty, clock)
+    high_cost, high_tree = yield from gini_tree(high, rank, cw, depth - 1, penalty, clock)
+    if low_cost + high_cost < leaf:
+        return low_cost + high_cost, ("split", *split, low_tree, high_tree)
+    return leaf, _LEAF
+
+
+def _gini_split(scored) -> tuple | None:
+    """The split ``(column, rank)`` of least Gini impurity (the first in column order on ties), or None."""
     best = None
     for j, (ranks, _, scores) in enumerate(scored):
         if len(scores):
             p = int(np.argmin(scores))
             if best is None or scores[p] < best[0]:
                 best = (float(scores[p]), j, int(ranks[p]))
-    if best is None:
-        return leaf, _LEAF
-    _, f, r = best
-    low, high = _split(cols, rank, f, r)
-    low_cost, low_tree = yield from gini_tree(low, rank, cw, depth - 1, penalty, clock)
-    high_cost, high_tree = yield from gini_tree(high, rank, cw, depth - 1, penalty, clock)
-    if low_cost + high_cost < leaf:
-        return low_cost + high_cost, ("split", f, r, low_tree, high_tree)
-    return leaf, _LEAF
+    return None if best is None else best[1:]
 
 
 def cart_floor(cols: np.ndarray, rank: np.ndarray, cw: np.ndarray, depth: int, penalty: float, offer,
                clock: SliceClock | None = None):
-    """Generator: offer CART's root split alone, then CART's tree of ``depth`` levels (:func:`gini_tree`).
+    """Generator: CART's tree grown level by level, offering the pruned tree of each level.
 
-    The root split costs one pass over the columns, a fraction of the whole tree on a large table,
-    so a search stopped within its first moments still returns a split rather than a single leaf.
+    The splits are :func:`gini_tree`'s, chosen breadth first; once every node of a level has its
+    split, the tree cut below that level (pruned as :func:`gini_tree` prunes) goes to ``offer``. The
+    last offer is :func:`gini_tree`'s tree, and a fit stopped within the first moments of a large
+    table still holds the shallower levels of it rather than a single leaf.
 
     Examples
     --------
@@ -205,9 +211,45 @@ def cart_floor(cols: np.ndarray, rank: np.ndarray, cw: np.ndarray, depth: int, p
     >>> offered
     [1.0, 0.0]
     """
-    if depth > 1:
-        offer(*(yield from gini_tree(cols, rank, cw, 1, penalty, clock)))
-    offer(*(yield from gini_tree(cols, rank, cw, depth, penalty, clock)))
+    clock = clock or SliceClock(None)
+    # Each node: [support (dropped once split), leaf loss, split, low child, high child].
+    nodes = [[cols, leaf_loss(cw[cols[0]].sum(axis=0)), None, None, None]]
+    frontier, offered = [0], False
+    for _ in range(depth):
+        grown = []
+        for i in frontier:
+            support = nodes[i][0]
+            if nodes[i][1] <= 0 or support.shape[1] < 2:
+                continue
+            split = _gini_split((yield from _gini_scores(support, rank, cw, clock)))
+            if split is None:
+                continue
+            low, high = _split(support, rank, *split)
+            nodes[i][0] = None
+            nodes[i][2:] = [split, len(nodes), len(nodes) + 1]
+            for part in (low, high):
+                nodes.append([part, leaf_loss(cw[part[0]].sum(axis=0)), None, None, None])
+            grown += [len(nodes) - 2, len(nodes) - 1]
+        if not grown:
+            break
+        frontier = grown
+        offer(*_pruned(nodes, 0, penalty))
+        offered = True
+    if not offered:
+        offer(nodes[0][1] + penalty, _LEAF)
+
+
+def _pruned(nodes: list, i: int, penalty: float) -> tuple:
+    """``(cost, tree)`` of node ``i`` with each split kept only where it costs less than a leaf."""
+    _, loss, split, low, high = nodes[i]
+    leaf = loss + penalty
+    if split is None:
+        return leaf, _LEAF
+    low_cost, low_tree = _pruned(nodes, low, penalty)
+    high_cost, high_tree = _pruned(nodes, high, penalty)
+    if low_cost + high_cost < leaf:
+        return low_cost + high_cost, ("split", *split, low_tree, high_tree)
+    return leaf, _LEAF
 
 
 class DiscrepancySearch:
