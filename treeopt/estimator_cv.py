@@ -17,6 +17,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from .binarize import table_input_tags
 from .encoding import THRESHOLD_OPTIONS
 from .estimator import OptimalTreeClassifier, check_fit_input
+from .fitted_tree import FittedTreeMixin
 from .frontiers import cross_validate_frontier
 
 __all__ = ["OptimalTreeClassifierCV"]
@@ -25,7 +26,7 @@ __all__ = ["OptimalTreeClassifierCV"]
 _SETUP_MARGIN = 2.0
 
 
-class OptimalTreeClassifierCV(ClassifierMixin, BaseEstimator):
+class OptimalTreeClassifierCV(FittedTreeMixin, ClassifierMixin, BaseEstimator):
     """Optimal sparse tree with λ chosen by cross-validation over the accuracy–sparsity frontier.
 
     Like scikit-learn's ``LassoCV`` and ``LogisticRegressionCV``: ``fit``
@@ -115,9 +116,15 @@ class OptimalTreeClassifierCV(ClassifierMixin, BaseEstimator):
     best_estimator_ : OptimalTreeClassifier
         Refitted on all the data with ``regularization=regularization_``.
     tree_ : Tree
-        ``best_estimator_.tree_``.
+        ``best_estimator_.tree_``. ``apply``, ``decision_path``, ``get_depth``, ``get_n_leaves``,
+        ``n_leaves_`` and ``feature_importances_`` read it as scikit-learn's trees do
+        (:class:`~treeopt.fitted_tree.FittedTreeMixin`), like ``best_estimator_``'s.
     status_, optimal_ : str, bool
-        The refit search's status.
+        The refit search's status (``"optimal_over_guessed_thresholds"`` and ``optimal_`` False when
+        ``thresholds="auto"`` guessed the thresholds: certified over the guessed ones only).
+    thresholds_, guarantee_ : str, dict
+        The refit's binarization (what ``"auto"`` chose) and what its guesses guarantee, as
+        :class:`~treeopt.OptimalTreeClassifier` reports them.
     classes_ : ndarray
     n_features_in_ : int
     feature_names_in_ : ndarray of str
@@ -229,6 +236,8 @@ class OptimalTreeClassifierCV(ClassifierMixin, BaseEstimator):
         self.tree_ = refit.tree_
         self.status_ = refit.status_
         self.optimal_ = refit.optimal_
+        self.thresholds_ = refit.thresholds_
+        self.guarantee_ = refit.guarantee_
         return self
 
     def _search_time_limit(self, n_splits: int) -> float | None:
@@ -245,6 +254,10 @@ class OptimalTreeClassifierCV(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "best_estimator_")
         X_checked = validate_data(self, X, dtype=None, ensure_all_finite=False, reset=False)
         return X if isinstance(X, pd.DataFrame) else X_checked
+
+    def _tree_input(self, X) -> tuple:
+        """(data, binarized) for the refit tree, as ``best_estimator_`` reads ``X``."""
+        return self.best_estimator_._tree_input(self._checked(X))
 
     def predict(self, X) -> np.ndarray:
         """Predicted label of each row (by the refit tree)."""

@@ -15,6 +15,7 @@ on the original table (its binary splits, if any, evaluate their
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Iterator, Union
 
@@ -588,10 +589,16 @@ class Tree:
     def decision_path(self, x, binarized: bool | None = None) -> list[int]:
         """Pre-order node ids (as numbered by :meth:`to_dot`) visited by one row ``x``.
 
-        ``x`` is a sequence of values or a pandas row (a Series, e.g. ``X.iloc[0]``); a row of a
+        ``x`` is a sequence of values, a pandas row (a Series, e.g. ``X.iloc[0]``) or a mapping
+        from column names to values (the row :meth:`to_python`'s function takes); a row of a
         table with mixed column types holds objects, so its values get their own types back
-        (a bool column is read as bool, a number as a number) before the tree reads them.
+        (a bool column is read as bool, a number as a number) before the tree reads them. A
+        Series or a mapping is read by column name, as a table is.
         """
+        if isinstance(x, Mapping):
+            import pandas as pd
+
+            x = pd.Series(dict(x), dtype=object)
         if hasattr(x, "to_frame"):
             one_row = x.to_frame().T.infer_objects()
         else:

@@ -72,6 +72,18 @@ def test_messages_name_only_flags_the_command_has(with_missing, command):
     assert "missing='indicator'" not in message
 
 
+def test_the_frontiers_warnings_name_its_flags(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.random((400, 3)).round(6), columns=["a", "b", "c"])
+    frame["y"] = (frame["a"] > 0.5).astype(int)
+    path = tmp_path / "wide.csv"
+    frame.to_csv(path, index=False)
+    assert main(["frontier", str(path), "--target", "y", "--max-leaves", "2", "--thresholds", "all"]) == 0
+    err = capsys.readouterr().err
+    assert "--max-thresholds" in err and "max_thresholds=" not in err
+    assert set(re.findall(r"--[a-z][a-z-]*", err)) <= _flags_of("frontier")
+
+
 def test_frontier_reads_missing_values_with_an_indicator(with_missing, capsys):
     assert main(["frontier", str(with_missing), "--target", "y", "--max-leaves", "3",
                  "--missing", "indicator"]) == 0

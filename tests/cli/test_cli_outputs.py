@@ -100,3 +100,23 @@ def test_frontier_output_dash_is_the_csv_on_stdout(tmp_path, small_csv, capsys, 
     assert {"leaves", "accuracy", "certified"} <= set(table.columns) and len(table) >= 1
     assert "complete frontier" in captured.err
     assert not (tmp_path / "-").exists()
+
+
+def test_a_write_that_fails_after_the_search_is_one_line_and_keeps_the_old_file(tmp_path, small_csv, monkeypatch):
+    import treeopt.cli.outputs as outputs
+
+    path = tmp_path / "tree.json"
+    path.write_text("old")
+
+    class FullDisk(io.StringIO):
+        def write(self, text):
+            raise OSError(28, "No space left on device")
+
+    real_open = open
+    monkeypatch.setattr(outputs, "open", lambda file, mode="r", **kw: FullDisk() if "w" in mode else
+                        real_open(file, mode, **kw), raising=False)
+    with pytest.raises(SystemExit) as info:
+        main(["fit", str(small_csv), "--target", "y", "--json", str(path)])
+    assert str(info.value.code) == (f"treeopt: writing --json {path} failed (No space left on device); the report "
+                                    "above is complete, the file is not.")
+    assert path.read_text() == "old" and sorted(os.listdir(tmp_path)) == sorted(["tree.json", small_csv.name])

@@ -29,3 +29,22 @@ def test_guessed_thresholds_exit_4_with_a_headline_that_says_so(tmp_path, capsys
 def test_all_thresholds_exit_0_certified_optimal(tmp_path, capsys):
     code = main(["fit", _csv(tmp_path), "--target", "y", "--thresholds", "all", "--regularization", "0.02"])
     assert code == EXIT_OK and "(certified optimal, gap 0)" in capsys.readouterr().out
+
+
+def test_frontier_over_guessed_thresholds_exits_4_and_says_so(tmp_path, capsys):
+    code = main(["frontier", _csv(tmp_path), "--target", "y", "--max-leaves", "4", "--thresholds", "guess"])
+    out = capsys.readouterr().out
+    assert code == EXIT_GUESSED_THRESHOLDS
+    assert "certified over the guessed thresholds only" in out
+
+
+def test_frontier_over_all_thresholds_exits_0(tmp_path, capsys):
+    code = main(["frontier", _csv(tmp_path), "--target", "y", "--max-leaves", "4", "--thresholds", "all"])
+    assert code == EXIT_OK and "guessed" not in capsys.readouterr().out
+
+
+def test_cross_validated_frontier_over_guessed_thresholds_says_so(tmp_path, capsys):
+    code = main(["frontier", _csv(tmp_path), "--target", "y", "--max-leaves", "3", "--cv", "3",
+                 "--thresholds", "guess"])
+    assert code == EXIT_GUESSED_THRESHOLDS
+    assert "certified over the guessed thresholds only" in capsys.readouterr().out

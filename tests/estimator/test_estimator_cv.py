@@ -190,6 +190,17 @@ def test_the_refit_is_the_kind_of_tree_the_chosen_score_describes():
     assert clf.score(X, y) > 0.9
 
 
+def test_the_refit_says_what_its_certificate_covers():
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame({"a": rng.normal(size=90).round(3), "b": rng.normal(size=90).round(3)})
+    y = ((X.a > 0.3) ^ (X.b < -0.2)).astype(int)
+    guessed = OptimalTreeClassifierCV(cv=3, max_leaves=4, thresholds="guess", random_state=0).fit(X, y)
+    assert guessed.status_ == "optimal_over_guessed_thresholds" and not guessed.optimal_
+    assert guessed.thresholds_ == "guess" and guessed.guarantee_["thresholds"]["applies"] in (True, False)
+    exact = OptimalTreeClassifierCV(cv=3, max_leaves=4, thresholds="all").fit(X, y)
+    assert exact.thresholds_ == "all" and exact.guarantee_ == {} and exact.optimal_
+
+
 def test_time_limit_is_shared_by_the_folds_the_frontier_on_all_the_data_and_the_refit(monk, monkeypatch):
     """time_limit bounds the whole fit: 3 folds + the data as a whole in one process are 4 waves, the refit a 5th."""
     import time

@@ -130,6 +130,7 @@ FITTED = {
                                                          max_depth=3).fit(X, y),
     "branches": lambda X, y: OptimalTreeClassifier(regularization=0.02, solver="branches",
                                                    max_thresholds=4).fit(X, y),
+    "cv": lambda X, y: OptimalTreeClassifierCV(cv=3, max_leaves=5, max_thresholds=4).fit(X, y),
     "regressor": lambda X, y: GreedyTreeRegressor(max_depth=3).fit(X, (y == "buy") * 2.0 + X.age / 100),
 }
 
@@ -197,6 +198,18 @@ def test_optimal_importances_are_the_gini_importances_of_its_scikit_learn_export
     assert clf.get_depth() >= 2
     assert np.allclose(clf.feature_importances_, clf.to_sklearn(input="original").feature_importances_)
     assert clf.feature_importances_[[0, 1]].min() > 0 and clf.feature_importances_.sum() == pytest.approx(1.0)
+
+
+def test_the_cross_validated_estimator_answers_for_its_refit_tree():
+    X, rng = tie_free(150)
+    y = np.where((X.a > 5) & (X.b > 3), 1, 0)
+    clf = OptimalTreeClassifierCV(cv=3, max_leaves=5, max_thresholds=4).fit(X, y)
+    refit = clf.best_estimator_
+    assert clf.get_depth() == refit.get_depth() >= 2 and clf.n_leaves_ == refit.get_n_leaves()
+    assert np.array_equal(clf.feature_importances_, refit.feature_importances_)
+    assert clf.feature_importances_[[0, 1]].min() > 0 and clf.feature_importances_.sum() == pytest.approx(1.0)
+    assert np.array_equal(clf.apply(X), refit.apply(X)) and clf.decision_path(X).shape[0] == len(X)
+    assert not hasattr(OptimalTreeClassifierCV(), "feature_importances_")
 
 
 def test_importances_count_each_binary_feature_for_its_input_column():

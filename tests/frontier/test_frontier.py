@@ -343,3 +343,13 @@ def test_cli_prints_the_frontier_the_chosen_tree_and_writes_the_table(tmp_path, 
         main(["frontier", str(tmp_path / "train.csv"), "--target", "label", "--max-leaves", "0"])
     with pytest.raises(SystemExit, match="target column"):
         main(["frontier", str(tmp_path / "train.csv"), "--target", "nope"])
+
+
+def test_a_frontier_says_when_its_certificates_cover_guessed_thresholds_only():
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame({"a": rng.normal(size=80).round(3), "b": rng.normal(size=80).round(3)})
+    y = ((X.a > 0.3) ^ (X.b < -0.2)).astype(int)
+    guessed = frontier(X, y, max_leaves=4, thresholds="guess", random_state=0)
+    exact = frontier(X, y, max_leaves=4, thresholds="all")
+    assert guessed.over_guessed_thresholds and "over the guessed thresholds only" in repr(guessed)
+    assert not exact.over_guessed_thresholds and "guessed" not in repr(exact)

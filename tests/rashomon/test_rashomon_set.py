@@ -1,4 +1,6 @@
 """The Rashomon set's trees against brute force: every tree once, in objective order, predicting right."""
+import sys
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -70,6 +72,18 @@ def test_sample_draws_distinct_trees_of_the_set():
     assert [as_tuple(t) for t in rs[1:3]] == [as_tuple(rs[1]), as_tuple(rs[2])]
     with pytest.raises(IndexError):
         rs[len(rs)]
+
+
+def test_a_set_too_large_for_len_samples_is_true_and_names_its_count():
+    rng = np.random.default_rng(0)
+    X = np.column_stack([np.tile([0, 1], 15), rng.integers(0, 2, 30), rng.random(30)])
+    rs = rashomon_set(X, X[:, 0].astype(int), regularization=0.01, epsilon=20)
+    assert rs.count > sys.maxsize and rs
+    with pytest.raises(OverflowError, match="count"):
+        len(rs)
+    picked = rs.sample(3, random_state=0)
+    assert len({as_tuple(t) for t in picked}) == 3
+    assert [as_tuple(t) for t in rs.sample(3, random_state=0)] == [as_tuple(t) for t in picked]
 
 
 def test_non_binary_columns_go_through_the_estimators_binarizer():

@@ -7,6 +7,7 @@ from treeopt.data import Dataset
 from treeopt.events import Finished, Started
 from treeopt import rashomon_set
 from treeopt.rashomon import RashomonSearch
+from treeopt.solvers.base import Solver
 
 
 def _data(seed):
@@ -109,3 +110,22 @@ def test_a_step_is_a_bounded_slice_of_work_not_a_whole_root_split():
     assert largest <= UNITS_PER_PAUSE * (2 * n_features + 2)
     assert steps > 2 * n_features + 2                                  # finer than a step per root split
     assert len(search.rashomon_set) == len(rashomon_set(X, y, regularization=0.01, epsilon=0.02))
+
+
+def test_the_unit_budget_slices_the_graph_and_the_set_does_not_depend_on_it():
+    """Besides every UNITS_PER_PAUSE visits, the graph pauses once a slice of the unit budget is spent
+    (a visit may convolve large tables); a budget of 0 pauses at every pause point, to the same set."""
+    from treeopt.datasets import load_monk
+
+    X, y = load_monk(2)
+    counts = {}
+    for budget in (0.0, Solver.unit_budget):
+        search = RashomonSearch(Dataset.from_arrays(X, y), regularization=0.01, epsilon=0.02)
+        search.unit_budget = budget
+        steps = 1
+        while search.step(1):
+            steps += 1
+        counts[budget] = (steps, search.rashomon_set.count, search.rashomon_set.objective_counts())
+    (sliced, n_sliced, table_sliced), (default, n_default, table_default) = counts.values()
+    assert sliced > 2 * default
+    assert n_sliced == n_default and table_sliced.equals(table_default)

@@ -2,6 +2,7 @@
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from treeopt import OptimalTreeClassifier
 
@@ -23,3 +24,12 @@ def test_a_row_of_a_table_with_a_bool_column_gives_the_estimators_path():
         assert row.dtype == object
         assert clf.tree_.decision_path(row) == np.flatnonzero(paths[i]).tolist()
 
+
+
+def test_a_row_given_as_a_mapping_is_read_by_name():
+    X, clf = _fitted_on_bool_and_numbers()
+    for i in range(len(X)):
+        row = {"age": X.age[i], "flag": X.flag[i]}           # the fitted order is flag, age
+        assert clf.tree_.decision_path(row) == clf.tree_.decision_path(X.iloc[i])
+    with pytest.raises(ValueError, match="missing \\['flag'\\]"):
+        clf.tree_.decision_path({"age": 20.0})

@@ -63,7 +63,7 @@ def run_cli(args) -> int:
     with pd.option_context("display.width", 200, "display.max_columns", 20):
         print(table.to_string(index=False, float_format=lambda v: f"{v:.4g}"), file=out)
     if args.output:
-        write_output(args.output, table.to_csv(index=False))
+        write_output(args.output, table.to_csv(index=False), "--output")
         if args.output != STDOUT:
             print(f"table written to {args.output}", file=out)
     return 0

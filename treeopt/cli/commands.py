@@ -278,7 +278,7 @@ def _fit_command(args) -> int:
             text = json.dumps(fit_document(tree, certificate.as_dict()), indent=2)
         except ValueError as error:                         # a value JSON cannot hold (bytes, ...)
             raise SystemExit(f"treeopt: cannot write --json: {error}")
-        write_output(args.json, text)
+        write_output(args.json, text, "--json")
         if args.json != STDOUT:
             print(f"tree written to {args.json}", file=out)
     return exit_code(certificate.status)

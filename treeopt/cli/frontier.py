@@ -11,6 +11,10 @@ tree, with the mean and standard deviation of the validation score, whether
 every fold's tree is certified, and the chosen λ (best mean, and by the
 one-standard-error rule) with its tree fitted on all the data.
 
+``--thresholds`` encodes numeric columns as ``treeopt fit`` does (default ``auto``: every threshold,
+or guessed ones above 256). A frontier over guessed thresholds is certified over those only: the
+report says so and the exit code is 4, not 0 (:mod:`treeopt.cli.exits`).
+
 Examples
 --------
 >>> import tempfile, os
@@ -66,10 +70,12 @@ from __future__ import annotations
 import math
 import sys
 import time
+import warnings
+from contextlib import contextmanager
 
 from ..frontiers import cross_validate_frontier
 from ..frontiers import frontier
-from .exits import EXIT_INTERRUPTED, EXIT_OK, EXIT_UNCERTIFIED, exit_code
+from .exits import EXIT_GUESSED_THRESHOLDS, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNCERTIFIED, exit_code
 from .messages import in_flags
 from .outputs import STDOUT, check_output, write_output
 from .tables import ReadingTimeout, read_table, remaining_time
@@ -98,6 +104,10 @@ def add_cli_arguments(parser) -> None:
                         help="memory cap: stop once the search holds more than this many subproblems")
     parser.add_argument("--max-thresholds", type=int, default=None,
                         help="cap threshold features per numeric column")
+    parser.add_argument("--thresholds", choices=["auto", "all", "quantile", "guess"], default="auto",
+                        help="numeric columns: every midpoint, quantiles, or guessed from a boosted model "
+                             "(McTavish et al. 4.1); auto (default): all, or guessed above 256 thresholds. A "
+                             "frontier certified over guessed thresholds exits with 4, not 0")
     parser.add_argument("--test", default=None, help="held-out CSV with the same columns: adds test accuracy")
     parser.add_argument("--sep", default=None, help="column separator (default: sniffed)")
     parser.add_argument("--missing", choices=["error", "indicator"], default="error",
@@ -116,6 +126,23 @@ def add_cli_arguments(parser) -> None:
                         help="with --cv: a scikit-learn scorer name (default accuracy)")
     parser.add_argument("--selection", choices=["best", "one_se"], default="best",
                         help="with --cv: the λ with the best mean score (default) or by the one-standard-error rule")
+
+
+@contextmanager
+def _warnings_in_flags(args):
+    """Print the library's warnings on stderr in the command's flags (``max_thresholds=k`` becomes
+    ``--max-thresholds k``); a ``ConvergenceWarning`` is left out, since the report states how the search
+    stopped."""
+    from sklearn.exceptions import ConvergenceWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            yield
+        finally:
+            for warning in caught:
+                if not issubclass(warning.category, ConvergenceWarning):
+                    print(f"treeopt: {in_flags(str(warning.message), args)}", file=sys.stderr)
 
 
 def _fmt_lambda(value: float) -> str:
@@ -146,11 +173,13 @@ def run_cli(args, out=None) -> int:
         return _run_cv(args, X, y, out, remaining_time(deadline))
     interrupted = False
     try:
-        front = frontier(X, y, max_leaves=args.max_leaves, objective=args.objective, omega=args.omega,
-                         min_regularization=args.min_regularization, time_limit=remaining_time(deadline),
-                         cache_limit=args.cache_limit, missing=args.missing,
-                         max_thresholds=args.max_thresholds, X_test=X_test, y_test=y_test,
-                         depth_budget=args.depth_budget)
+        with _warnings_in_flags(args):
+            front = frontier(X, y, max_leaves=args.max_leaves, objective=args.objective, omega=args.omega,
+                             min_regularization=args.min_regularization, time_limit=remaining_time(deadline),
+                             cache_limit=args.cache_limit, missing=args.missing,
+                             max_thresholds=args.max_thresholds, thresholds=args.thresholds,
+                             X_test=X_test, y_test=y_test,
+                             depth_budget=args.depth_budget)
     except (ValueError, TypeError) as error:
         raise SystemExit(f"treeopt: {in_flags(str(error), args)}")
     except KeyboardInterrupt as stop:
@@ -175,6 +204,9 @@ def run_cli(args, out=None) -> int:
     state = "complete frontier" if front.complete else \
         f"search stopped ({front.search.status}) with budgets up to {front.certified_leaves} leaves certified"
     line = f"{state} up to {front.max_leaves} leaves: every λ >= {bound:.6g} has its certified optimum above."
+    if front.over_guessed_thresholds:
+        line += ("\ncertified over the guessed thresholds only, NOT over all thresholds (--thresholds all "
+                 "searches them all).")
     if front.setup_stopped is not None:                    # warned: the single leaf, nothing certified
         line = ("the time limit ran out while binarizing, before any search: the single leaf only, uncertified; "
                 "raise --time-limit, or binarize less with --max-thresholds.")
@@ -194,17 +226,18 @@ def run_cli(args, out=None) -> int:
         print(f"\n{what} ({tree.n_leaves} leaves):", file=out)
         print(tree.rules(), file=out)
     if args.output:
-        write_output(args.output, table.to_csv(index=False))
+        write_output(args.output, table.to_csv(index=False), "--output")
         if args.output != STDOUT:
             print(f"frontier written to {args.output}", file=out)
     if interrupted:
         return EXIT_INTERRUPTED
-    return EXIT_OK if front.complete else exit_code(front.search.status)
+    if not front.complete:
+        return exit_code(front.search.status)
+    return EXIT_GUESSED_THRESHOLDS if front.over_guessed_thresholds else EXIT_OK
 
 
 def _run_cv(args, X, y, out, time_limit) -> int:
     """``treeopt frontier --cv K``: the cross-validated table, the chosen λ and its tree."""
-    import warnings
 
     if args.test or args.show is not None or args.regularization is not None:
         raise SystemExit("treeopt: --cv chooses λ itself; drop --test, --show and --regularization.")
@@ -219,7 +252,8 @@ def _run_cv(args, X, y, out, time_limit) -> int:
             cvf = cross_validate_frontier(X, y, cv=args.cv, max_leaves=args.max_leaves or 20, objective=args.objective,
                                           omega=args.omega, min_regularization=args.min_regularization,
                                           time_limit=time_limit, cache_limit=args.cache_limit,
-                                          max_thresholds=args.max_thresholds, scoring=args.scoring,
+                                          max_thresholds=args.max_thresholds, thresholds=args.thresholds,
+                                          scoring=args.scoring,
                                           n_jobs=args.jobs, missing=args.missing)
     except (ValueError, TypeError) as error:
         raise SystemExit(f"treeopt: {in_flags(str(error), args)}")
@@ -243,6 +277,10 @@ def _run_cv(args, X, y, out, time_limit) -> int:
         state = ("stopped early: " + ", ".join(stopped) + "; rows needing them are certified=False and never "
                  "chosen.")
     print(f"{cvf.n_splits}-fold cross-validated {cvf.scoring}; {state}", file=out)
+    guessed = cvf.full is not None and cvf.full.over_guessed_thresholds
+    if guessed:
+        print("certified over the guessed thresholds only, NOT over all thresholds (--thresholds all searches "
+              "them all).", file=out)
     best, one_se = cvf.best_index, cvf.one_se_index
     print(f"chosen λ = {cvf.best_regularization:.4g} (best mean {cvf.scoring} "
           f"{table.at[best, 'mean_test_score']:.4f} ± {table.at[best, 'std_test_score']:.4f}): "
@@ -256,7 +294,9 @@ def _run_cv(args, X, y, out, time_limit) -> int:
     print(f"\ntree for λ = {lam:.4g}, fitted on all the data ({tree.n_leaves} leaves):", file=out)
     print(tree.rules(), file=out)
     if args.output:
-        write_output(args.output, table.to_csv(index=False))
+        write_output(args.output, table.to_csv(index=False), "--output")
         if args.output != STDOUT:
             print(f"cross-validated frontier written to {args.output}", file=out)
-    return EXIT_OK if cvf.complete else EXIT_UNCERTIFIED
+    if not cvf.complete:
+        return EXIT_UNCERTIFIED
+    return EXIT_GUESSED_THRESHOLDS if guessed else EXIT_OK

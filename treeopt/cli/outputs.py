@@ -90,14 +90,16 @@ def _is_special(path: str) -> bool:
         return False
 
 
-def write_output(path: str, text: str) -> None:
+def write_output(path: str, text: str, option: str = "the output") -> None:
     """Write ``text`` to ``path``: atomically for a regular file, in place for a FIFO or device, ``-`` to stdout.
 
     A regular file (or a symbolic link to one) is written to a temporary file beside the file
     the path finally names and renamed over it, keeping its permission bits: an interrupted
     write leaves the old file, and a link stays a link to its (now updated) target. A file
     that is not a regular file is opened and written as it is, never replaced; so is a file
-    in a directory where a temporary file cannot be made.
+    in a directory where a temporary file cannot be made. A write that fails all the same (a full
+    disk, a device that refuses it) is a one-line ``SystemExit`` naming ``option`` (``"--json"``)
+    and the reason, never a traceback; a regular file then keeps its old content.
 
     Examples
     --------
@@ -114,6 +116,14 @@ def write_output(path: str, text: str) -> None:
     >>> write_output("-", "to stdout")
     to stdout
     """
+    try:
+        _write(path, text)
+    except OSError as error:
+        raise SystemExit(f"treeopt: writing {option} {path} failed ({error.strerror or error}); the report "
+                         "above is complete, the file is not.") from None
+
+
+def _write(path: str, text: str) -> None:
     if path == STDOUT:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         sys.stdout.flush()

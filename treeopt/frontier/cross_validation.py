@@ -96,6 +96,9 @@ class FoldResult:
         Rows fitted on and scored on.
     setup_seconds : float
         Seconds spent binarizing (wall clock; measured with a ``deadline`` only).
+    over_guessed_thresholds : bool
+        The thresholds were guessed: the certificates cover trees over them only
+        (:attr:`Frontier.over_guessed_thresholds <treeopt.frontier.result.Frontier.over_guessed_thresholds>`).
     """
 
     fold: int | None
@@ -113,6 +116,7 @@ class FoldResult:
     cpu_seconds: float = 0.0
     worker: int = 0
     setup_seconds: float = 0.0
+    over_guessed_thresholds: bool = False
 
     def row_for(self, regularization: float) -> tuple[int, bool]:
         """(row, certified): the certified tree minimising ``loss + λ × leaves`` (fewest leaves on ties).
@@ -227,7 +231,8 @@ def _run_fold(fit_fold: FoldBuilder, fold, X_train, y_train, w_train, X_test, y_
                       expansions=int(search.expansions), n_train=len(y_train),
                       n_test=0 if y_test is None else len(y_test),
                       min_regularization=settings.get("min_regularization"),
-                      cpu_seconds=time.process_time() - cpu, worker=os.getpid(), setup_seconds=setup)
+                      cpu_seconds=time.process_time() - cpu, worker=os.getpid(), setup_seconds=setup,
+                      over_guessed_thresholds=front.over_guessed_thresholds)
 
 
 def _representative(lo: float, hi: float) -> float:

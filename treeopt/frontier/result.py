@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 
 from .search import FrontierSearch
+from ..guessing.thresholds import ThresholdGuessBinarizer
 from ..tree import Tree
 
 __all__ = ["Frontier", "regularization_intervals"]
@@ -117,6 +118,11 @@ class Frontier:
     setup_stopped : str or None
         Set when ``time_limit`` ran out while binarizing, before any search: where the setup
         stopped and the fix. The table then holds the single leaf, uncertified.
+    over_guessed_thresholds : bool
+        True when the numeric columns' thresholds were guessed (``thresholds="guess"``, or
+        ``"auto"`` on a table with many thresholds; McTavish et al. 2022, section 4.1): every
+        ``certified`` point is then optimal among the trees over the guessed thresholds only,
+        not over all thresholds (``thresholds="all"`` searches them all).
 
     Examples
     --------
@@ -320,12 +326,21 @@ class Frontier:
     def __len__(self) -> int:
         return len(self.table)
 
-    def __repr__(self) -> str:
+    @property
+    def over_guessed_thresholds(self) -> bool:
+        """Whether the certificates cover the guessed thresholds only (see the class's attributes)."""
+        return isinstance(getattr(self.search.dataset, "binarizer", None), ThresholdGuessBinarizer)
+
+    def _state(self) -> str:
         state = "complete" if self.complete else f"certified up to {self.certified_leaves} leaves"
+        return state + (" over the guessed thresholds only" if self.over_guessed_thresholds else "")
+
+    def __repr__(self) -> str:
+        state = self._state()
         return f"Frontier({len(self.table)} trees, max_leaves={self.max_leaves}, {state})\n{self.table.to_string()}"
 
     def _repr_html_(self) -> str:
-        state = "complete" if self.complete else f"certified up to {self.certified_leaves} leaves"
+        state = self._state()
         return f"<p>Frontier: {len(self.table)} trees, max_leaves={self.max_leaves}, {state}</p>" + \
             self.table.to_html()
 

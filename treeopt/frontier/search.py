@@ -62,6 +62,7 @@ from ..events import Expanded, Started
 from ..tree import Leaf, Split, Tree
 from ..solvers.base import EPS, QueueEntry, Solver
 from ..solvers.capabilities import Capabilities
+from ..solvers.slices import SliceClock
 
 __all__ = ["FrontierSearch"]
 
@@ -285,21 +286,37 @@ class FrontierSearch(Solver):
             problem.solved[m] = True
 
     def _children(self, problem: FrontierProblem) -> list:
+        """The splits of ``problem`` (built by :meth:`_build_children`, which :meth:`_solve` runs first)."""
         if problem.children is None:
-            support = problem.support
-            masks = self.dataset.feature_masks
-            depth = None if problem.depth is None else problem.depth - 1
-            children = []
-            for j in range(self.dataset.n_features):
-                right = support & masks[j]
-                if right and right != support:
-                    right_problem = self._problem(right, depth=depth)
-                    children.append((j, self._problem(support ^ right, problem, right_problem, depth),
-                                     right_problem))
-            # Most promising first: the split with the least loss as two leaves.
-            children.sort(key=lambda c: c[1].leaf_loss + c[2].leaf_loss)
-            problem.children = children
+            for _ in self._build_children(problem):
+                pass
         return problem.children
+
+    def _build_children(self, problem: FrontierProblem):
+        """Build ``problem.children``, yielding whenever a slice of the unit budget is spent. A generator.
+
+        A support with many features (every threshold of a large table) has tens of thousands of
+        splits, whose children take longer to build than one unit of work may last
+        (:mod:`treeopt.solvers.slices`).
+        """
+        if problem.children is not None:
+            return
+        clock = SliceClock(self.unit_budget)
+        support = problem.support
+        masks = self.dataset.feature_masks
+        depth = None if problem.depth is None else problem.depth - 1
+        children = []
+        for j in range(self.dataset.n_features):
+            right = support & masks[j]
+            if right and right != support:
+                right_problem = self._problem(right, depth=depth)
+                children.append((j, self._problem(support ^ right, problem, right_problem, depth),
+                                 right_problem))
+            if clock.due():
+                yield
+        # Most promising first: the split with the least loss as two leaves.
+        children.sort(key=lambda c: c[1].leaf_loss + c[2].leaf_loss)
+        problem.children = children
 
     # -- the recursion -----------------------------------------------------------
     def _solve(self, problem: FrontierProblem, k: int, ub: float):
@@ -336,6 +353,7 @@ class FrontierSearch(Solver):
             bar = ub
             exact_if_none = False
         floor = problem.eq
+        yield from self._build_children(problem)
         self._stack.append((problem, k, ub))
         self.expansions += 1
         if self._events is not None:
@@ -348,9 +366,12 @@ class FrontierSearch(Solver):
         use_ub = self.bounds["upper_bound"]
         best, choice, found = bar, None, False
         hier_pruned = 0
+        clock = SliceClock(self.unit_budget)
         for j, left, right in self._children(problem):
             if best <= floor + eps:
                 break
+            if clock.due():            # many splits, all pruned: the loop alone outlasts a unit
+                yield
             left_lower, right_lower = left.lower, right.lower
             left_solved, right_solved = left.solved, right.solved
             for a in range(1, k):

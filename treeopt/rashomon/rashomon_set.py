@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+import sys
 from itertools import islice
 from numbers import Integral
 
@@ -82,7 +83,13 @@ class RashomonSet:
 
     # -- the sequence ----------------------------------------------------------
     def __len__(self) -> int:
+        if self.count > sys.maxsize:
+            raise OverflowError(f"this Rashomon set holds {self.count} trees, more than len() can return "
+                                f"(Python caps it at sys.maxsize); read its count attribute instead.")
         return self.count
+
+    def __bool__(self) -> bool:
+        return self.count > 0
 
     def __repr__(self) -> str:
         filters = self.filters
@@ -157,7 +164,15 @@ class RashomonSet:
             Seed of Python's :class:`random.Random` (exact on counts beyond 2**63).
         """
         rng = random.Random(random_state)
-        return [self[i] for i in rng.sample(range(self.count), min(int(k), self.count))]
+        k = min(int(k), self.count)
+        if self.count <= sys.maxsize:
+            return [self[i] for i in rng.sample(range(self.count), k)]
+        # random.sample cannot take a range this long; k is then tiny beside the count, so drawing
+        # indices until k distinct ones came up ends after about k draws.
+        chosen: dict[int, None] = {}
+        while len(chosen) < k:
+            chosen.setdefault(rng.randrange(self.count))
+        return [self[i] for i in chosen]
 
     # -- summaries -------------------------------------------------------------
     def objective_counts(self) -> pd.DataFrame:
@@ -182,7 +197,7 @@ class RashomonSet:
         """One row per tree, in objective order: ``objective``, ``loss``, ``leaves``, ``depth``, ``features``.
 
         ``features`` is the sorted tuple of the binary features the tree splits on. A larger set
-        shows its first ``max_trees`` trees (the best; ``len(self)`` says how many there are);
+        shows its first ``max_trees`` trees (the best; ``count`` says how many there are);
         :meth:`objective_counts`, :meth:`variable_importance` and :meth:`filter` answer about all of
         them without listing.
 

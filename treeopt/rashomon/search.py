@@ -27,6 +27,7 @@ from __future__ import annotations
 from treeopt.data import Dataset
 from treeopt.nodes import Leaf, Split
 from treeopt.objectives import get_objective
+from treeopt.solvers.slices import SliceClock
 
 __all__ = ["RashomonGraph", "GraphNode"]
 
@@ -119,6 +120,9 @@ class RashomonGraph:
         self._leaves: dict[int, tuple] = {}
         self.n_solved = 0                                  # subproblem tables computed (recomputations included)
         self._work = 0                                     # subproblem visits since the last pause point
+        # Also pause once a slice of time is spent: a visit may convolve large tables, so a count of
+        # visits alone does not bound a step (the stepwise search sets its unit budget here).
+        self.pause_clock = SliceClock(None)
 
     # -- leaves and bounds (weight units) --------------------------------------
     def leaf(self, support: int) -> tuple:
@@ -157,7 +161,7 @@ class RashomonGraph:
         if low > cap + tol:
             return low
         self._work += 1
-        if self._work >= UNITS_PER_PAUSE:                     # a point where a stepwise search may pause
+        if self._work >= UNITS_PER_PAUSE or self.pause_clock.due():   # where a stepwise search may pause
             self._work = 0
             yield
         loss, _ = self.leaf(support)
@@ -310,8 +314,10 @@ class RashomonGraph:
             table[(loss, 1)] = 1
         splits = []
         if self._eq(support) + 2 * cost <= budget + tol:
-            solve_split = self.solve_split
+            solve_split, clock = self.solve_split, self.pause_clock
             for j, mask in enumerate(self.features):
+                if clock.due():                               # children already solved take no pause of their own
+                    yield
                 children = yield from solve_split(support, mask, budget, table)
                 if children is not None:
                     splits.append((j, *children))

@@ -19,6 +19,7 @@ from treeopt.rashomon.search import RashomonGraph
 from treeopt.rashomon.views import SetView
 from treeopt.solvers.base import QueueEntry, Solver
 from treeopt.solvers.capabilities import Capabilities
+from treeopt.solvers.slices import SliceClock
 from treeopt.tree import Tree
 
 __all__ = ["RashomonSearch"]
@@ -82,6 +83,7 @@ class RashomonSearch(Solver):
     # -- the search -------------------------------------------------------------
     def _search(self):
         graph = self.graph
+        graph.pause_clock = SliceClock(self.unit_budget)
         root, features, tol = graph.root, graph.features, graph.tol
         self._emit(Started(0, self.lower_bound, self.upper_bound))
         self._record()
