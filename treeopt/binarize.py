@@ -37,6 +37,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .numeric_thresholds import exact_numbers, less_equal, threshold_array, threshold_text, thresholds_between
+from .setup_signals import answer_lost_signals
 from .table_columns import FittedColumns, read_columns, table_array
 
 __all__ = ["BinaryFeature", "Binarizer", "as_frame", "is_binary_numeric", "format_threshold", "format_thresholds",
@@ -80,7 +81,9 @@ def binarization_deadline(time_limit: float | None) -> Iterator[None]:
 
 
 def _check_deadline(where: str) -> None:
-    """Raise :class:`BinarizationTimeout` if the running setup is past its deadline."""
+    """Raise :class:`BinarizationTimeout` if the running setup is past its deadline, and a Ctrl-C that
+    was swallowed on its way out (:func:`treeopt.setup_signals.answer_lost_signals`)."""
+    answer_lost_signals()
     deadline = _DEADLINE.get()
     if deadline is not None and time.perf_counter() > deadline[0]:
         raise BinarizationTimeout(
