@@ -60,7 +60,9 @@ def test_deepening_shares_its_exact_solvers_across_depths(monkeypatch):
 
     def depth_two_solves(share: bool) -> tuple:
         if not share:
-            monkeypatch.setattr(GOSDT, "adopt_subsolvers", lambda self, subsolvers: None)
+            # every depth's search builds its own solvers instead of sharing the first one's
+            monkeypatch.setattr(GOSDT, "sharing", classmethod(lambda cls, subsolvers, data, **settings:
+                                                              cls(data, **settings)))
         solver = DepthDeepening(dataset, regularization=0.01, depth_budget=5)
         result = solver.run()
         monkeypatch.undo()
@@ -71,3 +73,28 @@ def test_deepening_shares_its_exact_solvers_across_depths(monkeypatch):
     assert shared[0] == pytest.approx(expected) and alone[0] == pytest.approx(expected)
     assert shared[2] >= 1 and alone[2] >= 1                    # the depth-five loop ran
     assert shared[1] < alone[1]
+
+
+@pytest.mark.parametrize("combined", ["deepening", "portfolio"])
+def test_the_exact_solvers_are_built_once_not_once_per_depth(monkeypatch, combined):
+    """Each depth's search is built inside a unit of work: it is built with the shared solvers
+    (``GOSDT.sharing``) instead of building its own and dropping them, which on wide tables made
+    that unit the longest of the search. The portfolio's depth searches use its GOSDT member's."""
+    from treeopt.solvers import Portfolio
+    from treeopt.solvers.gosdt import search as gosdt_search
+    built = []
+    original = gosdt_search.DepthTwoSolver
+
+    class CountedDepthTwoSolver(original):
+        def __init__(self, *args, **kwargs):
+            built.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(gosdt_search, "DepthTwoSolver", CountedDepthTwoSolver)
+    dataset = _checkerboard()
+    solver = (DepthDeepening if combined == "deepening" else Portfolio)(dataset, regularization=0.01, depth_budget=4)
+    result = solver.run()
+    deepening = solver if combined == "deepening" else solver.members["deepening"]
+    assert len(deepening.depth_results) >= 3 and len(built) == 1
+    monkeypatch.undo()
+    assert result.objective == pytest.approx(GOSDT(dataset, regularization=0.01, depth_budget=4).run().objective)

@@ -180,3 +180,21 @@ def test_threshold_guessing_checks_the_deadline_and_the_fit_keeps_the_leaf(monke
                                     time_limit=0.25).fit(X, y)
     assert clf.status_ == "time_limit" and clf.tree_.n_leaves == 1
     assert len(refits) < len(guessed.elimination_path_) + 1
+
+
+def test_the_deadline_is_checked_between_the_blocks_of_building_the_dataset(monkeypatch):
+    """Distinct rows and packed columns run in blocks of the table; the setup's deadline is checked
+    between them, so a fit whose time runs out there keeps the single leaf."""
+    import treeopt.data as data
+    X, y = _wide_table(rows=400, columns=4)
+    monkeypatch.setattr(data, "BLOCK_CELLS", 400)                        # a block is a row or two
+    building = data.Dataset._build.__func__
+
+    def build_after_the_deadline(cls, *args):
+        monkeypatch.setattr("treeopt.binarize.time.perf_counter", lambda: float("inf"))   # the deadline passes
+        return building(cls, *args)
+
+    monkeypatch.setattr(data.Dataset, "_build", classmethod(build_after_the_deadline))
+    with pytest.warns(ConvergenceWarning, match=r"building the dataset: packing row"):
+        clf = OptimalTreeClassifier(regularization=0.01, thresholds="quantile", time_limit=30).fit(X, y)
+    assert clf.status_ == "time_limit" and clf.tree_.n_leaves == 1

@@ -105,14 +105,16 @@ class DepthDeepening(Solver):
 
     # -- the search --------------------------------------------------------------------------
     def _depth_search(self, depth: int) -> GOSDT:
-        search = GOSDT(self.dataset, regularization=self.regularization, objective=self.objective,
-                       depth_budget=depth, **self.switch_settings())
+        settings = dict(regularization=self.regularization, objective=self.objective, depth_budget=depth,
+                        **self.switch_settings())
         # One set of exact small-tree solvers for every depth: what one depth's search solved (the
-        # best tree of depth d over all rows, its children's seeds) the next one finds kept.
+        # best tree of depth d over all rows, its children's seeds) the next one finds kept. A depth
+        # search is built inside a unit of work, so it is built with them, not with its own first.
         if self._subsolvers is None:
+            search = GOSDT(self.dataset, **settings)
             self._subsolvers = search.subsolvers
         else:
-            search.adopt_subsolvers(self._subsolvers)
+            search = GOSDT.sharing(self._subsolvers, self.dataset, **settings)
         return search
 
     def _search(self):
