@@ -30,7 +30,9 @@ from treeopt.solvers.interrupts import DeferredSignals
 #: Seconds from the SIGINT to the end of fit, far above the unit budget (shared test machines).
 HARD_LIMIT = 3.0
 
-pytestmark = pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="needs POSIX signals")
+pytestmark = [pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="needs POSIX signals"),
+              # The KeyboardInterrupt a finalizer swallows on purpose here is reported as unraisable.
+              pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")]
 
 
 @pytest.fixture(autouse=True)
@@ -138,6 +140,7 @@ def test_a_handler_that_does_not_raise_is_called_once():
         signal.signal(signal.SIGUSR1, previous)
 
 
+@pytest.mark.filterwarnings("ignore:the binarization gives")          # every threshold on purpose: a long setup
 def test_a_real_sigint_at_random_moments_of_a_slow_binarization_stops_fit_with_the_leaf(monkeypatch):
     """A real SIGINT from another thread while the table is binarized (each threshold block made slow
     on purpose): fit answers within the hard limit with the single leaf."""
