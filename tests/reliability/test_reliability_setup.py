@@ -133,14 +133,14 @@ def test_a_frontier_whose_binarization_runs_out_of_time_says_so_with_the_fix():
     assert front.table["leaves"].tolist() == [1] and not front.table["certified"].any()
 
 
-def test_the_deadline_is_checked_between_threshold_blocks(monkeypatch):
+def test_the_deadline_is_checked_between_blocks_of_rows_of_thresholds(monkeypatch):
     X, _ = _one_wide_column(n=300)
     binarizer = Binarizer().fit(X)
-    monkeypatch.setattr("treeopt.binarize._BLOCK", 300 * 10)            # blocks of 10 thresholds
+    monkeypatch.setattr("treeopt.binarize._BLOCK", 299 * 10)            # blocks of 10 rows
     clock = iter(range(100))                                              # each reading is one second later
     monkeypatch.setattr("treeopt.binarize.time.perf_counter", lambda: next(clock))
     with binarization_deadline(1.5):                                      # set at 0, column check at 1 passes
-        with pytest.raises(BinarizationTimeout, match="threshold 11 of 299"):
+        with pytest.raises(BinarizationTimeout, match="rows 11 to 20 of 300"):
             binarizer.transform(X)
     monkeypatch.undo()
     assert binarizer.transform(X).shape == (300, 299)                     # outside the block: no deadline

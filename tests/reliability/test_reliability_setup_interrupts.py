@@ -145,7 +145,7 @@ def test_a_real_sigint_at_random_moments_of_a_slow_binarization_stops_fit_with_t
     """A real SIGINT from another thread while the table is binarized (each threshold block made slow
     on purpose): fit answers within the hard limit with the single leaf."""
     X, y = _wide_table(rows=2000, columns=4)
-    monkeypatch.setattr(binarize, "_BLOCK", 2000 * 8)                      # blocks of eight thresholds
+    monkeypatch.setattr(binarize, "_BLOCK", 1999 * 8)                      # blocks of eight rows
     less_equal = binarize.less_equal
 
     def slow_less_equal(*args, **kwargs):
