@@ -188,3 +188,23 @@ def test_sigint_stops_threshold_guessing(moment):
     latency = _answers_sigint(lambda: fit(X, y), moment)
     assert latency < HARD_LIMIT, f"threshold guessing answered the SIGINT after {latency:.1f} s"
     assert fit.__self__.status_ == "interrupted" and fit.__self__.tree_.n_leaves >= 1    # a tree, kept
+
+
+def test_cart_grows_on_the_whole_table_without_copying_it(monkeypatch):
+    """CART's root support is every point: it reads the dataset's table itself, not a copy (a copy of a
+    wide table of many rows was one long unit of work before CART's first slice)."""
+    from treeopt import make_solver
+    X, y = load_monk(2)
+    solver = make_solver(X, y, solver="gosdt", regularization=0.01)
+    tables = []
+    grow = cart_start.grow_gini_tree_steps
+
+    def recording_grow(points, *args, **kwargs):
+        tables.append(points)
+        return (yield from grow(points, *args, **kwargs))
+
+    monkeypatch.setattr(cart_start, "grow_gini_tree_steps", recording_grow)
+    result = solver.run()
+    assert tables and tables[0] is solver.dataset.points
+    monkeypatch.undo()
+    assert result.objective == pytest.approx(make_solver(X, y, solver="gosdt", regularization=0.01).run().objective)
