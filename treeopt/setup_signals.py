@@ -118,6 +118,8 @@ def answer_lost_signals() -> None:
     --------
     >>> answer_lost_signals()        # outside a setup, or with nothing lost: does nothing
     """
+    if not _OPEN or threading.current_thread() is not threading.main_thread():
+        return                  # a setup in another thread: the main thread's signals are not its own
     for block in _OPEN:
         if block.unanswered:
             block.answer()

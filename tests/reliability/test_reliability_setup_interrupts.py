@@ -238,3 +238,23 @@ def test_a_ctrl_c_in_the_last_unit_of_a_search_is_not_lost_when_the_caller_stops
             if isinstance(event, Progress):
                 break                                  # the caller is done: it closes the generator
         time.sleep(0.01)                               # where a re-sent signal is answered at the latest
+
+
+def test_a_lost_ctrl_c_is_answered_in_the_main_thread_only():
+    """A setup running in a worker thread (a thread pool of fits) never raises the main thread's signal."""
+    raised = []
+
+    def worker_checkpoint():
+        try:
+            binarize.check_deadline("a checkpoint in a worker thread")
+        except KeyboardInterrupt:
+            raised.append("worker")
+
+    with pytest.raises(KeyboardInterrupt):
+        with SetupSignals():
+            _lost_ctrl_c()
+            worker = threading.Thread(target=worker_checkpoint)
+            worker.start()
+            worker.join()
+            assert raised == []
+            binarize.check_deadline("a checkpoint in the main thread")      # raises here
