@@ -455,6 +455,7 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         except KeyboardInterrupt:
             # Between the setup and the search's first unit of work (run() answers the ones inside
             # it itself): the search has not started, its incumbent is its first tree.
+            solver.result()                         # started (not stepped), so the status below stays
             solver.status = "interrupted"
             result = solver.result()
         finally:

@@ -258,3 +258,26 @@ def test_a_lost_ctrl_c_is_answered_in_the_main_thread_only():
             worker.join()
             assert raised == []
             binarize.check_deadline("a checkpoint in the main thread")      # raises here
+
+
+def test_a_ctrl_c_between_the_setup_and_the_first_unit_keeps_a_resumable_search(monkeypatch):
+    """A Ctrl-C that lands after the setup, before ``run()`` holds signals, stops fit like one inside
+    the search: status ``interrupted``, a tree, and ``solver_.run()`` resumes to the optimum."""
+    from treeopt.solvers.base import Solver
+    X, y = load_monk(2)
+    run = Solver.run
+
+    def ctrl_c_on_entry(self, *args, **kwargs):
+        raise KeyboardInterrupt                    # as Python's handler raises it at a bytecode boundary
+
+    monkeypatch.setattr(Solver, "run", ctrl_c_on_entry)
+    clf = OptimalTreeClassifier(regularization=0.01)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        with pytest.raises(KeyboardInterrupt, match="solver_.run\\(\\) resumes"):
+            clf.fit(X, y)
+    monkeypatch.setattr(Solver, "run", run)
+    assert clf.status_ == "interrupted" and clf.tree_.n_leaves >= 1 and clf.setup_stopped_ is None
+    resumed = clf.solver_.run()
+    assert resumed.optimal
+    assert resumed.objective == pytest.approx(OptimalTreeClassifier(regularization=0.01).fit(X, y).objective_)
