@@ -84,7 +84,8 @@ def main(argv=None) -> int:
     parser.add_argument("--thresholds", type=int, default=15_310, help="threshold features in all")
     parser.add_argument("--regularization", type=float, default=0.001)
     parser.add_argument("--moments", type=int, default=5, help="SIGINTs at random moments")
-    parser.add_argument("--latest", type=float, default=20.0, help="SIGINTs fall in [0.5, latest] seconds")
+    parser.add_argument("--earliest", type=float, default=0.5, help="SIGINTs fall in [earliest, latest] seconds")
+    parser.add_argument("--latest", type=float, default=20.0, help="SIGINTs fall in [earliest, latest] seconds")
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--unit-seconds", type=float, default=30.0, help="seconds of single steps for 'unit'")
     parser.add_argument("--seed", type=int, default=0)
@@ -106,7 +107,7 @@ def main(argv=None) -> int:
     print("| measurement | at (s) | latency (s) | status |")
     print("|---|---|---|---|")
     rng = np.random.default_rng(args.seed)
-    for moment in rng.uniform(0.5, args.latest, size=args.moments):
+    for moment in rng.uniform(args.earliest, args.latest, size=args.moments):
         latency, status = sigint_latency(lambda: OptimalTreeClassifier(**settings), X, y, float(moment))
         print(f"| sigint | {moment:.2f} | {latency:.3f} | {status} |", flush=True)
     began = time.perf_counter()
