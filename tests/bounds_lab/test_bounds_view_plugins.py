@@ -13,9 +13,7 @@ from treeopt.datasets import load_monk  # noqa: E402
 from treeopt.solvers import GOSDT, OSDT  # noqa: E402
 from treeopt.widgets import BoundsView, SolverPlayer  # noqa: E402
 
-MY_LOOKAHEAD = treeopt.lower_bound(
-    "my_lookahead", lambda node: node.fixed_loss + node.regularization * (node.n_leaves + node.n_split),
-    citation="OSDT Lemma 2, by hand")
+from hand_bounds import MY_LOOKAHEAD
 
 
 def test_plugin_bound_in_the_view_and_kept_by_rerun():

@@ -1,5 +1,6 @@
-"""Plug-in lower bounds in GOSDT: the same function as in OSDT, raising a support's lower bound,
-switched, counted, emitted and kept by rebuild; queue policies refused with a clear error."""
+"""Plug-in lower bounds in GOSDT: the same function as in OSDT, raising a support's lower bound, exact
+under a depth budget; queue policies refused with a clear error. What every search shares (switched,
+counted, emitted, kept by rebuild) is in ``test_plugin_contract.py``."""
 
 from __future__ import annotations
 
@@ -9,50 +10,15 @@ import pytest
 import treeopt
 from treeopt.data import Dataset
 from treeopt.datasets import load_monk
-from treeopt.events import Pruned
 from treeopt.solvers import GOSDT, OSDT
 from treeopt.solvers.subproblem import Subproblem
 
-
-def lookahead_by_hand(node):
-    return node.fixed_loss + node.regularization * (node.n_leaves + node.n_split)
-
-
-MY_LOOKAHEAD = treeopt.lower_bound("my_lookahead", lookahead_by_hand, citation="Lemma 2, by hand")
-
-
-@pytest.fixture(scope="module")
-def monk():
-    X, y = load_monk(1)
-    return Dataset.from_arrays(X, y)
+from hand_bounds import MY_LOOKAHEAD, lookahead_by_hand
 
 
 def _xor():
     X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 3)
     return Dataset.from_binary(X, [0, 1, 1, 0] * 3)
-
-
-def test_plugin_bound_prunes_counts_and_keeps_the_optimum(monk):
-    built_in = GOSDT(monk, regularization=0.01).run()
-    solver = GOSDT(monk, regularization=0.01, bounds={"lookahead": False}, plugins=[MY_LOOKAHEAD])
-    result = solver.run()
-    assert result.optimal and result.objective == pytest.approx(built_in.objective)
-    assert solver.prune_counts["my_lookahead"] > 0 and solver.prune_counts["lookahead"] == 0
-    without = GOSDT(monk, regularization=0.01, bounds={"lookahead": False}).run()
-    assert without.objective == pytest.approx(built_in.objective)
-
-
-def test_plugin_prunes_are_pruned_events_and_in_the_snapshot(monk):
-    solver = GOSDT(monk, regularization=0.01, bounds={"lookahead": False}, plugins=[MY_LOOKAHEAD])
-    emitted = sum(event.count for event in solver.steps()
-                  if isinstance(event, Pruned) and event.bound == "my_lookahead")
-    snapshot = solver.snapshot()
-    assert emitted > 0
-    assert snapshot.prune_counts["my_lookahead"] == solver.prune_counts["my_lookahead"] >= emitted
-    assert snapshot.extra["plugins"] == ["my_lookahead"]
-    assert solver.switches["my_lookahead"].kind == "bound"
-    assert solver.switches["my_lookahead"].citation == "Lemma 2, by hand"
-    assert "my_lookahead" not in GOSDT.SWITCHES                 # the class is untouched
 
 
 def test_the_same_function_sees_each_support_as_one_split_leaf(monk):
@@ -100,24 +66,6 @@ def test_depth_is_exact_under_a_depth_budget(monk):
     GOSDT(monk, regularization=0.01, depth_budget=3, plugins=[spy],
           strategies={"depth_two": False, "depth_three": False}).run()
     assert set(depths) == {0, 1, 2}                          # depth 3 is closed by the budget first
-
-
-def test_switched_off_plugin_is_never_called(monk):
-    calls = []
-    spy = treeopt.lower_bound("spy", lambda node: calls.append(node) or 0.0)
-    solver = GOSDT(monk, regularization=0.05, bounds={"spy": False}, plugins=[spy])
-    calls.clear()                                           # the construction-time check calls it once
-    solver.run()
-    assert calls == [] and solver.prune_counts["spy"] == 0 and solver.bounds["spy"] is False
-
-
-def test_rebuild_keeps_the_plugin_and_its_switch(monk):
-    solver = GOSDT(monk, regularization=0.01, plugins=[MY_LOOKAHEAD], bounds={"my_lookahead": False})
-    again = solver.rebuild()
-    assert "my_lookahead" in again.switches and again.bounds["my_lookahead"] is False
-    on = solver.rebuild(bounds={"lookahead": False, "my_lookahead": True})
-    on.run()
-    assert on.prune_counts["my_lookahead"] > 0
 
 
 def test_make_solver_passes_plugins_to_gosdt():

@@ -1,4 +1,5 @@
-"""Plug-in bounds and queue policies in OSDT: switched, counted, emitted, kept by rebuild, checked on input."""
+"""Plug-in bounds and queue policies in OSDT: predicates, queue policies, checked on input. What every
+search shares (switched, counted, emitted, kept by rebuild) is in ``test_plugin_contract.py``."""
 
 from __future__ import annotations
 
@@ -8,59 +9,10 @@ import pytest
 import treeopt
 from treeopt.data import Dataset
 from treeopt.datasets import load_monk
-from treeopt.events import Expanded, Pruned
+from treeopt.events import Expanded
 from treeopt.solvers import OSDT
 
-
-def lookahead_by_hand(node):
-    return node.fixed_loss + node.regularization * (node.n_leaves + node.n_split)
-
-
-MY_LOOKAHEAD = treeopt.lower_bound("my_lookahead", lookahead_by_hand, citation="OSDT Lemma 2, by hand")
-
-
-@pytest.fixture(scope="module")
-def monk():
-    X, y = load_monk(1)
-    return Dataset.from_arrays(X, y)
-
-
-def test_plugin_bound_prunes_counts_and_keeps_the_optimum(monk):
-    built_in = OSDT(monk, regularization=0.1).run()
-    solver = OSDT(monk, regularization=0.1, bounds={"lookahead": False}, plugins=[MY_LOOKAHEAD])
-    result = solver.run()
-    assert result.optimal and result.objective == pytest.approx(built_in.objective)
-    assert solver.prune_counts["my_lookahead"] > 0
-    assert solver.prune_counts["lookahead"] == 0
-
-
-def test_plugin_prunes_are_pruned_events_and_in_the_snapshot(monk):
-    solver = OSDT(monk, regularization=0.1, bounds={"lookahead": False}, plugins=[MY_LOOKAHEAD])
-    emitted = sum(event.count for event in solver.steps() if isinstance(event, Pruned) and event.bound == "my_lookahead")
-    snapshot = solver.snapshot()
-    assert emitted > 0
-    assert snapshot.prune_counts["my_lookahead"] == solver.prune_counts["my_lookahead"] >= emitted
-    assert snapshot.extra["plugins"] == ["my_lookahead"]
-    assert solver.switches["my_lookahead"].citation == "OSDT Lemma 2, by hand"
-
-
-def test_switched_off_plugin_is_never_called(monk):
-    calls = []
-    spy = treeopt.lower_bound("spy", lambda node: calls.append(node) or 0.0)
-    solver = OSDT(monk, regularization=0.05, bounds={"spy": False}, plugins=[spy])
-    calls.clear()                                           # the construction-time check calls it once
-    solver.run()
-    assert calls == [] and solver.prune_counts["spy"] == 0 and solver.bounds["spy"] is False
-
-
-def test_rebuild_keeps_the_plugin_and_its_switch(monk):
-    solver = OSDT(monk, regularization=0.05, plugins=[MY_LOOKAHEAD], bounds={"my_lookahead": False})
-    again = solver.rebuild()
-    assert "my_lookahead" in again.switches and again.bounds["my_lookahead"] is False
-    on = solver.rebuild(bounds={"lookahead": False, "my_lookahead": True})
-    on.run()
-    assert on.prune_counts["my_lookahead"] > 0
-    assert "my_lookahead" not in OSDT.SWITCHES                  # the class is untouched
+from hand_bounds import MY_LOOKAHEAD, lookahead_by_hand
 
 
 def test_a_predicate_prunes_outright():
