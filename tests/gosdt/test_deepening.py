@@ -98,3 +98,22 @@ def test_the_exact_solvers_are_built_once_not_once_per_depth(monkeypatch, combin
     assert len(deepening.depth_results) >= 3 and len(built) == 1
     monkeypatch.undo()
     assert result.objective == pytest.approx(GOSDT(dataset, regularization=0.01, depth_budget=4).run().objective)
+
+
+def test_deepening_builds_its_exact_solvers_in_the_setup_not_in_a_unit_of_work(monkeypatch):
+    """Building the shared solvers is the longest part of a search's setup on wide tables: done when
+    the solver is built (where a Ctrl-C is answered at once), no unit of work builds one."""
+    from treeopt.solvers.gosdt import search as gosdt_search
+    built = []
+    original = gosdt_search.DepthTwoSolver
+
+    class CountedDepthTwoSolver(original):
+        def __init__(self, *args, **kwargs):
+            built.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(gosdt_search, "DepthTwoSolver", CountedDepthTwoSolver)
+    solver = DepthDeepening(_checkerboard(), regularization=0.01, depth_budget=4)
+    assert len(built) == 1
+    solver.step(1)                                   # the first unit: it starts the depth-one search
+    assert solver.depth == 1 and len(built) == 1
