@@ -281,10 +281,11 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
     :attr:`~treeopt.slow_certificate.SlowCertificateHint.after` (a few seconds,
     or a share of ``time_limit``) of the start of ``fit``, ``fit`` warns once with
     :class:`~treeopt.slow_certificate.SlowCertificateWarning` (the search goes
-    on), naming the rows, binary features and depth budget and the settings
-    that shrink the search: ``depth_budget=3``, ``max_thresholds``,
-    ``thresholds="guess"``, a larger ``regularization``. Not with a depth
-    budget of 3 or less.
+    on), naming the rows, binary features (or, for the continuous solver, numeric
+    columns) and depth budget and the settings that shrink the search:
+    ``depth_budget=3``, ``max_thresholds``, ``thresholds="guess"``, a larger
+    ``regularization``; at ``regularization=0`` the threshold settings come with a
+    small λ, which they need. Not with a depth budget of 3 or less.
 
     A ``MemoryError`` inside the search ends it with ``status_ == "memory"``:
     the best tree and its gap are kept, the search's memory is released, and

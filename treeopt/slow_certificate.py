@@ -32,6 +32,9 @@ HINT_SHARE_OF_TIME_LIMIT = 0.1
 SHALLOW_DEPTH = 3
 #: The threshold cap per numeric column the hint suggests.
 SUGGESTED_MAX_THRESHOLDS = 8
+#: The λ the hint suggests beside a threshold cap or guessed thresholds when λ = 0 (which needs every
+#: threshold); also its "larger regularization" at λ = 0.
+SUGGESTED_REGULARIZATION = 0.001
 
 
 class SlowCertificateWarning(UserWarning):
@@ -133,30 +136,62 @@ class SlowCertificateHint:
             if result is not None:
                 self.display(solver)             # the final line shows the hint too
 
-    def _suggestions(self, solver) -> list[str]:
-        """The settings that shrink this search, each with the reason it helps."""
-        suggestions = [f"depth_budget={SHALLOW_DEPTH} (trees of depth at most {SHALLOW_DEPTH}; the depth-two and "
-                       "depth-three subsolvers answer such a budget directly)"]
-        binarizer = getattr(solver.dataset, "binarizer", None)
-        features = getattr(binarizer, "features_", None) or []
-        n_thresholds = sum(getattr(feature, "kind", None) == "threshold" for feature in features)
-        guessed = type(binarizer).__name__ == "ThresholdGuessBinarizer"
+    def suggestions(self, solver) -> list[tuple[dict, str]]:
+        """The settings that shrink this search, each as ``(settings, reason)``.
+
+        Every suggestion is a valid fit as it stands: ``max_thresholds`` and ``thresholds='guess'``
+        binarize the numeric columns, which only a positive λ allows (λ = 0, the most accurate
+        tree, is the continuous solver's and takes every threshold), so at λ = 0 they come with a
+        small λ.
+        """
+        out = [({"depth_budget": SHALLOW_DEPTH},
+                f"trees of depth at most {SHALLOW_DEPTH}; the depth-two and depth-three subsolvers answer such "
+                "a budget directly")]
+        dataset = solver.dataset
+        sorted_columns = getattr(dataset, "columns", None)
+        if sorted_columns is not None:                   # the continuous solver: every threshold, sorted
+            n_thresholds = sorted_columns.n_thresholds
+            guessed = False
+        else:
+            binarizer = getattr(dataset, "binarizer", None)
+            features = getattr(binarizer, "features_", None) or []
+            n_thresholds = sum(getattr(feature, "kind", None) == "threshold" for feature in features)
+            guessed = type(binarizer).__name__ == "ThresholdGuessBinarizer"
+        zero = self.regularization == 0
+        with_lambda = {"regularization": SUGGESTED_REGULARIZATION} if zero else {}
+        also = "; the small λ because λ = 0 takes every threshold" if zero else ""
         if n_thresholds and not guessed:
-            suggestions.append(f"max_thresholds={SUGGESTED_MAX_THRESHOLDS} (at most {SUGGESTED_MAX_THRESHOLDS} "
-                               f"threshold features per numeric column; there are {n_thresholds} now)")
-            suggestions.append("thresholds='guess' (only the thresholds a boosted reference model uses, "
-                               "McTavish et al. 2022 section 4.1; guarantee_ reports Theorem 4.1)")
-        suggestions.append(f"a larger regularization (λ={self.regularization:g} now: a leaf must correct a "
-                           "fraction λ of the rows, so a larger λ allows fewer leaves)")
-        return suggestions
+            out.append(({"max_thresholds": SUGGESTED_MAX_THRESHOLDS, **with_lambda},
+                        f"at most {SUGGESTED_MAX_THRESHOLDS} threshold features per numeric column; there are "
+                        f"{n_thresholds} thresholds now{also}"))
+            out.append(({"thresholds": "guess", **with_lambda},
+                        "only the thresholds a boosted reference model uses, McTavish et al. 2022 section 4.1; "
+                        f"guarantee_ reports Theorem 4.1{also}"))
+        larger = SUGGESTED_REGULARIZATION if zero else self.regularization * 2
+        out.append(({"regularization": larger},
+                    f"a larger regularization (λ={self.regularization:g} now: a leaf must correct a fraction λ of "
+                    "the rows, so a larger λ allows fewer leaves)"))
+        return out
+
+    @staticmethod
+    def _setting(settings: dict) -> str:
+        return " with ".join(f"{name}={value!r}" for name, value in settings.items())
+
+    def _suggestions(self, solver) -> list[str]:
+        """The suggestions as text: each setting and, in parentheses, why it helps."""
+        return [f"{self._setting(settings)} ({reason})" for settings, reason in self.suggestions(solver)]
 
     def _message(self, solver, elapsed: float) -> str:
         dataset = solver.dataset
         budget = "no depth budget" if self.depth_budget is None else f"depth_budget={self.depth_budget}"
-        return (f"no certificate after {elapsed:.0f} s: the search over {dataset.n_rows} rows and "
-                f"{dataset.n_features} binary features with {budget} has not yet proved its tree optimal "
-                f"(gap {solver.gap:.3g}). Settings that shrink the search: "
-                + "; ".join(self._suggestions(solver)) + ".")
+        sorted_columns = getattr(dataset, "columns", None)
+        if sorted_columns is not None:
+            searched = f"{sorted_columns.n_columns} numeric columns (every threshold, as sorted values)"
+        else:
+            searched = f"{dataset.n_features} binary features"
+        return (f"no certificate after {elapsed:.0f} s: the search over {dataset.n_rows} rows and {searched} "
+                f"with {budget} has not yet proved its tree optimal (gap {solver.gap:.3g}). Settings that shrink "
+                "the search: " + "; ".join(self._suggestions(solver)) + ".")
 
     def _short(self, solver) -> str:
         names = [suggestion.split(" (")[0] for suggestion in self._suggestions(solver)[:-1]]

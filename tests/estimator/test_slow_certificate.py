@@ -7,6 +7,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.base import clone
 
 import treeopt.estimator
 from treeopt import OptimalTreeClassifier
@@ -85,3 +86,61 @@ def test_the_progress_line_shows_the_hint(late_clock, hard, monkeypatch):
 def test_the_hint_waits_five_seconds_or_a_tenth_of_the_time_limit(time_limit, after):
     hint = SlowCertificateHint(time_limit=time_limit, depth_budget=None, regularization=0.05)
     assert hint.after == after
+
+
+def _continuous_table(n_rows=600, seed=1):
+    """Numeric columns with all values distinct and noisy labels: the continuous solver's kind of table."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.normal(size=(n_rows, 3)), columns=["u", "v", "w"])
+    y = ((X.u + 0.4 * X.v > 0) ^ (X.w > 0.5)).to_numpy().astype(int)
+    flip = rng.random(n_rows) < 0.15
+    y[flip] = 1 - y[flip]
+    return X, y
+
+
+def _hinted(clf, X, y):
+    caught = _fit(clf, X, y)
+    assert len(caught) == 1
+    return clf.solver_, str(caught[0].message)
+
+
+def _each_suggestion_fits(clf, X, y):
+    """Every suggested setting, applied as the hint writes it, is a fit that builds and runs."""
+    hint = SlowCertificateHint(time_limit=None, depth_budget=clf.depth_budget, regularization=clf.regularization)
+    suggestions = hint.suggestions(clf.solver_)
+    for settings, _ in suggestions:
+        changed = clone(clf).set_params(**settings)        # each on its own, from the user's settings
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            changed.fit(X, y)                  # raises if the suggestion is not a valid fit
+        assert changed.tree_ is not None
+    return [settings for settings, _ in suggestions]
+
+
+def test_a_slow_continuous_fit_names_its_columns_and_only_settings_that_fit(late_clock):
+    """λ = 0 with a depth budget runs the continuous solver over sorted values (no binary features);
+    a threshold cap or guessed thresholds need a positive λ, so the hint suggests them with one."""
+    X, y = _continuous_table()
+    clf = OptimalTreeClassifier(regularization=0, depth_budget=5, node_limit=5)
+    solver, message = _hinted(clf, X, y)
+    assert type(solver).__name__ == "ContinuousSearch"
+    assert "600 rows and 3 numeric columns (every threshold, as sorted values) with depth_budget=5" in message
+    assert "binary features" not in message
+    assert "max_thresholds=8 with regularization=0.001" in message
+    assert "thresholds='guess' with regularization=0.001" in message
+    suggested = _each_suggestion_fits(clf, X, y)
+    assert {"depth_budget": 3} in suggested and {"max_thresholds": 8, "regularization": 0.001} in suggested
+
+
+def test_a_newcomers_small_numeric_table_without_a_depth_budget_gets_settings_that_fit(late_clock):
+    """The 176 × 4 table of a newcomer's CSV, every threshold, λ = 0.01 and no depth budget."""
+    rng = np.random.default_rng(7)
+    X = pd.DataFrame(rng.normal(size=(176, 4)).round(2), columns=list("abcd"))
+    y = ((X.a + 0.5 * X.b > 0) ^ (X.c > 0.3)).to_numpy().astype(int)
+    flip = rng.random(176) < 0.1
+    y[flip] = 1 - y[flip]
+    clf = OptimalTreeClassifier(regularization=0.01, thresholds="all", node_limit=20)
+    _, message = _hinted(clf, X, y)
+    assert "176 rows and" in message and "binary features with no depth budget" in message
+    suggested = _each_suggestion_fits(clf, X, y)
+    assert suggested[:3] == [{"depth_budget": 3}, {"max_thresholds": 8}, {"thresholds": "guess"}]

@@ -11,8 +11,10 @@ The signals here are real: ``signal.raise_signal`` from inside a unit of work (d
 """
 
 import _thread
+import dis
 import os
 import signal
+import sys
 import threading
 import time
 import warnings
@@ -26,6 +28,7 @@ from treeopt import OptimalTreeClassifier, make_solver
 from treeopt.datasets import load_monk
 from treeopt.events import Expanded, Finished, Pruned
 from treeopt.solvers import GOSDT, OSDT, Branches
+from treeopt.solvers.base import Solver
 from treeopt.registry import SOLVERS
 
 LAMBDA = 0.01
@@ -297,3 +300,51 @@ def test_ctrl_c_in_the_callers_code_between_two_events_of_a_unit_loses_none(monk
                 signal.raise_signal(signal.SIGINT)      # in the caller's code: raised here at once
     after = list(solver.steps())
     assert before + after == reference
+
+
+def _signal_points(code):
+    """The offsets in ``code`` where CPython may run a signal handler: after each call returns, and
+    where a generator resumes after a yield."""
+    instructions = list(dis.get_instructions(code))
+    return sorted({after.offset for before, after in zip(instructions, instructions[1:])
+                   if before.opname.startswith("CALL") or before.opname == "YIELD_VALUE"})
+
+
+def test_ctrl_c_wherever_delivery_can_see_it_loses_and_repeats_no_event():
+    """A ``KeyboardInterrupt`` raised at every point of event delivery where Python checks for signals
+    (after a call returns, as the generator resumes), on the third pass there: the events of the
+    interrupted ``steps()`` and of the next one are exactly the uninterrupted search's."""
+    X, y = load_monk(1)
+    reference = list(make_solver(X, y, solver="gosdt", regularization=0.05).steps())
+    codes = [Solver.steps.__code__] + ([Solver._deliver.__code__] if hasattr(Solver, "_deliver") else [])
+    checked = 0
+    for code in codes:
+        for offset in _signal_points(code):
+            solver = make_solver(X, y, solver="gosdt", regularization=0.05)
+            passes = [0]
+
+            def tracer(frame, event, arg, code=code, offset=offset):
+                if frame.f_code is not code:
+                    return None
+                frame.f_trace_opcodes = True
+                if event == "opcode" and frame.f_lasti == offset:
+                    passes[0] += 1
+                    if passes[0] == 3:
+                        raise KeyboardInterrupt(f"at offset {offset}")
+                return tracer
+
+            before = []
+            sys.settrace(tracer)
+            try:
+                for event in solver.steps():
+                    before.append(event)
+            except KeyboardInterrupt:
+                pass
+            finally:
+                sys.settrace(None)
+            if passes[0] < 3:
+                continue                                # this point is not reached three times
+            checked += 1
+            after = list(solver.steps())
+            assert before + after == reference, f"{code.co_name} at offset {offset}"
+    assert checked >= 2

@@ -219,6 +219,7 @@ class Solver:
         self._finished = False
         self._broken = False          # or why the search cannot resume (cannot_resume): its generator closed
         self._undelivered = deque()   # events of finished units not yet yielded by steps()
+        self._handed_over: Event | None = None    # the last event steps() yielded (see _deliver)
         self._released: SearchResult | None = None   # the result kept when running out of memory
 
     # -- construction as data -------------------------------------------------
@@ -644,8 +645,7 @@ class Solver:
         # whatever ends this generator (a Ctrl-C in a unit or in the caller's code between two
         # events, or the caller dropping it) leaves the rest to the next steps().
         pending = self._undelivered
-        while pending:
-            yield pending.popleft()
+        yield from self._deliver()
         # One handler for the generator's life; it holds signals only inside units of work, and
         # passes them on at once while the caller's code runs between the events.
         with DeferredSignals() as held:
@@ -658,8 +658,7 @@ class Solver:
                     finally:
                         self._events = None
                         pending.extend(events)     # the unit finished (or was cut): its events wait here
-                    while pending:
-                        yield pending.popleft()
+                    yield from self._deliver()
                     if not alive:
                         break
                 else:
@@ -668,6 +667,24 @@ class Solver:
                         yield Progress(self.expansions, self.lower_bound, self.upper_bound, self.queue_size,
                                        self.elapsed)
         yield Finished(self.expansions, self._finished and self._proves_optimality, self.gap, self.status)
+
+    def _deliver(self) -> Iterator[Event]:
+        """Yield the events waiting on the solver, first in, first out; each leaves the queue once yielded.
+
+        A Ctrl-C can raise ``KeyboardInterrupt`` wherever Python checks for signals: in the caller's code
+        between two events, as this generator resumes, or as a call inside it returns. Popping first and
+        yielding after would lose the popped event to a Ctrl-C landing in between; yielding first and
+        popping after would repeat it. So the yielded event is remembered (``_handed_over``) before the
+        yield, and an event at the head that is the one handed over is dropped wherever the next delivery
+        starts: none is lost and none repeats.
+        """
+        pending = self._undelivered
+        while pending:
+            if pending[0] is self._handed_over:
+                pending.popleft()
+                continue
+            self._handed_over = pending[0]
+            yield self._handed_over
 
     def step(self, n: int = 1) -> bool:
         """Do ``n`` units of work on the fast path; return False once finished.
@@ -1003,7 +1020,7 @@ def _released_run_message(status: str) -> str:
 _DRIVER_ATTRIBUTES = frozenset({
     "_settings", "dataset", "regularization", "objective", "depth_budget", "bounds", "prune_counts", "trace",
     "status", "expansions", "_elapsed", "_clock_start", "_generator", "_events", "_finished", "_broken",
-    "_undelivered", "_released", "reference_predictions"})
+    "_undelivered", "_handed_over", "_released", "reference_predictions"})
 
 #: The released variant of each solver class (see Solver._release_search), made once per class.
 _RELEASED_CLASSES: dict = {}

@@ -51,7 +51,7 @@ from ..base import EPS, QueueEntry, Solver
 from ..capabilities import Capabilities
 from ..slices import SliceClock
 from ..switches import Switches, bound, first_incumbent, search_order, subsolver
-from .anytime import DiscrepancySearch, gini_tree
+from .anytime import DiscrepancySearch, cart_floor
 from .intervals import IntervalSearch
 from .terminal import SupportColumns, batch_size, best_depth_one, depth_two_children, leaf_loss
 
@@ -229,13 +229,12 @@ class ContinuousSearch(Solver):
         """
         if self.bounds["cart_start"]:
             self._count("cart_start")
-            cost, tree = yield from gini_tree(root, self._rank, self._cw, depth, self._lambda, SliceClock(self.unit_budget))
-            self._offer(cost, tree)
+            yield from cart_floor(root, self._rank, self._cw, depth, self._lambda, self._offer, SliceClock(self.unit_budget))
         if self.bounds["discrepancy_search"]:
             self._count("discrepancy_search")
             passes = DiscrepancySearch(self._rank, self._cw, penalty=self._lambda, offer=self._offer,
                                        exact=lambda cols, d, path: self._solve(cols, d, np.inf, path),
-                                       unit_budget=self.unit_budget)
+                                       unit_budget=self.unit_budget, error_free_is_optimal=self.penalty == 0)
             yield from passes.run(root, depth, self._best)
 
     def _offer(self, cost: float, tree) -> None:
