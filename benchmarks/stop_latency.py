@@ -5,12 +5,14 @@ way, and each unit keeps to ``Solver.unit_budget`` (the protocol's unit budget);
 measures what a user waits, on a synthetic table of numeric columns binarized at every threshold
 (``thresholds="all"`` with ``max_thresholds`` per column, so the threshold count is chosen).
 
-Three measurements, each printed as one table row:
+Three measurements (and the setup's wall time), each printed as one table row:
 
 - ``sigint``: a real SIGINT sent to the main thread at random moments of a fit (seeded); the
   seconds from the signal to ``fit`` raising ``KeyboardInterrupt`` with its tree stored;
 - ``time_limit``: ``fit(time_limit=T)``'s wall time minus ``T`` (the overshoot);
-- ``unit``: the longest single ``solver.step(1)`` over the first seconds of a search.
+- ``unit``: the longest single ``solver.step(1)`` over the first seconds of a search (after a
+  ``setup`` row: the wall time of ``make_solver``, binarizing and building the dataset, which
+  tells whether a moment fell in the setup or the search; each status says so too).
 
 Usage::
 
@@ -21,6 +23,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import gc
 import signal
 import sys
 import threading
@@ -65,7 +68,14 @@ def sigint_latency(make, X, y, moment: float) -> tuple[float, str]:
     timer.cancel()
     if not sent:
         return float("nan"), f"finished first ({getattr(clf, 'status_', '?')})"
-    return ended - sent[0], getattr(clf, "status_", "no tree")
+    return ended - sent[0], _status_and_stage(clf)
+
+
+def _status_and_stage(clf) -> str:
+    """The fit's status, and whether it stopped in the setup (before any search) or in the search."""
+    if not hasattr(clf, "status_"):
+        return "no tree"
+    return f"{clf.status_} ({'in the setup' if getattr(clf, 'setup_stopped_', None) else 'in the search'})"
 
 
 def main(argv=None) -> int:
@@ -75,7 +85,8 @@ def main(argv=None) -> int:
     parser.add_argument("--thresholds", type=int, default=15_310, help="threshold features in all")
     parser.add_argument("--regularization", type=float, default=0.001)
     parser.add_argument("--moments", type=int, default=5, help="SIGINTs at random moments")
-    parser.add_argument("--latest", type=float, default=20.0, help="SIGINTs fall in [0.5, latest] seconds")
+    parser.add_argument("--earliest", type=float, default=0.5, help="SIGINTs fall in [earliest, latest] seconds")
+    parser.add_argument("--latest", type=float, default=20.0, help="SIGINTs fall in [earliest, latest] seconds")
     parser.add_argument("--time-limit", type=float, default=10.0)
     parser.add_argument("--unit-seconds", type=float, default=30.0, help="seconds of single steps for 'unit'")
     parser.add_argument("--seed", type=int, default=0)
@@ -97,14 +108,20 @@ def main(argv=None) -> int:
     print("| measurement | at (s) | latency (s) | status |")
     print("|---|---|---|---|")
     rng = np.random.default_rng(args.seed)
-    for moment in rng.uniform(0.5, args.latest, size=args.moments):
+    for moment in rng.uniform(args.earliest, args.latest, size=args.moments):
         latency, status = sigint_latency(lambda: OptimalTreeClassifier(**settings), X, y, float(moment))
         print(f"| sigint | {moment:.2f} | {latency:.3f} | {status} |", flush=True)
+        # An interrupted search is kept for resuming, in reference cycles (its generator): free its
+        # tables before the next fit, whose memory check counts what this process holds.
+        gc.collect()
     began = time.perf_counter()
     clf = OptimalTreeClassifier(time_limit=args.time_limit, **settings).fit(X, y)
     print(f"| time_limit | {args.time_limit:g} | {time.perf_counter() - began - args.time_limit:.3f} | "
-          f"{clf.status_} |", flush=True)
+          f"{_status_and_stage(clf)} |", flush=True)
+    began = time.perf_counter()
     solver = make_solver(X, y, **settings)
+    print(f"| setup | - | {time.perf_counter() - began:.3f} | make_solver's wall time (where the moments fall) |",
+          flush=True)
     longest, began = 0.0, time.perf_counter()
     while time.perf_counter() - began < args.unit_seconds:
         start = time.perf_counter()

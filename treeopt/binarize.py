@@ -37,6 +37,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .numeric_thresholds import exact_numbers, less_equal, threshold_array, threshold_text, thresholds_between
+from .setup_signals import answer_lost_signals
 from .table_columns import FittedColumns, read_columns, table_array
 
 __all__ = ["BinaryFeature", "Binarizer", "as_frame", "is_binary_numeric", "format_threshold", "format_thresholds",
@@ -80,7 +81,9 @@ def binarization_deadline(time_limit: float | None) -> Iterator[None]:
 
 
 def _check_deadline(where: str) -> None:
-    """Raise :class:`BinarizationTimeout` if the running setup is past its deadline."""
+    """Raise :class:`BinarizationTimeout` if the running setup is past its deadline, and a Ctrl-C that
+    was swallowed on its way out (:func:`treeopt.setup_signals.answer_lost_signals`)."""
+    answer_lost_signals()
     deadline = _DEADLINE.get()
     if deadline is not None and time.perf_counter() > deadline[0]:
         raise BinarizationTimeout(
@@ -632,7 +635,7 @@ class Binarizer(TransformerMixin, BaseEstimator):
 
 
 #: Threshold features are evaluated in blocks of at most this many booleans (bounds the temporaries).
-_BLOCK = 1 << 24
+_BLOCK = 1 << 22
 
 
 def _threshold_block(values: np.ndarray, thresholds, js: list, out: np.ndarray) -> None:
@@ -640,29 +643,36 @@ def _threshold_block(values: np.ndarray, thresholds, js: list, out: np.ndarray) 
 
     The same as :meth:`BinaryFeature.evaluate` feature by feature, with the column converted and
     its missing values found once instead of once per threshold (a column of 50,000 distinct
-    values has 49,999 thresholds), in blocks of at most ``_BLOCK`` booleans. Exact for integers
-    of any size (:func:`~treeopt.numeric_thresholds.less_equal`).
+    values has 49,999 thresholds), in blocks of rows of at most ``_BLOCK`` booleans. Blocks of rows,
+    not of thresholds: a row of the output is contiguous, so a block writes (and first touches) only
+    its own rows' memory, where a block of a few columns over all rows would touch every page of a
+    table of gigabytes at once. Exact for integers of any size
+    (:func:`~treeopt.numeric_thresholds.less_equal`).
     """
     values = np.asarray(values)
     absent = missing_mask(values) if values.dtype.kind in "fcOSUmM" else np.zeros(len(values), dtype=bool)
     present = ~absent
     numbers = np.ascontiguousarray(exact_numbers(values[present] if absent.any() else values))
+    # numbers[offsets[r]:offsets[s]] are the present values of rows r .. s - 1
+    offsets = np.concatenate([[0], np.cumsum(present)]) if absent.any() else None
     thresholds = threshold_array(thresholds)
     contiguous = js == list(range(js[0], js[0] + len(js)))
-    step = max(1, _BLOCK // max(1, len(values)))
-    for start in range(0, len(js), step):
+    columns = slice(js[0], js[0] + len(js)) if contiguous else js
+    rows = len(values)
+    step = max(1, _BLOCK // max(1, len(js)))
+    for start in range(0, rows, step):
+        stop = min(rows, start + step)
         if start:
-            _check_deadline(f"evaluating threshold {start + 1} of {len(js)} of one column")
-        chunk = thresholds[start:start + step]
-        if contiguous and not absent.any():     # straight into the output's columns, no temporary block
-            less_equal(numbers, chunk, out=out[:, js[0] + start:js[0] + start + len(chunk)])
+            _check_deadline(f"evaluating the thresholds of one column, rows {start + 1} to {stop} of {rows}")
+        if offsets is None and contiguous:      # straight into the output's columns, no temporary block
+            less_equal(numbers[start:stop], thresholds, out=out[start:stop, columns])
             continue
-        block = np.zeros((len(values), len(chunk)), dtype=bool)
-        block[present] = less_equal(numbers, chunk)
-        if contiguous:
-            out[:, js[0] + start:js[0] + start + len(chunk)] = block
+        block = np.zeros((stop - start, len(js)), dtype=bool)
+        if offsets is None:
+            block[:] = less_equal(numbers[start:stop], thresholds)
         else:
-            out[:, js[start:start + step]] = block
+            block[present[start:stop]] = less_equal(numbers[offsets[start]:offsets[stop]], thresholds)
+        out[start:stop, columns] = block
 
 
 def column_values(column: pd.Series) -> np.ndarray:

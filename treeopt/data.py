@@ -29,9 +29,36 @@ from typing import Sequence
 import numpy as np
 import pandas as pd
 
-from .binarize import BinaryFeature, Binarizer, name_features
+from .binarize import BinaryFeature, Binarizer, check_deadline, name_features
 
-__all__ = ["Dataset", "SubsetSum", "bits_of", "distinct_rows", "mask_of", "pack_columns", "points_in"]
+__all__ = ["Dataset", "SubsetSum", "bits_of", "distinct_rows", "mask_of", "pack_columns", "points_in", "BLOCK_CELLS",
+           "blocks"]
+
+#: The setup's numpy calls on a whole table (rows × features) run in blocks of about this many
+#: cells: a Ctrl-C is answered, and ``time_limit`` checked, between two blocks, so a call on a table
+#: of billions of cells does not hold them until it returns.
+BLOCK_CELLS = 1 << 24
+
+
+def blocks(n: int, other: int, where: str | None = None):
+    """``(start, stop)`` ranges covering ``range(n)``, each of at most :data:`BLOCK_CELLS` cells with
+    ``other`` cells per index (at least one index each).
+
+    With ``where``, the setup's deadline and a swallowed Ctrl-C are checked before every block
+    but the first (``treeopt.binarize.check_deadline``).
+
+    Examples
+    --------
+    >>> list(blocks(5, BLOCK_CELLS // 2))
+    [(0, 2), (2, 4), (4, 5)]
+    >>> list(blocks(0, 3))
+    []
+    """
+    step = max(1, BLOCK_CELLS // max(1, other))
+    for start in range(0, n, step):
+        if start and where is not None:
+            check_deadline(f"{where}, {start} of {n}")
+        yield start, min(n, start + step)
 
 
 def mask_of(indices) -> int:
@@ -71,9 +98,11 @@ def pack_columns(X: np.ndarray) -> np.ndarray:
     packed = np.zeros((n_features, (n_points + 63) // 64 * 8), dtype=np.uint8)
     # Byte b of column f holds points 8b .. 8b+7, point 8b+k at bit k: a weighted sum over k.
     # (np.packbits along the points' axis reads the matrix across its rows, much slower on wide
-    # threshold tables.)
+    # threshold tables.) In blocks of bytes (of eight points each), so a wide table is packed in
+    # bounded pieces, each reading whole rows.
     eight = bits[:whole * 8].reshape(whole, 8, n_features).view(np.uint8)
-    packed[:, :whole] = np.einsum("bkf,k->fb", eight, _BIT_VALUES, dtype=np.uint8)
+    for start, stop in blocks(whole, 8 * n_features, "building the dataset: packing byte"):
+        packed[:, start:stop] = np.einsum("bkf,k->fb", eight[start:stop], _BIT_VALUES, dtype=np.uint8)
     if n_points > whole * 8:                                  # the last, partial byte
         rest = bits[whole * 8:].view(np.uint8)
         packed[:, whole] = np.einsum("kf,k->f", rest, _BIT_VALUES[:len(rest)], dtype=np.uint8)
@@ -88,6 +117,8 @@ def distinct_rows(Z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
     The same as ``np.unique(Z, axis=0, return_inverse=True)`` (same order), about ten times
     faster on thousands of rows: each row is packed into bytes and the byte strings are sorted.
+    Packing, comparing and copying run in :func:`blocks` of rows, so that a table of billions of
+    cells answers a Ctrl-C (and the setup's deadline) between blocks.
 
     Examples
     --------
@@ -99,10 +130,23 @@ def distinct_rows(Z: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     if Z.shape[1] == 0 or Z.shape[0] == 0:
         points, inverse = np.unique(Z, axis=0, return_inverse=True)
         return points, inverse.ravel()
-    packed = np.ascontiguousarray(np.packbits(Z, axis=1))          # first column = most significant bit
+    n_rows, n_features = Z.shape
+    # In blocks of rows: a wide table is packed, compared and copied in bounded pieces.
+    packed = np.empty((n_rows, (n_features + 7) // 8), dtype=np.uint8)   # first column = most significant bit
+    for start, stop in blocks(n_rows, n_features, "building the dataset: packing row"):
+        packed[start:stop] = np.packbits(Z[start:stop], axis=1)
     keys = packed.view(np.dtype((np.void, packed.shape[1]))).ravel()
-    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    return Z[first], inverse.ravel()
+    order = np.argsort(keys, kind="stable")                  # np.unique's own order: equal rows by position
+    new = np.ones(n_rows, dtype=bool)                        # where the sorted keys change
+    for start, stop in blocks(n_rows - 1, packed.shape[1], "building the dataset: comparing row"):
+        new[start + 1:stop + 1] = keys[order[start + 1:stop + 1]] != keys[order[start:stop]]
+    first = order[new]                                       # the first row of each distinct key
+    inverse = np.empty(n_rows, dtype=np.intp)
+    inverse[order] = np.cumsum(new) - 1
+    points = np.empty((len(first), n_features), dtype=bool)
+    for start, stop in blocks(len(first), n_features, "building the dataset: copying point"):
+        points[start:stop] = Z[first[start:stop]]
+    return points, inverse
 
 
 def _class_indices(y: np.ndarray, classes: np.ndarray) -> np.ndarray:

@@ -24,6 +24,7 @@ from .input_validation import validate_fit_input, validate_predict_input
 from .objectives import get_objective
 from .progress import progress_display
 from .regularization import DEFAULT_REGULARIZATION
+from .setup_signals import SetupSignals
 from .slow_certificate import SlowCertificateHint
 from .solvers.base import trace_frame
 from .tree import Tree
@@ -422,16 +423,27 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         single leaf (the best tree without any binary feature) with ``status_ == "time_limit"``
         and warns with ``ConvergenceWarning``, naming where the setup stopped and the fix; the
         message is also kept in ``setup_stopped_`` (None after a fit whose setup finished).
+        A Ctrl-C during the setup likewise keeps the single leaf, with ``status_ ==
+        "interrupted"``, and re-raises ``KeyboardInterrupt``; there is no search to resume
+        (``solver_.run()`` says so), fit again instead.
         """
         started = time.perf_counter()
         hint = SlowCertificateHint(time_limit=self.time_limit, depth_budget=self.depth_budget,
                                    regularization=self.regularization)
         try:
-            with binarization_deadline(self.time_limit):    # a long binarization stops at time_limit
+            # A long binarization stops at time_limit; a Ctrl-C is answered at once (and again if a
+            # finalizer swallowed it): the setup has no state worth finishing a piece for.
+            with SetupSignals(), binarization_deadline(self.time_limit):
                 solver = self._build_solver(X, y, sample_weight, y_ref)
         except BinarizationTimeout as stopped:
-            self._store_setup_timeout(X, y, sample_weight, stopped)
+            self._store_setup_stop(X, y, sample_weight, "time_limit", f"{stopped}")
             return self
+        except KeyboardInterrupt:
+            self._store_setup_stop(X, y, sample_weight, "interrupted",
+                                   "Ctrl-C (KeyboardInterrupt) stopped the fit while it was setting up (binarizing "
+                                   "the table, guessing thresholds or building the dataset), before any search.")
+            raise KeyboardInterrupt(f"{self.setup_stopped_} The single leaf is stored (tree_, status_='interrupted', "
+                                    f"gap_={self.gap_:.3g}); fit again to search.") from None
         self.setup_stopped_ = None
         time_limit = self.time_limit
         if time_limit is not None:          # the limit covers the setup (binarization) too
@@ -441,10 +453,16 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
             result = solver.run(time_limit=time_limit, node_limit=self.node_limit,
                                 cache_limit=self.cache_limit, memory_limit=self.memory_limit,
                                 progress=hint)      # the verbose display, and the hint of a slow search
-            hint.check(solver, result)              # a search that ended uncertified after the hint's time
+        except KeyboardInterrupt:
+            # Between the setup and the search's first unit of work (run() answers the ones inside
+            # it itself): the search has not started, its incumbent is its first tree.
+            solver.result()                         # started (not stepped), so the status below stays
+            solver.status = "interrupted"
+            result = solver.result()
         finally:
             if progress is not None:
                 progress.close()
+        hint.check(solver, result)                  # a search that ended uncertified after the hint's time
         self._store(solver, result)
         if result.status == "interrupted":
             # Stored and warned about; re-raised so that Ctrl-C also stops a loop of fits
@@ -453,15 +471,17 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
                                     f"'interrupted', gap_={self.gap_:.3g}); solver_.run() resumes the search.")
         return self
 
-    def _store_setup_timeout(self, X, y, sample_weight, stopped: BinarizationTimeout) -> None:
-        """Fit the single leaf after ``time_limit`` ran out while binarizing: a tree, status ``time_limit``.
+    def _store_setup_stop(self, X, y, sample_weight, status: str, message: str) -> None:
+        """Fit the single leaf after the setup stopped before any search: a tree, and an honest ``status``.
 
-        The solver sees no binary feature (:func:`treeopt.building.no_feature_binarizer`), so its
-        incumbent is the single leaf; it is not run (it would call that leaf optimal) but stopped
-        with status ``time_limit`` and released, so that ``solver_.run()`` cannot claim more.
+        ``status`` is ``time_limit`` (``time_limit`` ran out while binarizing or guessing) or
+        ``interrupted`` (Ctrl-C). The solver sees no binary feature
+        (:func:`treeopt.building.no_feature_binarizer`), so its incumbent is the single leaf; it is
+        not run (it would call that leaf optimal) but stopped with ``status`` and released, so that
+        ``solver_.run()`` cannot claim more.
         """
         table, y = check_fit_input(self, X, y)
-        self.setup_stopped_ = str(stopped)
+        self.setup_stopped_ = message
         settings = {name: getattr(self, name) for name in SETTINGS}
         settings.update(reference=None, thresholds="all", max_thresholds=None)   # nothing more to learn
         solver = make_solver(table, y, solver=self.solver, sample_weight=sample_weight, classes=self.classes_,
@@ -471,7 +491,7 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         self.thresholds_ = self.thresholds
         self._y_ref = None
         solver.result()                                 # started, not run: its incumbent is the leaf
-        solver.status = "time_limit"
+        solver.status = status
         result = solver.result()
         # The bound every tree meets: λ for its one leaf at least (nothing when λ is paid per split).
         floor = float(self.regularization) if self.penalty == "leaf" else 0.0
@@ -481,7 +501,7 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
             warnings.simplefilter("ignore", ConvergenceWarning)    # one warning, with the setup's message
             self._store(solver, result)
         solver.release()
-        warnings.warn(f"{stopped} The fit keeps the single leaf (status_='time_limit', gap_={self.gap_:.3g}).",
+        warnings.warn(f"{message} The fit keeps the single leaf (status_={status!r}, gap_={self.gap_:.3g}).",
                       ConvergenceWarning, stacklevel=3)
 
     def _store(self, solver, result) -> None:

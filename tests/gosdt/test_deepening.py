@@ -60,7 +60,9 @@ def test_deepening_shares_its_exact_solvers_across_depths(monkeypatch):
 
     def depth_two_solves(share: bool) -> tuple:
         if not share:
-            monkeypatch.setattr(GOSDT, "adopt_subsolvers", lambda self, subsolvers: None)
+            # every depth's search builds its own solvers instead of sharing the first one's
+            monkeypatch.setattr(GOSDT, "sharing", classmethod(lambda cls, subsolvers, data, **settings:
+                                                              cls(data, **settings)))
         solver = DepthDeepening(dataset, regularization=0.01, depth_budget=5)
         result = solver.run()
         monkeypatch.undo()
@@ -71,3 +73,50 @@ def test_deepening_shares_its_exact_solvers_across_depths(monkeypatch):
     assert shared[0] == pytest.approx(expected) and alone[0] == pytest.approx(expected)
     assert shared[2] >= 1 and alone[2] >= 1                    # the depth-five loop ran
     assert shared[1] < alone[1]
+
+
+@pytest.mark.parametrize("combined", ["deepening", "portfolio"])
+def test_the_exact_solvers_are_built_once_not_once_per_depth(monkeypatch, combined):
+    """Each depth's search is built inside a unit of work: it is built with the shared solvers
+    (``GOSDT.sharing``) instead of building its own and dropping them, which on wide tables made
+    that unit the longest of the search. The portfolio's depth searches use its GOSDT member's."""
+    from treeopt.solvers import Portfolio
+    from treeopt.solvers.gosdt import search as gosdt_search
+    built = []
+    original = gosdt_search.DepthTwoSolver
+
+    class CountedDepthTwoSolver(original):
+        def __init__(self, *args, **kwargs):
+            built.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(gosdt_search, "DepthTwoSolver", CountedDepthTwoSolver)
+    dataset = _checkerboard()
+    solver = (DepthDeepening if combined == "deepening" else Portfolio)(dataset, regularization=0.01, depth_budget=4)
+    assert len(built) == 1                          # the portfolio: its GOSDT member's, handed to deepening
+    # The portfolio shares its time between its members by the clock; its deepening member is run
+    # alone here, so that it reaches every depth whatever the machine's speed.
+    deepening = solver if combined == "deepening" else solver.members["deepening"]
+    result = deepening.run()
+    assert len(deepening.depth_results) >= 3 and len(built) == 1
+    monkeypatch.undo()
+    assert result.objective == pytest.approx(GOSDT(dataset, regularization=0.01, depth_budget=4).run().objective)
+
+
+def test_deepening_builds_its_exact_solvers_in_the_setup_not_in_a_unit_of_work(monkeypatch):
+    """Building the shared solvers is the longest part of a search's setup on wide tables: done when
+    the solver is built (where a Ctrl-C is answered at once), no unit of work builds one."""
+    from treeopt.solvers.gosdt import search as gosdt_search
+    built = []
+    original = gosdt_search.DepthTwoSolver
+
+    class CountedDepthTwoSolver(original):
+        def __init__(self, *args, **kwargs):
+            built.append(1)
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(gosdt_search, "DepthTwoSolver", CountedDepthTwoSolver)
+    solver = DepthDeepening(_checkerboard(), regularization=0.01, depth_budget=4)
+    assert len(built) == 1
+    solver.step(1)                                   # the first unit: it starts the depth-one search
+    assert solver.depth == 1 and len(built) == 1

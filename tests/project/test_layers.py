@@ -135,7 +135,7 @@ LAYERS = [
               "treeopt.memory", "treeopt.progress", "treeopt.datasets", "treeopt.roc", "treeopt.metrics",
               "treeopt.nodes", "treeopt.render", "treeopt.guessing", "treeopt.encoding",
               "treeopt.table_columns", "treeopt.sorted_columns", "treeopt.input_validation",
-              "treeopt.numeric_thresholds", "treeopt.regularization"]),
+              "treeopt.numeric_thresholds", "treeopt.regularization", "treeopt.setup_signals"]),
     ("trees", ["treeopt.tree", "treeopt.code_export", "treeopt.sklearn_export", "treeopt.model_json"]),
     ("protocol", ["treeopt.solvers.base", "treeopt.solvers.records", "treeopt.solvers.switches",
                   "treeopt.solvers.capabilities", "treeopt.solvers.interrupts",

@@ -133,14 +133,14 @@ def test_a_frontier_whose_binarization_runs_out_of_time_says_so_with_the_fix():
     assert front.table["leaves"].tolist() == [1] and not front.table["certified"].any()
 
 
-def test_the_deadline_is_checked_between_threshold_blocks(monkeypatch):
+def test_the_deadline_is_checked_between_blocks_of_rows_of_thresholds(monkeypatch):
     X, _ = _one_wide_column(n=300)
     binarizer = Binarizer().fit(X)
-    monkeypatch.setattr("treeopt.binarize._BLOCK", 300 * 10)            # blocks of 10 thresholds
+    monkeypatch.setattr("treeopt.binarize._BLOCK", 299 * 10)            # blocks of 10 rows
     clock = iter(range(100))                                              # each reading is one second later
     monkeypatch.setattr("treeopt.binarize.time.perf_counter", lambda: next(clock))
     with binarization_deadline(1.5):                                      # set at 0, column check at 1 passes
-        with pytest.raises(BinarizationTimeout, match="threshold 11 of 299"):
+        with pytest.raises(BinarizationTimeout, match="rows 11 to 20 of 300"):
             binarizer.transform(X)
     monkeypatch.undo()
     assert binarizer.transform(X).shape == (300, 299)                     # outside the block: no deadline
@@ -180,3 +180,21 @@ def test_threshold_guessing_checks_the_deadline_and_the_fit_keeps_the_leaf(monke
                                     time_limit=0.25).fit(X, y)
     assert clf.status_ == "time_limit" and clf.tree_.n_leaves == 1
     assert len(refits) < len(guessed.elimination_path_) + 1
+
+
+def test_the_deadline_is_checked_between_the_blocks_of_building_the_dataset(monkeypatch):
+    """Distinct rows and packed columns run in blocks of the table; the setup's deadline is checked
+    between them, so a fit whose time runs out there keeps the single leaf."""
+    import treeopt.data as data
+    X, y = _wide_table(rows=400, columns=4)
+    monkeypatch.setattr(data, "BLOCK_CELLS", 400)                        # a block is a row or two
+    building = data.Dataset._build.__func__
+
+    def build_after_the_deadline(cls, *args):
+        monkeypatch.setattr("treeopt.binarize.time.perf_counter", lambda: float("inf"))   # the deadline passes
+        return building(cls, *args)
+
+    monkeypatch.setattr(data.Dataset, "_build", classmethod(build_after_the_deadline))
+    with pytest.warns(ConvergenceWarning, match=r"building the dataset: packing row"):
+        clf = OptimalTreeClassifier(regularization=0.01, thresholds="quantile", time_limit=30).fit(X, y)
+    assert clf.status_ == "time_limit" and clf.tree_.n_leaves == 1

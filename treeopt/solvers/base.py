@@ -588,6 +588,8 @@ class Solver:
                     self._finished = True
                     self.status = self.finished_status
                     self._record()
+                    if held.pending:
+                        held.deliver()              # a Ctrl-C held in the last unit is answered too
                     return False
                 finally:
                     self._elapsed += time.perf_counter() - self._clock_start

@@ -92,7 +92,10 @@ def cart_incumbent_steps(dataset, model, penalty: float, support: int, depth_bud
     (True, 0.15)
     """
     rows = points_in(support, dataset.n_points)
-    points, counts = dataset.points[rows], dataset.counts[rows]
+    if len(rows) == dataset.n_points:           # the root: no copy of the whole table (gigabytes when wide)
+        points, counts = dataset.points, dataset.counts
+    else:
+        points, counts = dataset.points[rows], dataset.counts[rows]
     if np.count_nonzero(counts.sum(axis=0)) < 2 or depth_budget == 0:
         return None
     # OSDT's leaf-count bound: a tree better than the single leaf has fewer than leaf loss / λ + 1

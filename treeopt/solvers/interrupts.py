@@ -34,14 +34,9 @@ from __future__ import annotations
 import signal
 import threading
 
-__all__ = ["DeferredSignals", "HELD_SIGNALS"]
+from ..setup_signals import HELD_SIGNALS
 
-#: The signals whose Python handlers are held until the end of a unit of work: Ctrl-C and SIGTERM,
-#: and the others a program commonly handles in Python (a timer's SIGALRM, SIGHUP, SIGUSR1/2), whose
-#: handler may raise too (``KeyboardInterrupt`` or a timeout exception). Units keep to the solver's
-#: unit budget, so holding them costs a handler at most about that long.
-HELD_SIGNALS = tuple(s for s in (getattr(signal, name, None) for name in
-                                 ("SIGINT", "SIGTERM", "SIGALRM", "SIGHUP", "SIGUSR1", "SIGUSR2")) if s)
+__all__ = ["DeferredSignals", "HELD_SIGNALS"]
 
 
 class DeferredSignals:
@@ -51,7 +46,10 @@ class DeferredSignals:
     point where stopping is safe (it runs the original handlers, which usually raise
     ``KeyboardInterrupt``). While it is false (e.g. between the events ``steps()`` yields, when
     the caller's code runs) signals go to their handlers at once. Leaving the block restores the
-    handlers and delivers what is still pending, unless an exception is already on its way out.
+    handlers and delivers what is still pending: at once, or, when an exception (or the closing of
+    a generator) is on its way out, by sending the signal again so that its handler runs right
+    after, wherever that exception is handled. Only a ``KeyboardInterrupt`` or ``SystemExit`` on
+    its way out (itself the answer to a signal) leaves the pending ones unsent.
 
     Attributes
     ----------
@@ -102,7 +100,15 @@ class DeferredSignals:
                     signal.signal(signum, handler)
             except ValueError:              # pragma: no cover - a generator finalized in another thread
                 pass
-        if self.pending and exc_type is None:
-            pending, self.pending = self.pending, []
+        if not self.pending:
+            return
+        pending, self.pending = self.pending, []
+        if exc_type is None:
             for signum, frame in pending:
                 previous[signum](signum, frame)
+        elif issubclass(exc_type, (Exception, GeneratorExit)):
+            # Another exception is leaving (or the caller closed a steps() generator): whoever handles
+            # it must still get the signal, so it is sent again, now to the handler just restored.
+            for signum, _ in pending:
+                signal.raise_signal(signum)
+        # A KeyboardInterrupt or SystemExit leaving is itself the answer to the signals held.

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...data import pack_columns      # the columns as words; the dataset packs them once, for both
+from ...data import blocks, pack_columns      # the columns as words; the dataset packs them once, for both
 
-__all__ = ["pack_mask", "pack_columns", "nested_neighbours", "unique_columns", "WeightPlanes", "as_rows_of_bytes"]
+__all__ = ["pack_mask", "pack_columns", "by_word", "nested_neighbours", "unique_columns", "WeightPlanes", "as_rows_of_bytes"]
 
 
 def pack_mask(mask: np.ndarray) -> np.ndarray:
@@ -50,8 +50,29 @@ def nested_neighbours(column_words: np.ndarray) -> tuple[np.ndarray, np.ndarray]
     >>> rising.tolist(), falling.tolist()
     ([True, False], [False, True])
     """
-    a, b = column_words[:-1], column_words[1:]
-    return ~np.any(a & ~b, axis=1), ~np.any(b & ~a, axis=1)
+    n_pairs = max(0, len(column_words) - 1)
+    rising, falling = np.empty(n_pairs, dtype=bool), np.empty(n_pairs, dtype=bool)
+    for start, stop in blocks(n_pairs, 8 * column_words.shape[1]):     # bounded pieces on wide tables
+        a, b = column_words[start:stop], column_words[start + 1:stop + 1]
+        rising[start:stop] = ~np.any(a & ~b, axis=1)
+        falling[start:stop] = ~np.any(b & ~a, axis=1)
+    return rising, falling
+
+
+def by_word(column_words: np.ndarray) -> np.ndarray:
+    """The columns' words word-major, shape (words, features): ``column_words.T`` as a contiguous copy,
+    made in bounded pieces on wide tables.
+
+    Examples
+    --------
+    >>> by_word(np.array([[1, 2], [3, 4], [5, 6]], dtype=np.uint64)).tolist()
+    [[1, 3, 5], [2, 4, 6]]
+    """
+    n_features, n_words = column_words.shape
+    out = np.empty((n_words, n_features), dtype=column_words.dtype)
+    for start, stop in blocks(n_features, 8 * n_words):
+        out[:, start:stop] = column_words[start:stop].T
+    return out
 
 
 def as_rows_of_bytes(words: np.ndarray) -> np.ndarray:

@@ -91,7 +91,6 @@ class DepthDeepening(Solver):
         self.depth = 0                            # the depth budget being solved (0 before the start)
         self.depth_results: list[dict] = []       # one entry per finished depth
         self._search_at_depth: GOSDT | None = None
-        self._subsolvers = None                   # the depth searches' shared exact solvers (GOSDT.subsolvers)
         # The incumbent starts as the single leaf; bounds in weight units.
         counts = dataset.class_counts(dataset.all_points)
         loss, prediction = self.model.leaf(counts)
@@ -102,18 +101,46 @@ class DepthDeepening(Solver):
         self._lb = 0.0                            # raised to eq + λ when the search starts
         self._done_expansions = 0
         self._done_counts = {name: 0 for name in self.SWITCHES}
+        # The exact solvers every depth's search shares (GOSDT.subsolvers), built here, in the setup
+        # (where a Ctrl-C is answered at once), not inside the first unit of work: on a wide table
+        # building them is the longest part of a search's setup. The portfolio gives its GOSDT
+        # member's instead (:meth:`sharing`).
+        shared = self.__dict__.pop("_shared_subsolvers", None)
+        self._subsolvers = shared if shared is not None else GOSDT(dataset, **self._depth_settings(1)).subsolvers
+
+    @classmethod
+    def sharing(cls, subsolvers, dataset: Dataset, **settings) -> "DepthDeepening":
+        """Iterative deepening whose depth searches use another search's exact solvers, built without its own.
+
+        The same search as ``cls(dataset, **settings)`` followed by :meth:`adopt_subsolvers`, without
+        first building the solvers it would drop (see ``GOSDT.sharing``).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from treeopt.data import Dataset
+        >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5)
+        >>> ds = Dataset.from_binary(X, X[:, 0] ^ X[:, 1])
+        >>> shared = GOSDT(ds, regularization=0.05).subsolvers
+        >>> round(DepthDeepening.sharing(shared, ds, regularization=0.05).run().objective, 4)
+        0.2
+        """
+        solver = cls.__new__(cls, dataset, **settings)
+        solver._shared_subsolvers = subsolvers
+        solver.__init__(dataset, **settings)
+        return solver
+
+    def _depth_settings(self, depth: int) -> dict:
+        """The settings of the GOSDT search of one depth budget."""
+        return dict(regularization=self.regularization, objective=self.objective, depth_budget=depth,
+                    **self.switch_settings())
 
     # -- the search --------------------------------------------------------------------------
     def _depth_search(self, depth: int) -> GOSDT:
-        search = GOSDT(self.dataset, regularization=self.regularization, objective=self.objective,
-                       depth_budget=depth, **self.switch_settings())
         # One set of exact small-tree solvers for every depth: what one depth's search solved (the
-        # best tree of depth d over all rows, its children's seeds) the next one finds kept.
-        if self._subsolvers is None:
-            self._subsolvers = search.subsolvers
-        else:
-            search.adopt_subsolvers(self._subsolvers)
-        return search
+        # best tree of depth d over all rows, its children's seeds) the next one finds kept. A depth
+        # search is built inside a unit of work, so it is built with them, not with its own first.
+        return GOSDT.sharing(self._subsolvers, self.dataset, **self._depth_settings(depth))
 
     def _search(self):
         eq, lam = self._eq, self.penalty

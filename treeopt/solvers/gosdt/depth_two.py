@@ -34,7 +34,7 @@ from threadpoolctl import ThreadpoolController
 
 from ...data import points_in
 from ..slices import SliceClock, drain
-from .bit_columns import WeightPlanes, nested_neighbours, pack_columns, pack_mask, unique_columns
+from .bit_columns import WeightPlanes, by_word, nested_neighbours, pack_columns, pack_mask, unique_columns
 from .two_class_depth_two import two_class_children, two_class_depth_two
 
 __all__ = ["DepthTwoSolver", "DepthTwoResult", "PairCounts", "Leaves", "leaf_loss", "split_or_leaf",
@@ -508,7 +508,7 @@ class DepthTwoSolver:
         # (treeopt/solvers/gosdt/bit_columns.py); the class weights as bit planes when read (:attr:`planes`).
         if column_words is None:
             column_words = pack_columns(self.points)
-        self.packed_by_word = np.ascontiguousarray(column_words.T)   # (words, features)
+        self.packed_by_word = by_word(column_words)                  # (words, features)
         # Features nested with the one before them (``f_{i-1} ⊆ f_i`` or the reverse), as consecutive
         # thresholds of one numeric column are: on any support two nested columns are equal exactly
         # when they have as many rows, so equal neighbours are found by counting (:meth:`columns`).

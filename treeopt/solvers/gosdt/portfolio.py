@@ -95,10 +95,9 @@ class Portfolio(Solver):
         gosdt.depth_three_start_after = self.THREE_START_AFTER
         gosdt.depth_three_start_share = self.THREE_START_SHARE
         gosdt.keep_start_when_offered = True
-        deepening = DepthDeepening(dataset, **common)
         # One set of exact small-tree solvers for both: with a depth budget of five, GOSDT's loop over
         # root splits and iterative deepening's last depth solve the same supports.
-        deepening.adopt_subsolvers(gosdt.subsolvers)
+        deepening = DepthDeepening.sharing(gosdt.subsolvers, dataset, **common)
         self.members = {"gosdt": gosdt, "deepening": deepening}
         self.eps = EPS                         # objective units (the members' tolerance, EPS × total weight)
         self.closed_by = None

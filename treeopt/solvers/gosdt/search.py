@@ -298,33 +298,38 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
         self._two_leaves = self.bounds["two_leaves"] and not self.lower_bound_guessed
         self._depth_two = self.bounds["depth_two"] and not self.lower_bound_guessed
         self._wide = dataset.n_features >= self.wide_features
-        wanted = self._depth_two or self.bounds["completions"]
-        self._pairs = DepthTwoSolver(dataset.points, dataset.counts * self.model.costs, self.penalty, self.eps,
-                                     column_words=dataset.column_words) if wanted and dataset.n_features > 0 else None
+        shared = self.__dict__.pop("_shared_subsolvers", None)      # given by GOSDT.sharing
+        if shared is not None:
+            self._check_subsolvers(shared)
+            self._pairs, self._sorted, self._three, self._loops = shared[:4]
+        else:
+            wanted = self._depth_two or self.bounds["completions"]
+            self._pairs = DepthTwoSolver(dataset.points, dataset.counts * self.model.costs, self.penalty, self.eps,
+                                         column_words=dataset.column_words) if wanted and dataset.n_features > 0 else None
+            self._sorted = None                    # the sorted-chains depth-two solver, where chains are long
+            if self._pairs is not None and self._depth_two and self.bounds["sorted_depth_two"] \
+                    and dataset.n_features > self.min_sorted_features:
+                chains = nested_chains(dataset.points, dataset.column_words)
+                if dataset.n_features >= self.min_chain_length * len(chains):
+                    self._sorted = SortedDepthTwo(dataset.points, dataset.counts * self.model.costs, self.penalty,
+                                                  self.eps, chains=chains)
+            self._three = DepthThreeSolver(self._pairs, children=self._sorted,
+                                           target_slack=self.child_slack_lambdas if self.bounds["child_slack"] else 0.0) \
+                if self._pairs is not None and self._depth_two and self.bounds["depth_three"] else None
+            # depth_four and depth_five_six: remaining depth -> the loop solver of that depth.
+            self._loops = {}
+            if self._three is not None and self.bounds["depth_four"] \
+                    and dataset.n_points * dataset.n_features <= self.depth_four_max_cells:
+                self._loops[4] = DepthFourSolver(self._three)
+                # Deeper loops on threshold columns only (mostly nested neighbours), where one solved split
+                # closes its neighbouring thresholds; on one-hot data they certify no faster at depth five
+                # and meet good trees later than the search's dives.
+                thresholds = self._pairs.nested_with_previous.mean() >= DepthTwoSolver.min_nested_share
+                for depth in range(5, self.max_loop_depth + 1) if self.bounds["depth_five_six"] and thresholds else ():
+                    self._loops[depth] = DepthFourSolver(self._loops[depth - 1])
         # Completions need a full pair matrix at once; the exact solvers bound their way through any width.
         self._all_pairs = dataset.n_features <= self.max_pair_features
         self._similar = self._pairs is not None and self.bounds["similar_support"] and not self.lower_bound_guessed
-        self._sorted = None                    # the sorted-chains depth-two solver, where chains are long
-        if self._pairs is not None and self._depth_two and self.bounds["sorted_depth_two"] \
-                and dataset.n_features > self.min_sorted_features:
-            chains = nested_chains(dataset.points, dataset.column_words)
-            if dataset.n_features >= self.min_chain_length * len(chains):
-                self._sorted = SortedDepthTwo(dataset.points, dataset.counts * self.model.costs, self.penalty,
-                                              self.eps, chains=chains)
-        self._three = DepthThreeSolver(self._pairs, children=self._sorted,
-                                       target_slack=self.child_slack_lambdas if self.bounds["child_slack"] else 0.0) \
-            if self._pairs is not None and self._depth_two and self.bounds["depth_three"] else None
-        # depth_four and depth_five_six: remaining depth -> the loop solver of that depth.
-        self._loops = {}
-        if self._three is not None and self.bounds["depth_four"] \
-                and dataset.n_points * dataset.n_features <= self.depth_four_max_cells:
-            self._loops[4] = DepthFourSolver(self._three)
-            # Deeper loops on threshold columns only (mostly nested neighbours), where one solved split
-            # closes its neighbouring thresholds; on one-hot data they certify no faster at depth five
-            # and meet good trees later than the search's dives.
-            thresholds = self._pairs.nested_with_previous.mean() >= DepthTwoSolver.min_nested_share
-            for depth in range(5, self.max_loop_depth + 1) if self.bounds["depth_five_six"] and thresholds else ():
-                self._loops[depth] = DepthFourSolver(self._loops[depth - 1])
         self._three_runs = {}            # id(problem) -> RootSplitRun of a depth-three or depth-four solve under way
         self._subsolve_marks = (0, 0)    # the subsolvers' counters when this search last counted (_count_subsolves)
         self.root: Problem | None = None
@@ -346,6 +351,31 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
         self._plugin_bounds = PluginLowerBounds(self, plugins) if plugins else None
         if self._plugin_bounds is not None:
             self._plugin_bounds.check_on_root()
+
+    @classmethod
+    def sharing(cls, subsolvers: "Subsolvers", dataset: Dataset, **settings) -> "GOSDT":
+        """A search that solves small subtrees with another search's exact solvers, built without its own.
+
+        The same search as ``cls(dataset, **settings)`` followed by
+        :meth:`adopt_subsolvers`, without first building the solvers it would drop: on a wide
+        table (thousands of threshold columns over many rows) building them is the longest part of
+        a search's setup, and iterative deepening builds one search per depth inside a unit of work.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from treeopt.data import Dataset
+        >>> X = np.array([[a, b, c] for a in (0, 1) for b in (0, 1) for c in (0, 1)] * 2)
+        >>> ds = Dataset.from_binary(X, X.sum(axis=1) % 2)
+        >>> shallow = GOSDT(ds, regularization=0.01, depth_budget=3)
+        >>> deep = GOSDT.sharing(shallow.subsolvers, ds, regularization=0.01, depth_budget=4)
+        >>> deep.subsolvers.pairs is shallow.subsolvers.pairs, round(deep.run().objective, 4)
+        (True, 0.08)
+        """
+        search = cls.__new__(cls, dataset, **settings)
+        search._shared_subsolvers = subsolvers
+        search.__init__(dataset, **settings)
+        return search
 
     def _reference_sums(self, reference_errors) -> list:
         """Validate per-point reference errors; return [(class cost, SubsetSum of that class's errors)]."""

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...data import pack_columns
+from ...data import blocks, pack_columns
 from .bit_columns import nested_neighbours
 from ..slices import drain
 from .depth_two import LEAF, SlicedRun, leaf_loss, search_root_splits_steps, whole_weights
@@ -196,11 +196,12 @@ class SortedDepthTwo:
         # faster than summing every feature.
         rank = np.empty((len(self.chains), self.n_points), dtype=np.int32)
         for c, (start, stop, chain) in enumerate(zip(starts, stops, self.chains)):
-            run = points[:, start:stop]
-            if chain[0] <= chain[-1]:                   # rising: rank = the first true feature
-                rank[c] = np.where(run[:, -1], run.argmax(axis=1), stop - start)
-            else:                                       # falling: rank = the run's features after the trues
-                rank[c] = np.where(run[:, -1], 0, (stop - start) - run.argmin(axis=1))
+            for first, last in blocks(self.n_points, stop - start):   # bounded pieces on wide tables
+                run = points[first:last, start:stop]
+                if chain[0] <= chain[-1]:               # rising: rank = the first true feature
+                    rank[c, first:last] = np.where(run[:, -1], run.argmax(axis=1), stop - start)
+                else:                                   # falling: rank = the run's features after the trues
+                    rank[c, first:last] = np.where(run[:, -1], 0, (stop - start) - run.argmin(axis=1))
         return rank
 
     def best(self, mask: np.ndarray, target: float = np.inf) -> tuple[float, object]:

@@ -192,13 +192,17 @@ class SubsolverCalls:
         >>> round(shallow.run().objective, 4), round(deep.run().objective, 4)   # parity: 8 leaves at depth 3
         (0.08, 0.08)
         """
+        self._check_subsolvers(subsolvers)
+        if self._generator is not None:
+            raise ValueError("adopt_subsolvers must be called before the search starts.")
+        self._pairs, self._sorted, self._three, self._loops = subsolvers[:4]
+
+    def _check_subsolvers(self, subsolvers: "Subsolvers") -> None:
+        """Refuse subsolvers built for another question (:meth:`adopt_subsolvers`, ``GOSDT.sharing``)."""
         if subsolvers.dataset is not self.dataset or subsolvers.question != self._question() \
                 or self.lower_bound_guessed:
             raise ValueError("adopt_subsolvers needs the subsolvers of a search over the same dataset with the same "
                              "regularization, objective and bounds, without lower-bound guessing.")
-        if self._generator is not None:
-            raise ValueError("adopt_subsolvers must be called before the search starts.")
-        self._pairs, self._sorted, self._three, self._loops = subsolvers[:4]
 
     def _solve_small(self, problem: Problem, objective: float, spec, counter: str | None = "depth_two") -> None:
         """``depth_two``/``depth_three``: the problem's optimum is its best tree of depth at most two or three.
