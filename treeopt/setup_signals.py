@@ -40,7 +40,7 @@ from __future__ import annotations
 import signal
 import threading
 
-__all__ = ["HELD_SIGNALS", "SetupSignals", "answer_lost_signals"]
+__all__ = ["HELD_SIGNALS", "SetupSignals", "answer_lost_signals", "wrap_handlers", "restore_handlers"]
 
 #: The signals whose Python handlers treeopt wraps: Ctrl-C and SIGTERM, and the others a program
 #: commonly handles in Python (a timer's SIGALRM, SIGHUP, SIGUSR1/2), whose handler may raise too
@@ -48,6 +48,43 @@ __all__ = ["HELD_SIGNALS", "SetupSignals", "answer_lost_signals"]
 #: of work (:mod:`treeopt.solvers.interrupts`); the setup passes them on at once (this module).
 HELD_SIGNALS = tuple(s for s in (getattr(signal, name, None) for name in
                                  ("SIGINT", "SIGTERM", "SIGALRM", "SIGHUP", "SIGUSR1", "SIGUSR2")) if s)
+
+def wrap_handlers(replacement) -> dict:
+    """Install ``replacement`` for every signal of :data:`HELD_SIGNALS` that has a Python handler.
+
+    Returns the handlers replaced, by signal number: ``replacement`` calls them to deliver a signal.
+    Only the main thread receives signals, so elsewhere nothing is installed. Signals at their
+    default action or ignored (``SIG_DFL``, ``SIG_IGN``) and handlers set from C are left alone.
+
+    Examples
+    --------
+    >>> previous = wrap_handlers(lambda signum, frame: None)
+    >>> restore_handlers(previous, None) is None
+    True
+    """
+    previous: dict = {}
+    if threading.current_thread() is not threading.main_thread():
+        return previous
+    for signum in HELD_SIGNALS:
+        handler = signal.getsignal(signum)
+        if callable(handler):
+            previous[signum] = handler
+            signal.signal(signum, replacement)
+    return previous
+
+
+def restore_handlers(previous: dict, replacement) -> None:
+    """Put back the handlers :func:`wrap_handlers` replaced, where ``replacement`` is still installed.
+
+    A handler someone installed meanwhile (a later block still open) stays.
+    """
+    for signum, handler in previous.items():
+        try:
+            if replacement is None or signal.getsignal(signum) == replacement:
+                signal.signal(signum, handler)
+        except ValueError:                  # pragma: no cover - closed from another thread
+            pass
+
 
 #: The :class:`SetupSignals` blocks open in the main thread, innermost last.
 _OPEN: list = []
@@ -74,11 +111,7 @@ class SetupSignals:
     def __enter__(self) -> "SetupSignals":
         if threading.current_thread() is not threading.main_thread():
             return self                     # signals reach the main thread only; nothing to watch here
-        for signum in HELD_SIGNALS:
-            handler = signal.getsignal(signum)
-            if callable(handler):           # SIG_DFL / SIG_IGN (ints) and None (set from C) are left alone
-                self._previous[signum] = handler
-                signal.signal(signum, self._pass_on)
+        self._previous = wrap_handlers(self._pass_on)
         _OPEN.append(self)
         return self
 
@@ -97,12 +130,7 @@ class SetupSignals:
     def __exit__(self, exc_type, exc, tb) -> None:
         if self in _OPEN:
             _OPEN.remove(self)
-        for signum, handler in self._previous.items():
-            try:
-                if signal.getsignal(signum) == self._pass_on:    # not replaced meanwhile by someone else
-                    signal.signal(signum, handler)
-            except ValueError:              # pragma: no cover - closed from another thread
-                pass
+        restore_handlers(self._previous, self._pass_on)
         if exc_type is not None:            # an exception is leaving the block: the signal's, or one
             self.unanswered.clear()         # that ends the setup anyway
             return

@@ -32,9 +32,8 @@ Examples
 from __future__ import annotations
 
 import signal
-import threading
 
-from ..setup_signals import HELD_SIGNALS
+from ..setup_signals import HELD_SIGNALS, restore_handlers, wrap_handlers
 
 __all__ = ["DeferredSignals", "HELD_SIGNALS"]
 
@@ -67,13 +66,7 @@ class DeferredSignals:
         self._previous: dict = {}
 
     def __enter__(self) -> "DeferredSignals":
-        if threading.current_thread() is not threading.main_thread():
-            return self                     # signals reach the main thread only; nothing to hold here
-        for signum in HELD_SIGNALS:
-            handler = signal.getsignal(signum)
-            if callable(handler):           # SIG_DFL / SIG_IGN (ints) and None (set from C) are left alone
-                self._previous[signum] = handler
-                signal.signal(signum, self._hold)
+        self._previous = wrap_handlers(self._hold)     # signals reach the main thread only
         return self
 
     def _hold(self, signum, frame) -> None:
@@ -94,12 +87,7 @@ class DeferredSignals:
         # open at once, the later one's handler stays until it closes, and passes signals on.
         self.inside = False                 # a copy of _hold left installed by someone now passes signals on
         previous = self._previous
-        for signum, handler in previous.items():
-            try:
-                if signal.getsignal(signum) == self._hold:    # not replaced meanwhile by someone else
-                    signal.signal(signum, handler)
-            except ValueError:              # pragma: no cover - a generator finalized in another thread
-                pass
+        restore_handlers(previous, self._hold)
         if not self.pending:
             return
         pending, self.pending = self.pending, []
