@@ -25,6 +25,16 @@ def read_binary(name: str):
     return frame.iloc[:, :-1], frame.iloc[:, -1]
 
 
+@pytest.fixture(scope="module")
+def monk():
+    """monk 1 as a treeopt Dataset (the plug-in tests of every search share it)."""
+    from treeopt.data import Dataset
+    from treeopt.datasets import load_monk
+
+    X, y = load_monk(1)
+    return Dataset.from_arrays(X, y)
+
+
 @pytest.fixture(scope="session")
 def reference_optima() -> pd.DataFrame:
     path = DATASETS / "reference_optima.csv"

@@ -180,9 +180,10 @@ def fold_frontier(X, y, sample_weight, settings: dict, deadline: float | None = 
     The builder that :func:`treeopt.cross_validate_frontier` hands to the fold loop
     (:func:`treeopt.frontier.cross_validation.cross_validate_folds`); it runs in a worker.
     ``settings`` are :func:`fit_frontier`'s keyword arguments. With a ``deadline`` (a ``time.time()``)
-    the binarization runs to the end (a fold without its features has no tree at all) and the search
-    stops at the deadline, or after ``settings["time_limit"]`` seconds, whichever comes first; the setup
-    seconds are then measured (0 without a deadline).
+    the setup (guessing thresholds, binarizing) stops at it, and the fold then holds the single leaf,
+    uncertified (its rows are never chosen); the search stops at the deadline, or after
+    ``settings["time_limit"]`` seconds, whichever comes first; the setup seconds are then measured (0
+    without a deadline).
 
     Parameters
     ----------
@@ -213,8 +214,13 @@ def fold_frontier(X, y, sample_weight, settings: dict, deadline: float | None = 
     start = time.perf_counter()
     building = {name: settings[name] for name in ("max_leaves", "objective", "omega", "min_regularization",
                                                    "thresholds", "max_thresholds", "missing", "random_state")}
-    search, _ = build_frontier_search(X, y, sample_weight=sample_weight, **building)   # no setup limit
+    # The setup (guessing thresholds, binarizing) keeps to the deadline too: a fold whose setup runs out
+    # holds the single leaf, uncertified, and its rows are never chosen.
+    search, stopped = build_frontier_search(X, y, sample_weight=sample_weight,
+                                            setup_time_limit=max(deadline - time.time(), _LEAST_SECONDS), **building)
     setup = time.perf_counter() - start
+    if stopped is not None:
+        return run_frontier(search, setup_stopped=stopped), setup
     remaining = max(deadline - time.time(), _LEAST_SECONDS)
     limit = settings["time_limit"]
     front = run_frontier(search, time_limit=remaining if limit is None else min(limit, remaining),
