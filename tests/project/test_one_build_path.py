@@ -29,9 +29,10 @@ PACKAGE = Path(treeopt.__file__).parent
 BUILDER = {"treeopt/building.py"}
 #: Functions that may call a solver class (by enclosing function name and file): ``Solver.rebuild``
 #: copies a solver, and the portfolio and iterative deepening are made of GOSDT searches on their
-#: own dataset (their parts, not a user's solver).
+#: own dataset (their parts, not a user's solver; deepening builds one at its start for the exact
+#: solvers its depth searches share).
 COMPOSERS = {("treeopt/solvers/base.py", "rebuild"), ("treeopt/solvers/gosdt/portfolio.py", "__init__"),
-             ("treeopt/solvers/gosdt/deepening.py", "_depth_search")}
+             ("treeopt/solvers/gosdt/deepening.py", "_depth_search"), ("treeopt/solvers/gosdt/deepening.py", "__init__")}
 
 
 class Built(Exception):
