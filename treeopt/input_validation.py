@@ -74,7 +74,8 @@ def validate_predict_input(estimator, X):
     Returns
     -------
     DataFrame or ndarray
-        ``X`` itself when it is a DataFrame, else the validated array.
+        ``X`` itself when it is a DataFrame; else the validated array, as a DataFrame under the fitted
+        names when the estimator was fitted on named columns.
 
     Examples
     --------
@@ -88,7 +89,13 @@ def validate_predict_input(estimator, X):
     if isinstance(X, pd.DataFrame):
         validate_data(estimator, X, skip_check_array=True, reset=False)
         return _check_frame(estimator, X)
-    return validate_data(estimator, X, dtype=None, ensure_all_finite=False, reset=False)
+    array = validate_data(estimator, X, dtype=None, ensure_all_finite=False, reset=False)
+    names = getattr(estimator, "feature_names_in_", None)
+    if names is not None:
+        # Fitted on named columns: scikit-learn has just warned that an array is read by position; the
+        # tree then reads it under the fitted names, so it does not warn a second time.
+        return pd.DataFrame(array, columns=list(names))
+    return array
 
 
 def _check_frame(estimator, X: pd.DataFrame) -> pd.DataFrame:

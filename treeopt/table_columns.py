@@ -9,13 +9,15 @@ they were fitted, so nothing downstream ever reads a column by position:
   that lists the difference and the fix;
 * fitted on an array, the table is read **by position** (an array has no names); only its
   width is checked;
-* an array given to a tree fitted on named columns is read by position, as scikit-learn does;
+* an array given to a tree fitted on named columns is read by position with a ``UserWarning``
+  (an array has no names to check), as scikit-learn's estimators do;
 * a column that held numbers at fit and holds strings now (or the reverse) is refused: ``'1'``
   never equals ``1``, so such a column would send every row the same way, silently.
 """
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -94,6 +96,13 @@ def read_columns(X, columns: FittedColumns, *, reader: str = "the tree") -> pd.D
     >>> fitted = FittedColumns(("age", "income"), (True, True), named=True)
     >>> read_columns(pd.DataFrame({"income": [9], "age": [1]}), fitted).iloc[0].tolist()
     [1, 9]
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     read_columns(np.array([[1, 9]]), fitted).columns.tolist()
+    ['age', 'income']
+    >>> str(caught[0].message)[:61]
+    'X does not have valid feature names, but the tree was fitted '
     >>> read_columns(pd.DataFrame({"age": [1], "salary": [9]}), fitted)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -107,6 +116,10 @@ def read_columns(X, columns: FittedColumns, *, reader: str = "the tree") -> pd.D
             raise ValueError(f"X has {array.shape[1]} features, but {reader} is expecting {len(columns.names)} "
                              f"features as input (columns {list(columns.names)}); pass a table with exactly "
                              "these columns.")
+        if columns.named:
+            warnings.warn(f"X does not have valid feature names, but {reader} was fitted with feature names "
+                          f"{list(columns.names)}: its columns are read by position. Pass a DataFrame with these "
+                          "columns to have them read by name.", UserWarning, stacklevel=3)
         frame = pd.DataFrame(array, columns=list(columns.names))
     _refuse_changed_kinds(frame, columns, reader)
     return frame

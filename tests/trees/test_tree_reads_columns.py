@@ -1,6 +1,7 @@
 """A tree reads its original table by column name (fitted on a DataFrame) or by position (an array)."""
 
 import json
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -51,3 +52,21 @@ def test_a_multiway_tree_reads_by_name():
     assert clf.tree_.predict(table[["size", "colour"]]).tolist() == labels
     with pytest.raises(ValueError, match="not seen at fit"):
         clf.tree_.predict(table.rename(columns={"colour": "color"}))
+
+
+def test_an_array_given_to_a_tree_fitted_on_names_is_read_by_position_with_a_warning(clf):
+    """An array has no names to check: the tree and its binarizer say they read it by position."""
+    for reader in (clf.tree_.predict, clf.binarizer_.transform):
+        with pytest.warns(UserWarning, match=r"fitted with feature names \['a', 'b', 'c'\].*by position"):
+            reader(X.to_numpy())
+    with pytest.warns(UserWarning, match="by position"):
+        assert clf.tree_.predict(X.to_numpy()).tolist() == clf.tree_.predict(X).tolist()
+
+
+def test_the_estimator_warns_once_for_an_array_after_fitting_on_names(clf):
+    """scikit-learn's own warning is the one: the tree reads the checked array under the fitted names."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        predicted = clf.predict(X.to_numpy())
+    assert predicted.tolist() == Y.tolist()
+    assert len([w for w in caught if "feature names" in str(w.message)]) == 1
