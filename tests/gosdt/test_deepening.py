@@ -75,12 +75,8 @@ def test_deepening_shares_its_exact_solvers_across_depths(monkeypatch):
     assert shared[1] < alone[1]
 
 
-@pytest.mark.parametrize("combined", ["deepening", "portfolio"])
-def test_the_exact_solvers_are_built_once_not_once_per_depth(monkeypatch, combined):
-    """Each depth's search is built inside a unit of work: it is built with the shared solvers
-    (``GOSDT.sharing``) instead of building its own and dropping them, which on wide tables made
-    that unit the longest of the search. The portfolio's depth searches use its GOSDT member's."""
-    from treeopt.solvers import Portfolio
+def _count_depth_two_builds(monkeypatch) -> list:
+    """Count the exact depth-two solvers GOSDT builds from now on (one entry per build)."""
     from treeopt.solvers.gosdt import search as gosdt_search
     built = []
     original = gosdt_search.DepthTwoSolver
@@ -91,6 +87,16 @@ def test_the_exact_solvers_are_built_once_not_once_per_depth(monkeypatch, combin
             super().__init__(*args, **kwargs)
 
     monkeypatch.setattr(gosdt_search, "DepthTwoSolver", CountedDepthTwoSolver)
+    return built
+
+
+@pytest.mark.parametrize("combined", ["deepening", "portfolio"])
+def test_the_exact_solvers_are_built_once_not_once_per_depth(monkeypatch, combined):
+    """Each depth's search is built inside a unit of work: it is built with the shared solvers
+    (``GOSDT.sharing``) instead of building its own and dropping them, which on wide tables made
+    that unit the longest of the search. The portfolio's depth searches use its GOSDT member's."""
+    from treeopt.solvers import Portfolio
+    built = _count_depth_two_builds(monkeypatch)
     dataset = _checkerboard()
     solver = (DepthDeepening if combined == "deepening" else Portfolio)(dataset, regularization=0.01, depth_budget=4)
     assert len(built) == 1                          # the portfolio: its GOSDT member's, handed to deepening
@@ -106,16 +112,7 @@ def test_the_exact_solvers_are_built_once_not_once_per_depth(monkeypatch, combin
 def test_deepening_builds_its_exact_solvers_in_the_setup_not_in_a_unit_of_work(monkeypatch):
     """Building the shared solvers is the longest part of a search's setup on wide tables: done when
     the solver is built (where a Ctrl-C is answered at once), no unit of work builds one."""
-    from treeopt.solvers.gosdt import search as gosdt_search
-    built = []
-    original = gosdt_search.DepthTwoSolver
-
-    class CountedDepthTwoSolver(original):
-        def __init__(self, *args, **kwargs):
-            built.append(1)
-            super().__init__(*args, **kwargs)
-
-    monkeypatch.setattr(gosdt_search, "DepthTwoSolver", CountedDepthTwoSolver)
+    built = _count_depth_two_builds(monkeypatch)
     solver = DepthDeepening(_checkerboard(), regularization=0.01, depth_budget=4)
     assert len(built) == 1
     solver.step(1)                                   # the first unit: it starts the depth-one search
