@@ -22,6 +22,7 @@ from .building import make_solver
 from .data import Dataset
 from .encoding import no_feature_binarizer
 from .frontier.result import Frontier
+from .setup_signals import SetupSignals
 from .solvers.base import Solver, check_cache_limit
 
 __all__ = ["build_frontier_search", "fit_frontier", "fold_frontier", "run_frontier", "DEFAULT_MAX_LEAVES"]
@@ -125,7 +126,9 @@ def build_frontier_search(X, y=None, max_leaves: int = DEFAULT_MAX_LEAVES, *, ob
     if y is None:
         raise ValueError("y is required (the labels), unless X is a treeopt Dataset.")
     try:
-        with binarization_deadline(setup_time_limit):     # a long binarization stops at the time limit
+        # A long binarization stops at the time limit; a Ctrl-C is answered at once, and again at the
+        # setup's next checkpoint if a finalizer swallowed it (treeopt/setup_signals.py).
+        with SetupSignals(), binarization_deadline(setup_time_limit):
             return make_solver(X, y, sample_weight=sample_weight, thresholds=thresholds,
                                max_thresholds=max_thresholds, missing=missing, random_state=random_state,
                                **settings), None

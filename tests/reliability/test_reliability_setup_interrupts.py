@@ -20,6 +20,7 @@ import pandas as pd
 import pytest
 from sklearn.exceptions import ConvergenceWarning
 
+import treeopt
 import treeopt.binarize as binarize
 from treeopt import OptimalTreeClassifier
 from treeopt.datasets import load_monk
@@ -281,3 +282,15 @@ def test_a_ctrl_c_between_the_setup_and_the_first_unit_keeps_a_resumable_search(
     resumed = clf.solver_.run()
     assert resumed.optimal
     assert resumed.objective == pytest.approx(OptimalTreeClassifier(regularization=0.01).fit(X, y).objective_)
+
+
+@pytest.mark.parametrize("lost", [False, True], ids=["raised", "swallowed_by_a_finalizer"])
+def test_ctrl_c_while_a_frontier_binarizes_stops_it(monkeypatch, lost):
+    """The frontier's setup answers a Ctrl-C as the fit's does, also one a finalizer swallowed."""
+    X, y = _wide_table(rows=80, columns=3)
+    sent = _ctrl_c_while_binarizing(monkeypatch, lost)
+    with pytest.raises(KeyboardInterrupt):
+        treeopt.frontier(X, y, max_leaves=3, thresholds="all")
+    assert sent
+    monkeypatch.undo()
+    assert treeopt.frontier(X, y, max_leaves=3, thresholds="all").table["certified"].all()
