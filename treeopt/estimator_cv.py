@@ -66,10 +66,12 @@ class OptimalTreeClassifierCV(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         Seconds for the whole ``fit``: the folds' searches and the frontier on
         all the data share it (each search runs at most ``time_limit / (waves +
         1)``, where ``waves`` is how many rounds of ``n_jobs`` parallel searches
-        they take, and none past ``time_limit``), and the refit gets what
-        remains, at least that share plus room to binarize the data again. A
-        search stops at the end of its current unit of work, and binarizing is
-        not cut short, so ``fit`` can run longer by that much.
+        they take, and none past ``time_limit``; a fold whose setup, guessing
+        thresholds or binarizing, reaches ``time_limit`` holds the single leaf
+        and is never chosen), and the refit gets what remains, at least that
+        share plus room to binarize all the data again, so that it is not left
+        with the single leaf: ``fit`` can run past ``time_limit`` by about one
+        setup of the whole table.
     cache_limit : int, optional
         Memory cap per search (entries of its memo).
     thresholds : {"auto", "all", "quantile", "guess"}, default="auto"
