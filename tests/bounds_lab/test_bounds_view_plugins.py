@@ -16,10 +16,11 @@ from treeopt.widgets import BoundsView, SolverPlayer  # noqa: E402
 from hand_bounds import MY_LOOKAHEAD
 
 
-def test_plugin_bound_in_the_view_and_kept_by_rerun():
+@pytest.mark.parametrize("search, regularization", [(OSDT, 0.1), (GOSDT, 0.01)], ids=["osdt", "gosdt"])
+def test_plugin_bound_in_the_view_and_kept_by_rerun(search, regularization):
     X, y = load_monk(1)
-    solver = OSDT(Dataset.from_arrays(X, y), regularization=0.1, bounds={"lookahead": False},
-                  plugins=[MY_LOOKAHEAD])
+    solver = search(Dataset.from_arrays(X, y), regularization=regularization, bounds={"lookahead": False},
+                    plugins=[MY_LOOKAHEAD])
     player = SolverPlayer(solver, views=[BoundsView])
     view = player.views[0]
     assert "my_lookahead" in view.switches and "Lemma 2, by hand" in view.switches["my_lookahead"].tooltip
@@ -31,8 +32,8 @@ def test_plugin_bound_in_the_view_and_kept_by_rerun():
     view.switches["my_lookahead"].value = False
     view.rerun(play=False)
     player.step(10**6)
-    assert "my_lookahead" in player.solver.switches and player.solver.bounds["my_lookahead"] is False
-    assert player.solver.prune_counts["my_lookahead"] == 0
+    assert isinstance(player.solver, search) and "my_lookahead" in player.solver.switches
+    assert player.solver.bounds["my_lookahead"] is False and player.solver.prune_counts["my_lookahead"] == 0
     assert "my_lookahead" in view.runs[1]["bounds_off"] and "my_lookahead" not in view.runs[0]["bounds_off"]
     assert view.runs[0]["objective"] == pytest.approx(view.runs[1]["objective"])
 
@@ -47,23 +48,3 @@ def test_plugin_queue_policy_switch_is_kept_by_rerun():
     view.switches["fewest_leaves"].value = False
     view.rerun(play=False)
     assert player.solver.bounds["fewest_leaves"] is False and "fewest_leaves" in player.solver.switches
-
-
-def test_gosdt_plugin_bound_in_the_view_and_kept_by_rerun():
-    X, y = load_monk(1)
-    solver = GOSDT(Dataset.from_arrays(X, y), regularization=0.01, bounds={"lookahead": False},
-                   plugins=[MY_LOOKAHEAD])
-    player = SolverPlayer(solver, views=[BoundsView])
-    view = player.views[0]
-    assert "my_lookahead" in view.switches and "Lemma 2, by hand" in view.switches["my_lookahead"].tooltip
-    player.step(10**6)
-    assert view.counts["my_lookahead"] == solver.prune_counts["my_lookahead"] > 0
-    bar = view.figure.data[0]
-    assert bar.x[list(bar.y).index("my_lookahead")] == view.counts["my_lookahead"]
-
-    view.switches["my_lookahead"].value = False
-    view.rerun(play=False)
-    player.step(10**6)
-    assert isinstance(player.solver, GOSDT) and player.solver.bounds["my_lookahead"] is False
-    assert player.solver.prune_counts["my_lookahead"] == 0
-    assert view.runs[0]["objective"] == pytest.approx(view.runs[1]["objective"])
