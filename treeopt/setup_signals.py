@@ -58,9 +58,17 @@ def wrap_handlers(replacement) -> dict:
 
     Examples
     --------
-    >>> previous = wrap_handlers(lambda signum, frame: None)
-    >>> restore_handlers(previous, None) is None
+    >>> import signal
+    >>> def ignore(signum, frame):
+    ...     pass
+    >>> before = signal.signal(signal.SIGINT, signal.default_int_handler)    # Python's own handler
+    >>> replaced = wrap_handlers(ignore)
+    >>> signal.getsignal(signal.SIGINT) is ignore
     True
+    >>> restore_handlers(replaced, ignore)
+    >>> signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    True
+    >>> _ = signal.signal(signal.SIGINT, before)
     """
     previous: dict = {}
     if threading.current_thread() is not threading.main_thread():
@@ -80,7 +88,7 @@ def restore_handlers(previous: dict, replacement) -> None:
     """
     for signum, handler in previous.items():
         try:
-            if replacement is None or signal.getsignal(signum) == replacement:
+            if signal.getsignal(signum) == replacement:
                 signal.signal(signum, handler)
         except ValueError:                  # pragma: no cover - closed from another thread
             pass
