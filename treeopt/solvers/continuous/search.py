@@ -57,8 +57,7 @@ from .anytime import DiscrepancySearch, cart_floor
 from .intervals import IntervalSearch
 from .column_bounds import ColumnBounds
 from . import split_blocks
-from .terminal import (SupportColumns, batch_size, best_depth_one, depth_one_by_column, depth_two_by_column,
-                       depth_two_children, leaf_loss)
+from .terminal import SupportColumns, batch_size, best_depth_one, depth_one_by_column, depth_two_by_column, leaf_loss
 
 __all__ = ["ContinuousSearch"]
 

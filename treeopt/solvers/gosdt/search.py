@@ -145,7 +145,7 @@ from .problem import Problem, counts_minus
 from ..plugins import declare_plugins
 from .plugin_bounds import PluginLowerBounds
 from .starts import IncumbentStarts
-from .subsolver_calls import SubsolverCalls
+from .subsolver_calls import SubsolverCalls, Subsolvers
 
 __all__ = ["GOSDT"]
 
@@ -353,7 +353,7 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
             self._plugin_bounds.check_on_root()
 
     @classmethod
-    def sharing(cls, subsolvers: "Subsolvers", dataset: Dataset, **settings) -> "GOSDT":
+    def sharing(cls, subsolvers: Subsolvers, dataset: Dataset, **settings) -> "GOSDT":
         """A search that solves small subtrees with another search's exact solvers, built without its own.
 
         The same search as ``cls(dataset, **settings)`` followed by

@@ -168,8 +168,7 @@ from ..plugins import PluginBound, QueuePolicy, declare_plugins, try_plugins
 from ..slices import SliceClock
 from ..subproblem import Subproblem
 from .last_level import complete_last_level, is_last_level
-from .leafset_bounds import (NON_ADDITIVE, dominating_split, equivalent_points_bound, f1_errors_bound,
-                             hierarchical_bound, split_gain_bound)
+from .leafset_bounds import NON_ADDITIVE, dominating_split, f1_errors_bound, split_gain_bound
 from .schedules import SCHEDULES, label_entropy, priority_key
 from .similar_support import SimilarSupport
 from .warm_start import tree_leaf_keys
