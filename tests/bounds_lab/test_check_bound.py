@@ -33,15 +33,21 @@ def test_a_hand_written_lookahead_passes():
     assert treeopt.check_bound(mine, n_cases=80).safe
 
 
-@pytest.mark.parametrize("unsafe", [SPLITS_NEVER_HELP, THREE_LEAVES_PER_SPLIT])
-def test_unsafe_bounds_are_caught_with_a_real_counterexample(unsafe):
-    report = treeopt.check_bound(unsafe)
+def _real_counterexample(report):
+    """The report's counterexample, checked against brute force: its optimum is the true one and the
+    search with the bound found worse. Returns the example, its table, labels and the true optimum."""
     example = report.counterexample
     assert not report.safe and "UNSAFE" in repr(report)
     X, y = example.data.drop(columns="y").to_numpy(), example.data["y"].to_numpy()
     truth = brute_force(X, y, example.regularization)
     assert example.optimal_objective == pytest.approx(truth.objective)
     assert example.found_objective > truth.objective + 1e-9
+    return example, X, y, truth
+
+
+@pytest.mark.parametrize("unsafe", [SPLITS_NEVER_HELP, THREE_LEAVES_PER_SPLIT])
+def test_unsafe_bounds_are_caught_with_a_real_counterexample(unsafe):
+    example, X, y, truth = _real_counterexample(treeopt.check_bound(unsafe))
     assert example.optimal_tree.objective(X, y, example.regularization, binarized=True) \
         == pytest.approx(truth.objective)
 
@@ -60,13 +66,7 @@ def test_a_hand_written_lookahead_passes_in_gosdt():
 
 @pytest.mark.parametrize("unsafe", [SPLITS_NEVER_HELP, THREE_LEAVES_PER_SPLIT])
 def test_gosdt_catches_the_unsafe_bounds_with_a_real_counterexample(unsafe):
-    report = treeopt.check_bound(unsafe, solver="gosdt")
-    example = report.counterexample
-    assert not report.safe and "UNSAFE" in repr(report)
-    X, y = example.data.drop(columns="y").to_numpy(), example.data["y"].to_numpy()
-    truth = brute_force(X, y, example.regularization)
-    assert example.optimal_objective == pytest.approx(truth.objective)
-    assert example.found_objective > truth.objective + 1e-9
+    example, X, y, _ = _real_counterexample(treeopt.check_bound(unsafe, solver="gosdt"))
     # The same case fails in GOSDT itself with the checker's switches (the report is no artefact).
     dataset = Dataset.from_binary(X, y, classes=[0, 1])
     solver = GOSDT(dataset, regularization=example.regularization, plugins=[unsafe],
