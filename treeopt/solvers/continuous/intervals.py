@@ -62,9 +62,6 @@ class IntervalSearch:
         A lower bound on any child's cost (a leaf's penalty).
     pruning : bool
         Use the bounds of the module docstring; off, an interval's bound is ``2 × floor``.
-    seeds : list of (ndarray, ndarray), optional
-        Per column (or None for a column), lower bounds on the left and right child of each
-        threshold known before any evaluation (a solved sibling's, :mod:`.sibling_bounds`).
 
     Attributes
     ----------
@@ -76,14 +73,11 @@ class IntervalSearch:
         The least bound of a closed interval (a lower bound on every threshold pruned).
     """
 
-    def __init__(self, cumulative: list, totals: list, *, floor: float, pruning: bool, seeds: list | None = None):
+    def __init__(self, cumulative: list, totals: list, *, floor: float, pruning: bool):
         self.cumulative = cumulative
         self.totals = totals
         self.floor = floor
         self.pruning = pruning
-        # Per column, (left, right): lower bounds on the children of every threshold known before any
-        # evaluation (:mod:`.sibling_bounds`), or None.
-        self.seeds = seeds if pruning else None
         self.pruned = 0
         self.evaluated = 0
         self.closed_bound = float("inf")
@@ -95,8 +89,6 @@ class IntervalSearch:
         for f, cum in enumerate(cumulative):
             if len(cum):
                 heapq.heappush(self._heap, (2 * floor, f, -1, len(cum)))
-                if self.seeds is not None and self.seeds[f] is not None:
-                    self._stale.add((f, -1, len(cum)))
 
     # -- the bound ------------------------------------------------------------------------------
     def _ends(self, f: int, i: int) -> tuple[float, float, float]:
@@ -116,10 +108,7 @@ class IntervalSearch:
         la, ra, wa = self._ends(f, a)
         lb, rb, wb = self._ends(f, b)
         w = self.cumulative[f][m]
-        left, right = max(la, lb - (wb - w), self.floor), max(rb, ra - (w - wa), self.floor)
-        if self.seeds is not None and self.seeds[f] is not None:
-            left, right = max(left, float(self.seeds[f][0][m])), max(right, float(self.seeds[f][1][m]))
-        return left, right
+        return max(la, lb - (wb - w), self.floor), max(rb, ra - (w - wa), self.floor)
 
     def interval_reach(self, f: int, a: int, m: int, b: int) -> float:
         """The cost-weighted rows between threshold ``m`` and the farther of its evaluated neighbours
@@ -143,46 +132,12 @@ class IntervalSearch:
         """The least lower bound of a split at any threshold strictly between ``a`` and ``b``."""
         if not self.pruning:
             return 2 * self.floor
-        return float(self.threshold_bounds(f, a, b).min())
-
-    def threshold_bounds(self, f: int, a: int, b: int) -> np.ndarray:
-        """The lower bound of a split at each threshold strictly between ``a`` and ``b`` (evaluated
-        neighbours, or the column's ends)."""
         la, ra, wa = self._ends(f, a)
         lb, rb, wb = self._ends(f, b)
         w = self.cumulative[f][a + 1:b]
         left = np.maximum(np.maximum(la, lb - (wb - w)), self.floor)
         right = np.maximum(np.maximum(rb, ra - (w - wa)), self.floor)
-        if self.seeds is not None and self.seeds[f] is not None:
-            np.maximum(left, self.seeds[f][0][a + 1:b], out=left)
-            np.maximum(right, self.seeds[f][1][a + 1:b], out=right)
-        return left + right
-
-    def children_bounds(self, f: int) -> tuple[np.ndarray, np.ndarray]:
-        """Lower bounds on the left and right child of every threshold of column ``f``: an evaluated
-        threshold's recorded costs, any other's :meth:`child_bounds` from its evaluated neighbours."""
-        cum = self.cumulative[f]
-        q = len(cum)
-        done = np.array(sorted(self.known[f]), dtype=np.int64)
-        known_left = np.array([self.known[f][i][0] for i in done.tolist()])
-        known_right = np.array([self.known[f][i][1] for i in done.tolist()])
-        # Ends: no rows left (index -1), all rows left (index q), both at the floor.
-        index = np.concatenate(([-1], done, [q]))
-        lefts = np.concatenate(([self.floor], known_left, [self.floor]))
-        rights = np.concatenate(([self.floor], known_right, [self.floor]))
-        weights = np.concatenate(([0.0], cum[done] if len(done) else [], [self.totals[f]]))
-        m = np.arange(q)
-        at = np.searchsorted(index, m, side="right") - 1          # the evaluated threshold at or below m
-        above = np.minimum(at + 1, len(index) - 1)
-        exact = index[at] == m
-        above = np.where(exact, at, above)
-        left = np.maximum(lefts[at], lefts[above] - (weights[above] - cum))
-        right = np.maximum(rights[above], rights[at] - (cum - weights[at]))
-        left, right = np.maximum(left, self.floor), np.maximum(right, self.floor)
-        if self.seeds is not None and self.seeds[f] is not None:
-            np.maximum(left, self.seeds[f][0], out=left)
-            np.maximum(right, self.seeds[f][1], out=right)
-        return left, right
+        return float((left + right).min())
 
     # -- the search -----------------------------------------------------------------------------
     def candidates(self, target: float, k: int) -> list[tuple[int, int]]:
@@ -194,18 +149,12 @@ class IntervalSearch:
         heap = self._heap
         while heap and len(out) < k:
             bound, f, a, b = heapq.heappop(heap)
-            seeded = self.seeds is not None and self.seeds[f] is not None
-            each = None
             if (f, a, b) in self._stale:          # pushed with its parent's bound: compute its own now
                 # Monotonicity alone first (constant time); the full bound only if that does not close it.
                 bound = max(bound, self.monotone_bound(f, a, b))
                 if bound < target:
                     self._stale.discard((f, a, b))
-                    if seeded:
-                        each = self.threshold_bounds(f, a, b)
-                        bound = max(bound, float(each.min()))
-                    else:
-                        bound = max(bound, self.interval_bound(f, a, b))
+                    bound = max(bound, self.interval_bound(f, a, b))
                 if heap and bound > heap[0][0]:
                     heapq.heappush(heap, (bound, f, a, b))
                     continue
@@ -215,24 +164,10 @@ class IntervalSearch:
                     bound, f, a, b = heapq.heappop(heap)
                     self._close(bound, a, b)
                 break
-            live = None
-            if seeded:
-                # Bisect over the thresholds whose own bound is below the target (the seeds make the
-                # bounds uneven): the others are closed when their part of the interval is.
-                if each is None:
-                    each = self.threshold_bounds(f, a, b)
-                live = a + 1 + np.flatnonzero(each < target)
-                if not len(live):
-                    self._close(max(bound, float(each.min())), a, b)
-                    continue
             # The room left in the batch is shared with the intervals still in the heap: at first (one
             # interval per column) each column gets several evenly spaced thresholds at once.
             share = max(1, min(b - a - 1, (k - len(out)) // (1 + len(heap))))
-            if live is None:
-                middles = [a + (b - a) * (i + 1) // (share + 1) for i in range(share)]
-            else:
-                share = min(share, len(live))
-                middles = [int(live[len(live) * (2 * i + 1) // (2 * share)]) for i in range(share)]
+            middles = [a + (b - a) * (i + 1) // (share + 1) for i in range(share)]
             for i, m in enumerate(middles):
                 # Recording m opens (previous point, m), and the last one also (m, b): each part once.
                 self._pending[(f, m)] = (bound, middles[i - 1] if i else a, b if i == share - 1 else m)

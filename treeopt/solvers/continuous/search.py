@@ -55,7 +55,6 @@ from ..slices import SliceClock
 from ..switches import Switches, bound, first_incumbent, search_order, subsolver
 from .anytime import DiscrepancySearch, cart_floor
 from .intervals import IntervalSearch
-from .sibling_bounds import SiblingRecord, Siblings
 from .column_bounds import ColumnBounds
 from . import split_blocks
 from .terminal import SupportColumns, batch_size, best_depth_one, depth_one_by_column, depth_two_by_column, leaf_loss
@@ -68,7 +67,7 @@ BATCH_LIMIT = 64
 _LEAF = ("leaf",)
 
 #: The switches that prune (each emits ``Pruned``); ``depth_two`` chooses a subsolver.
-_PRUNING = ("interval_pruning", "sibling_bounds", "column_bounds", "split_blocks", "upper_bound_pass_down", "leaf_lookahead", "leaf_support",
+_PRUNING = ("interval_pruning", "column_bounds", "split_blocks", "upper_bound_pass_down", "leaf_lookahead", "leaf_support",
             "leaf_bound")
 
 
@@ -119,9 +118,6 @@ class ContinuousSearch(Solver):
     SWITCHES = Switches([
         bound("interval_pruning", "Brița, van der Linden, Demirović (AAAI 2025) section 4.2: one evaluated threshold "
                                   "bounds the thresholds between it and its evaluated neighbours"),
-        bound("sibling_bounds", "Brița et al. (AAAI 2025) section 4.2's monotonicity and similarity, per split of a "
-                                "child (Lin et al., ICML 2020, similar support): a solved sibling's bounds on each of "
-                                "its thresholds bound every threshold of a near-duplicate sibling before it is searched"),
         bound("column_bounds", "Brița et al. (AAAI 2025) section 4.2's monotonicity and similarity bounds, column by "
                                "column: a depth-two child does not read a column on which its neighbouring root "
                                "thresholds' costs show it cannot beat its best split so far"),
@@ -309,8 +305,6 @@ class ContinuousSearch(Solver):
         floor = min(leaf, 2 * lam)
         if floor >= budget:
             return floor, None
-        # Any tree costs at least this: one that does is optimal, and the search stops at it.
-        known_lower = max(known_lower, floor)
         if self.penalty > 0 and budget < np.inf and self.bounds["leaf_bound"]:
             # A tree that costs less than the budget has fewer than budget / λ leaves, so depth <= leaves - 1.
             deepest = max(int(np.ceil(budget / lam)) - 2, 1)
@@ -336,27 +330,22 @@ class ContinuousSearch(Solver):
         terminal = depth == 2 and self.bounds["depth_two"]
         if terminal:
             self._count("depth_two")
-        thresholds, cumulative, totals, every, kept_at = [], [], [], [], []
+        thresholds, cumulative, totals = [], [], []
         least_side = self.penalty if self.bounds["leaf_support"] else -np.inf
         for f in range(cols.shape[0]):
             ranks = self._rank[f, cols[f]]
             positions = np.flatnonzero(ranks[1:] != ranks[:-1])
-            every.append(ranks[positions])
-            kept_at.append(None)
             cum = np.cumsum(self._cw_row[cols[f]])
             if least_side > 0:                      # both sides must weigh more than λ
                 at = cum[positions]
                 kept = (at > least_side) & (cum[-1] - at > least_side)
                 self._count("leaf_support", len(positions) - int(kept.sum()))
                 positions = positions[kept]
-                kept_at[f] = np.flatnonzero(kept)
             thresholds.append(ranks[positions])
             cumulative.append(cum[positions])
             totals.append(float(cum[-1]))
-        family, seeds = self._siblings_of(path, depth, cols, thresholds)
         frame = _Frame(path, depth, "depth_two" if terminal else "recursion", start, float(totals[0]),
-                       IntervalSearch(cumulative, totals, floor=lam, pruning=self.bounds["interval_pruning"],
-                                      seeds=seeds))
+                       IntervalSearch(cumulative, totals, floor=lam, pruning=self.bounds["interval_pruning"]))
         self._frames.append(frame)
         try:
             if terminal:
@@ -366,44 +355,13 @@ class ContinuousSearch(Solver):
         finally:
             self._frames.pop()
         search = frame.search
-        self._count_prunes(frame)
-        if family is not None:
-            def bounds_of(f, search=search, kept=kept_at, every=every, floor=lam):
-                left, right = search.children_bounds(f)
-                if kept[f] is not None:             # thresholds left out by leaf_support: the floor only
-                    full_left, full_right = np.full(len(every[f]), floor), np.full(len(every[f]), floor)
-                    full_left[kept[f]], full_right[kept[f]] = left, right
-                    left, right = full_left, full_right
-                return left, right
-
-            f, r, goes_left = path[-1]
-            family.add((f, goes_left, depth), r, SiblingRecord(cols, self._rank, every, bounds_of, floor=lam))
+        self._count("interval_pruning", search.pruned - frame.counted)
         if frame.best < budget:
             result = (frame.best, frame.tree)
         else:
             result = (min(frame.best, search.closed_bound, frame.least_evaluated), None)
         self._memo[key] = result
         return result
-
-    def _siblings_of(self, path: tuple, depth: int, cols: np.ndarray, thresholds: list) -> tuple:
-        """The solved siblings of the child ``path`` (its parent's :class:`.sibling_bounds.Siblings`), and
-        the lower bounds they give each of its thresholds (``sibling_bounds``); ``(None, None)`` off,
-        or for a root."""
-        if not self.bounds["sibling_bounds"] or not self.bounds["interval_pruning"] or not self._frames:
-            return None, None
-        parent = self._frames[-1]
-        if len(path) != len(parent.path) + 1 or path[:-1] != parent.path:
-            return None, None
-        if parent.siblings is None:
-            parent.siblings = Siblings(self._rank, self._cw_row, floor=self._lambda)
-        f, r, goes_left = path[-1]
-        return parent.siblings, parent.siblings.seeds((f, goes_left, depth), r, cols, thresholds)
-
-    def _count_prunes(self, frame) -> None:
-        """Count the thresholds the frame's interval search closed since the last count, by the bound that closed them."""
-        search = frame.search
-        self._count("interval_pruning", search.pruned - frame.counted)
-        frame.counted = search.pruned
 
     def _depth_two(self, frame, cols, thresholds, cumulative, totals, budget, known_lower):
         """The terminal solver's loop: batches of root thresholds, least interval bound first.
@@ -449,7 +407,8 @@ class ContinuousSearch(Solver):
             if best_split is not None:
                 frame.tree = ("pending", *best_split)
             self.expansions += len(chosen)
-            self._count_prunes(frame)
+            self._count("interval_pruning", search.pruned - frame.counted)
+            frame.counted = search.pruned
             yield
         if best_split is not None:
             frame.tree = self._depth_two_tree(cols, *best_split)
@@ -521,7 +480,8 @@ class ContinuousSearch(Solver):
             if trees[0] is not None and trees[1] is not None and left_cost + right_cost < frame.best:
                 frame.best, frame.tree = left_cost + right_cost, ("split", f, r, trees[0], trees[1])
             self.expansions += 1
-            self._count_prunes(frame)
+            self._count("interval_pruning", search.pruned - frame.counted)
+            frame.counted = search.pruned
             yield
 
     # -- reading the state -----------------------------------------------------------------------
@@ -640,5 +600,3 @@ class _Frame:
         self.search = search
         self.least_evaluated = float("inf")
         self.counted = 0
-        self.counted_by_seeds = 0
-        self.siblings = None                       # its solved children, for their siblings' bounds
