@@ -5,8 +5,9 @@ Fits, side by side in one run, every data set × depth × λ with three settings
 
 * ``gosdt``: ``solver="gosdt", thresholds="all"``: GOSDT over the binary table of every threshold;
 * ``continuous``: ``solver="continuous"``: every threshold, numeric columns kept as sorted values;
-* ``default``: ``solver="auto", thresholds="auto"``, what a user gets without options (the solver and
-  encoding it picked are reported).
+* ``gosdt_auto``: ``solver="gosdt", thresholds="auto"``: what ``solver="auto"`` ran on such tables
+  before it chose by the threshold count: every threshold up to ``AUTO_MAX_THRESHOLDS``, guessed
+  thresholds above (the encoding it picked is reported).
 
 Each fit runs in its own process under an address-space cap (``--memory-cap``, default 8 GB), so a
 search that runs away in memory is recorded (status ``memory``) instead of stopping the run. Peak
@@ -16,8 +17,8 @@ resident memory is sampled by a thread while the fit runs (as ``continuous_memor
 
 A setting that does not certify at depth d on a data set and λ is not run at deeper depths there
 (``·`` in the table): a deeper search over the same table only costs more. On data with at most
-``AUTO_MAX_THRESHOLDS`` thresholds the default keeps every threshold and runs GOSDT, the ``gosdt``
-fit, so it is not run again (``= gosdt``).
+``AUTO_MAX_THRESHOLDS`` thresholds ``gosdt_auto`` keeps every threshold, the ``gosdt`` fit, so it
+is not run again.
 
 Data: scikit-learn's bundled sets, ``../shared/datasets/continuous`` and the generated sets of
 ``continuous_data.py``, plus small tables generated here (:data:`SMALL`): few or many distinct
@@ -28,7 +29,8 @@ Usage::
     .venv/bin/python benchmarks/auto_choice_bench.py --help
     flock /work/bench.lock .venv/bin/python benchmarks/auto_choice_bench.py --out /tmp/auto_choice.md
 
-Writes one JSON line per fit to ``--jsonl`` and a markdown table to ``--out``.
+Writes one JSON line per fit to ``--jsonl`` (``--append`` adds to it) and a markdown table of every
+line in it to ``--out``.
 """
 
 from __future__ import annotations
@@ -67,7 +69,7 @@ DATA = ["iris", "wine", "breast_cancer", "digits", "compas", "spiral", *SMALL, "
 SETTINGS = {
     "gosdt": {"solver": "gosdt", "thresholds": "all"},
     "continuous": {"solver": "continuous"},
-    "default": {},
+    "gosdt_auto": {"solver": "gosdt", "thresholds": "auto"},
 }
 
 
@@ -166,15 +168,19 @@ def markdown(records: list[dict], command: str, limit: float, cap_gb: float) -> 
     lines = [f"Command: `{command}` ({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}), "
              f"{limit:g} s per fit, each fit in its own process under a {cap_gb:g} GB address-space cap.", "",
              "Cells: objective (**bold** = certified, else the status), CPU seconds of the fit, peak resident MB "
-             "(sampled). `·` = not run (not certified at a shallower depth). `default` = `solver=\"auto\"`, "
-             "`thresholds=\"auto\"`: the solver and encoding it picked are in the last column.", "",
-             "| data (rows × columns, thresholds) | d | λ | gosdt, all thresholds | continuous | default | "
-             "default picked |", "|---|---|---|---|---|---|---|"]
-    for (name, depth, lam) in dict.fromkeys((r["data"], r["depth"], r["lambda"]) for r in records):
+             "(sampled); `memory` = stopped by the address-space cap. `·` = not run (not certified at a "
+             "shallower depth). `gosdt_auto` = `solver=\"gosdt\", thresholds=\"auto\"`, with the thresholds it "
+             "picked in the last column (the `gosdt` fit where it keeps all).", "",
+             "| data (rows × columns, thresholds) | d | λ | gosdt, all thresholds | continuous | gosdt_auto | "
+             "gosdt_auto thresholds |", "|---|---|---|---|---|---|---|"]
+    order = {name: i for i, name in enumerate(DATA)}
+    keys = sorted(dict.fromkeys((r["data"], r["lambda"], r["depth"]) for r in records),
+                  key=lambda key: (order.get(key[0], len(order)), key[0], key[1], key[2]))
+    for (name, lam, depth) in keys:
         cells = [by_key.get((name, depth, lam, s)) for s in SETTINGS]
-        if cells[2] is None and cells[0] is not None:
-            cells[2] = {**cells[0], "setting": "default"}
-        picked = cells[2] and cells[2].get("solver") and f"{cells[2]['solver']} / {cells[2]['thresholds_']}"
+        if cells[2] is None and cells[0] is not None and cells[0].get("all_thresholds", 0) <= AUTO_MAX_THRESHOLDS:
+            cells[2] = {**cells[0], "setting": "gosdt_auto"}
+        picked = cells[2] and cells[2].get("thresholds_")
         lines.append(f"| {name} ({shapes.get(name, '?')}) | {depth} | {lam:g} | "
                      + " | ".join(_cell(c) for c in cells) + f" | {picked or ''} |")
     lines += ["", summary(records)]
@@ -194,6 +200,13 @@ def summary(records: list[dict]) -> str:
         pairs.setdefault((r["data"], r["depth"], r["lambda"]), {})[r["setting"]] = r
     ratios = [max(p["gosdt"]["cpu_s"], 0.1) / max(p["continuous"]["cpu_s"], 0.1) for p in pairs.values()
               if "gosdt" in p and "continuous" in p and p["gosdt"]["certified"] and p["continuous"]["certified"]]
+    guessed = [p for p in pairs.values() if p.get("gosdt_auto", {}).get("thresholds_") == "guess"
+               and "objective" in p.get("continuous", {})]
+    if guessed:
+        better = sum(p["continuous"]["objective"] < p["gosdt_auto"]["objective"] - 1e-9 for p in guessed)
+        worse = sum(p["continuous"]["objective"] > p["gosdt_auto"]["objective"] + 1e-9 for p in guessed)
+        out.append(f"- where gosdt_auto guessed thresholds ({len(guessed)} fits): continuous objective lower on "
+                   f"{better}, equal on {len(guessed) - better - worse}, higher on {worse}")
     if ratios:
         geo = math.exp(sum(map(math.log, ratios)) / len(ratios))
         out.append(f"- CPU time gosdt / continuous where both certify ({len(ratios)} fits, under 0.1 s counted "
@@ -210,6 +223,7 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=30.0, help="seconds per fit (the estimator's)")
     parser.add_argument("--memory-cap", type=float, default=8.0, help="address-space cap per fit, GB")
     parser.add_argument("--jsonl", default="/tmp/auto_choice.jsonl", help="one JSON line per fit")
+    parser.add_argument("--append", action="store_true", help="add to --jsonl instead of starting it anew")
     parser.add_argument("--out", default="/tmp/auto_choice.md", help="the markdown table")
     parser.add_argument("--budget-minutes", type=float, default=28.0, help="start no fit after this")
     parser.add_argument("--worker", nargs=5, help=argparse.SUPPRESS)
@@ -220,7 +234,9 @@ def main() -> None:
         return
     command = " ".join([".venv/bin/python", "benchmarks/auto_choice_bench.py", *sys.argv[1:]])
     records, start = [], time.monotonic()
-    with open(args.jsonl, "w") as sink:
+    if args.append and Path(args.jsonl).exists():
+        records = [json.loads(line) for line in Path(args.jsonl).read_text().splitlines() if line.strip()]
+    with open(args.jsonl, "a" if args.append else "w") as sink:
         for name in args.data:
             X, _ = load(name)
             few = sum(len(np.unique(X.iloc[:, j])) - 1 for j in range(X.shape[1])) <= AUTO_MAX_THRESHOLDS
@@ -230,7 +246,7 @@ def main() -> None:
                     for setting in args.settings:
                         if setting in failed or time.monotonic() - start > args.budget_minutes * 60:
                             continue
-                        if setting == "default" and few and "gosdt" in args.settings:
+                        if setting == "gosdt_auto" and few and "gosdt" in args.settings:
                             continue            # every threshold kept: the gosdt fit is the default's
                         record = _run_one(setting, name, depth, lam, args.time_limit, int(args.memory_cap * 1e9))
                         if record["status"] not in ("optimal", "optimal_over_guessed_thresholds"):
