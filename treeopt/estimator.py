@@ -143,8 +143,11 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         example 30 measured columns), then ``"guess"``: the certificate then
         covers trees over the guessed thresholds, and ``guarantee_`` says how far
         that can be from trees over all of them (``status_ ==
-        "optimal_over_guessed_thresholds"``, ``optimal_`` False). ``thresholds_`` tells which was
-        used; ``thresholds="all"`` searches every threshold.
+        "optimal_over_guessed_thresholds"``, ``optimal_`` False). With a ``depth_budget`` on an
+        all-numeric table, ``solver="auto"`` searches every threshold instead above that count: the
+        continuous solver keeps the columns as sorted values
+        (``treeopt.encoding.auto_sorted_values``). ``thresholds_`` tells which was used;
+        ``thresholds="all"`` searches every threshold.
     max_thresholds : int, optional
         Cap on threshold features per numeric column.
     reference : {"gbdt"}, optional
