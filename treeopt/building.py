@@ -300,8 +300,10 @@ def _continuous_fits(X, s: dict, y_ref) -> bool:
     """Whether ``solver="auto"`` runs the continuous solver: ``regularization=0`` (only it takes it), or a
     depth budget on an all-numeric table with more thresholds than GOSDT handles best over a binary table
     (:func:`treeopt.encoding.auto_sorted_values`, the count above which ``thresholds="auto"`` would
-    otherwise guess) or whose binary table would have at least :data:`AUTO_SORTED_CELLS` cells; always
-    with every threshold, no missing values and no reference.
+    otherwise guess; counted on the columns of more than two values, since a two-valued column is a
+    single binary feature either way and wide 0/1 data stays GOSDT's) or whose binary table would have
+    at least :data:`AUTO_SORTED_CELLS` cells; always with every threshold, no missing values and no
+    reference.
 
     Why the threshold count: a search over a binary feature per threshold keeps a row set per
     subproblem, so its time and memory grow with the thresholds at depth three and four, while the
@@ -342,8 +344,10 @@ def _continuous_fits(X, s: dict, y_ref) -> bool:
     n_rows = len(columns[0]) if columns else 0
     if not auto_sorted_values((n_rows - 1) * len(columns)):      # at most n - 1 thresholds per column
         return False
-    thresholds = sum(len(np.unique(column)) - 1 for column in columns)
-    return auto_sorted_values(thresholds) or n_rows * thresholds >= AUTO_SORTED_CELLS
+    distinct = [len(np.unique(column)) for column in columns]
+    thresholds = sum(count - 1 for count in distinct)
+    many_valued = sum(count - 1 for count in distinct if count > 2)      # a 0/1 column is one feature either way
+    return auto_sorted_values(many_valued) or n_rows * thresholds >= AUTO_SORTED_CELLS
 
 
 #: Above this many binary features an exact search is hopeless in practice (each subproblem tries

@@ -89,7 +89,8 @@ def auto_sorted_values(n_thresholds: int) -> bool:
     Parameters
     ----------
     n_thresholds : int
-        Thresholds between adjacent distinct values, summed over the numeric columns.
+        Thresholds between adjacent distinct values, summed over the numeric columns of more than two
+        values (a two-valued column is one binary feature in either encoding).
 
     Returns
     -------

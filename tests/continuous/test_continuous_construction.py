@@ -59,6 +59,8 @@ def test_auto_keeps_few_thresholds_on_the_binary_table_up_to_the_encodings_count
     assert make_solver(one_more.reshape(-1, 1), y, depth_budget=3).name == "continuous"
     few = np.column_stack([at_most // 4, at_most % 7])           # 64 + 6 thresholds over two columns
     assert make_solver(few, y, depth_budget=4, regularization=0.001).name == "gosdt"
+    wide_binary = rng.integers(0, 2, size=(600, AUTO_MAX_THRESHOLDS + 40))     # one feature per 0/1 column
+    assert make_solver(wide_binary, y, depth_budget=3).name == "gosdt"
 
 
 def test_auto_keeps_numeric_columns_sorted_from_fifty_million_binary_cells_with_few_thresholds():
