@@ -18,7 +18,6 @@ from treeopt import frontier
 from treeopt.binarize import Binarizer, BinarizationTimeout, binarization_deadline
 from treeopt.datasets import load_monk
 from treeopt.solvers import GOSDT
-from treeopt.registry import SOLVERS
 
 
 def _one_wide_column(n=1500, seed=0):
