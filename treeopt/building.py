@@ -95,7 +95,8 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
         over leaves (F-score, AUC) and for OSDT's options (``schedule``, ``warm_start``,
         ``top_k``); ``"continuous"`` for ``regularization=0`` and, with a ``depth_budget``, on an
         all-numeric table with every threshold (``thresholds="auto"`` or ``"all"``, no ``max_thresholds``)
-        that has more than 256 thresholds (:func:`treeopt.encoding.auto_sorted_values`) or whose binary
+        whose columns of more than two values have more than 256 thresholds
+        (:func:`treeopt.encoding.auto_sorted_values`) or whose binary
         table would have 50 million cells or more (:data:`AUTO_SORTED_CELLS`): numeric columns then stay
         sorted values and every threshold is tried; else ``"portfolio"`` on data with at least 24 binary features
         (:data:`AUTO_WIDE_FEATURES`) and ``"gosdt"`` below, with lower-bound guessing, or with a

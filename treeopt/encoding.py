@@ -17,8 +17,8 @@ rarely finishes. With a depth budget on an all-numeric table, ``solver="auto"``
 has a better answer above that count (:func:`auto_sorted_values`): every
 threshold, with the numeric columns kept as sorted values for the continuous
 solver, which needs no binary table and so stays exact and small in memory
-where a binary search over every threshold runs away. The estimator (:class:`~treeopt.OptimalTreeClassifier`
-through :func:`~treeopt.make_solver`), :func:`~treeopt.frontier`,
+where a binary search over every threshold runs away. The estimator
+(:class:`~treeopt.OptimalTreeClassifier` through :func:`~treeopt.make_solver`), :func:`~treeopt.frontier`,
 :func:`~treeopt.cross_validate_frontier`, :class:`~treeopt.OptimalTreeClassifierCV`
 and :func:`~treeopt.rashomon_set` all fit their binarizer with
 :func:`fit_binarizer`, so the same data gets the same features everywhere.
@@ -80,9 +80,9 @@ def auto_sorted_values(n_thresholds: int) -> bool:
     through them), while the continuous solver's memory is its sorted columns (Brița, van der Linden
     and Demirović, *Optimal Classification Trees for Continuous Feature Data Using Dynamic Programming
     with Branch-and-Bound*, AAAI 2025, section 3) and its interval bounds skip runs of thresholds
-    (section 4.2). So the threshold count
-    that makes the binary encoding guess (:func:`auto_thresholds`) is the one that hands the table to
-    the continuous solver, which keeps every threshold and its exact certificate. Up to that count
+    (section 4.2). So the threshold count that makes the binary encoding guess
+    (:func:`auto_thresholds`) is the one that hands the table to the continuous solver, which keeps
+    every threshold and its exact certificate. Up to that count
     GOSDT over the binary table is the faster of the two, most of all at depth four
     (``benchmarks/results_continuous.md``).
 
