@@ -37,9 +37,11 @@ def test_many_thresholds_warn_above_depth_budget_three_only():
     X, y = _one_wide_column()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        make_solver(X, y, regularization=0.1, thresholds="all", depth_budget=3)   # solved in seconds
+        make_solver(X, y, solver="gosdt", regularization=0.1, thresholds="all", depth_budget=3)   # solved in seconds
+        # solver="auto" keeps so many thresholds as sorted values under a depth budget: no binary features
+        assert make_solver(X, y, regularization=0.1, thresholds="all", depth_budget=4).name == "continuous"
     with pytest.warns(UserWarning, match=r"1499 binary features for 1500 rows"):
-        make_solver(X, y, regularization=0.1, thresholds="all", depth_budget=4)
+        make_solver(X, y, solver="gosdt", regularization=0.1, thresholds="all", depth_budget=4)
 
 
 def test_few_thresholds_or_a_heuristic_do_not_warn():
