@@ -47,3 +47,30 @@ def test_interval_reach_and_the_monotone_part_of_the_interval_bound():
     # Similarity raises threshold 1's left child to 3 - (4 - 3) = 2, not threshold 0's (3 - 3): the least is 5.
     assert search.interval_bound(0, -1, 2) == 5.0
     assert search.interval_reach(0, 2, 3, 5) == 4.0
+
+
+@pytest.mark.parametrize("batch", [1, 3, 64])
+@pytest.mark.parametrize("first", [0, 5, 20, 39])
+def test_a_threshold_tried_first_comes_in_the_first_batch_and_is_counted_once(batch, first):
+    """``try_first`` adds a threshold to its column's first middles (or takes a middle's place when
+    the batch is full), and every threshold is still evaluated or pruned exactly once."""
+    rng = np.random.default_rng(first)
+    cumulative = [np.cumsum(rng.integers(1, 3, 40)).astype(float), np.cumsum(rng.integers(1, 3, 9)).astype(float)]
+    totals = [float(c[-1]) + 1 for c in cumulative]
+    search = IntervalSearch(cumulative, totals, floor=0.5, pruning=True)
+    search.try_first(0, first)
+    seen, best, batches = set(), np.inf, 0
+    while True:
+        chosen = search.candidates(best, batch)
+        if not chosen:
+            break
+        batches += 1
+        if batches == 1:
+            assert (0, first) in chosen
+        assert len(chosen) <= batch and not seen & set(chosen)
+        seen |= set(chosen)
+        for f, m in chosen:
+            left, right = rng.uniform(0.5, 5, 2)
+            search.record(f, m, left, right)
+            best = min(best, left + right)
+    assert search.evaluated + search.pruned == 49

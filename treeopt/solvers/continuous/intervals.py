@@ -18,7 +18,8 @@ bounds. An interval whose bound reaches the best cost so far (or the budget pass
 closed without evaluating any of its thresholds. Otherwise its middle threshold is tried next
 (bisection), and that splits it in two; a batch with room for more thresholds than there are open
 intervals (the depth-two solver's first batches) takes several evenly spaced thresholds of each,
-so that good splits, and with them tight budgets, are found early. Lower bounds of the children serve as well as exact costs,
+so that good splits, and with them tight budgets, are found early; a threshold expected to be good
+(:meth:`IntervalSearch.try_first`) joins its column's first middles. Lower bounds of the children serve as well as exact costs,
 so a child solved under a budget (and stopped at it) still bounds its neighbours.
 
 Examples
@@ -86,6 +87,7 @@ class IntervalSearch:
         self._heap: list = []                   # (bound, column, a, b): thresholds a+1 .. b-1 open
         self._pending: dict = {}                # (column, middle) -> (bound, a, b) handed out, not recorded
         self._stale: set = set()                # intervals in the heap whose bound is their parent's
+        self._first: dict = {}                   # column -> a threshold to hand out with its first middles
         for f, cum in enumerate(cumulative):
             if len(cum):
                 heapq.heappush(self._heap, (2 * floor, f, -1, len(cum)))
@@ -168,11 +170,25 @@ class IntervalSearch:
             # interval per column) each column gets several evenly spaced thresholds at once.
             share = max(1, min(b - a - 1, (k - len(out)) // (1 + len(heap))))
             middles = [a + (b - a) * (i + 1) // (share + 1) for i in range(share)]
+            first = self._first.pop(f, None)
+            if first is not None and a < first < b and first not in middles:
+                if share < k - len(out):
+                    middles = sorted(middles + [first])
+                else:                                 # no room: it takes its nearest middle's place
+                    middles[min(range(share), key=lambda i: abs(middles[i] - first))] = first
+                    middles.sort()
+                share = len(middles)
             for i, m in enumerate(middles):
                 # Recording m opens (previous point, m), and the last one also (m, b): each part once.
                 self._pending[(f, m)] = (bound, middles[i - 1] if i else a, b if i == share - 1 else m)
                 out.append((f, m))
         return out
+
+    def try_first(self, f: int, m: int) -> None:
+        """Hand threshold ``m`` of column ``f`` out with the first middles taken from its interval (in
+        place of the nearest one when the batch has no room for both): a split expected to be good,
+        evaluated early for the incumbent it gives."""
+        self._first[f] = m
 
     def _close(self, bound: float, a: int, b: int) -> None:
         self.pruned += b - a - 1

@@ -16,6 +16,10 @@ Dynamic Programming with Branch-and-Bound*, AAAI 2025, section 3). This module r
   children read only the columns their neighbours' per-column costs leave open
   (:mod:`.column_bounds`);
 * a memo of subproblems by (depth, support), results and lower bounds alike;
+* a subproblem's first batch tries the best root split of its nearest solved sibling (the child
+  on the same side of a nearby threshold of the same parent column): nested supports that differ
+  by a few rows have splits of nearly the same cost (section 4.2's similarity bound), so a tight
+  incumbent comes at once;
 * with a depth budget of three or more, good trees before the exact search (:mod:`.anytime`):
   CART's tree as a floor, then limited discrepancy passes; the root is then solved under the
   incumbent's cost;
@@ -94,8 +98,9 @@ class ContinuousSearch(Solver):
         Switch off the ``depth_two`` subsolver (the depth-two levels are then searched like deeper
         ones), the ``shallower_start`` or ``cart_start`` first incumbent, the
         ``discrepancy_search`` passes that find good trees before the exact search (both from depth
-        three on, ``treeopt.solvers.continuous.anytime``), or the ``larger_child_first`` and
-        ``interval_budget`` orders of a split's children.
+        three on, ``treeopt.solvers.continuous.anytime``), the ``larger_child_first`` and
+        ``interval_budget`` orders of a split's children, or ``sibling_split_first`` (a subproblem
+        tries its nearest solved sibling's best root split in its first batch).
 
     Examples
     --------
@@ -110,8 +115,8 @@ class ContinuousSearch(Solver):
     (True, 0.0, 4)
     >>> sorted(solver.prune_counts)  # doctest: +NORMALIZE_WHITESPACE
     ['cart_start', 'column_bounds', 'depth_two', 'discrepancy_search', 'interval_budget', 'interval_pruning',
-     'larger_child_first', 'leaf_bound', 'leaf_lookahead', 'leaf_support', 'shallower_start', 'split_blocks',
-     'upper_bound_pass_down']
+     'larger_child_first', 'leaf_bound', 'leaf_lookahead', 'leaf_support', 'shallower_start', 'sibling_split_first',
+     'split_blocks', 'upper_bound_pass_down']
     """
 
     name = "continuous"
@@ -142,6 +147,9 @@ class ContinuousSearch(Solver):
                                            "budget) starts its search, so its children get tight budgets at once"),
         first_incumbent("cart_start", "Breiman et al., Classification and Regression Trees (1984): the Gini-greedy "
                                       "tree of the depth budget, pruned at λ, is the first incumbent (depth 3 or more)"),
+        search_order("sibling_split_first", "Brița et al. (AAAI 2025) section 4.2's similarity bound (Lin et al., "
+                                            "ICML 2020, similar support): a subproblem's first batch tries the best "
+                                            "root split of its nearest solved sibling (same parent column and side)"),
         search_order("discrepancy_search", "Harvey and Ginsberg, Limited Discrepancy Search (IJCAI 1995), ConTree's "
                                            "anytime variant (pytrees-rs use_lds): passes over ranked splits with exact "
                                            "depth-two trees below find good trees before the exact search"),
@@ -346,6 +354,9 @@ class ContinuousSearch(Solver):
             totals.append(float(cum[-1]))
         frame = _Frame(path, depth, "depth_two" if terminal else "recursion", start, float(totals[0]),
                        IntervalSearch(cumulative, totals, floor=lam, pruning=self.bounds["interval_pruning"]))
+        parent = self._parent_of(path)
+        if parent is not None:
+            self._try_sibling_split(parent, path, depth, frame.search, thresholds)
         self._frames.append(frame)
         try:
             if terminal:
@@ -361,7 +372,37 @@ class ContinuousSearch(Solver):
         else:
             result = (min(frame.best, search.closed_bound, frame.least_evaluated), None)
         self._memo[key] = result
+        if parent is not None and frame.tree[0] in ("pending", "split"):
+            f, r, goes_left = path[-1]
+            parent.best_splits[((f, goes_left, depth), r)] = (frame.tree[1], frame.tree[2])
         return result
+
+    def _parent_of(self, path: tuple):
+        """The frame whose split made the child ``path`` when ``sibling_split_first`` is on (else None)."""
+        if not path or not self._frames or not self.bounds["sibling_split_first"]:
+            return None
+        parent = self._frames[-1]
+        return parent if path[:-1] == parent.path else None
+
+    def _try_sibling_split(self, parent, path: tuple, depth: int, search: IntervalSearch, thresholds: list) -> None:
+        """Have the child ``path`` try, in its first batch, the best root split of its nearest solved sibling.
+
+        The siblings on one side of a column's thresholds are nested supports that differ by the rows
+        between their thresholds, and a split's cost changes by at most the cost-weighted weight of those
+        rows (the similarity bound of Brița et al., AAAI 2025, section 4.2; Lin et al., ICML 2020, the
+        similar-support bound): a near sibling's best split is a good split here, so trying it first
+        gives the child a tight incumbent, and with it a low target, at once.
+        """
+        f, r, goes_left = path[-1]
+        near = [(abs(s - r), g, rank) for (key, s), (g, rank) in parent.best_splits.items()
+                if key == (f, goes_left, depth)]
+        if not near:
+            return
+        _, g, rank = min(near)
+        if len(thresholds[g]):
+            # The last threshold of this support at or below the sibling's (a rank keeps its meaning).
+            search.try_first(g, max(0, int(np.searchsorted(thresholds[g], rank, side="right")) - 1))
+            self._count("sibling_split_first")
 
     def _depth_two(self, frame, cols, thresholds, cumulative, totals, budget, known_lower):
         """The terminal solver's loop: batches of root thresholds, least interval bound first.
@@ -600,3 +641,5 @@ class _Frame:
         self.search = search
         self.least_evaluated = float("inf")
         self.counted = 0
+        # Its solved children's best root splits, by (column, goes left, depth) and threshold rank.
+        self.best_splits: dict = {}
