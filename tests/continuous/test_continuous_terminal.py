@@ -8,7 +8,7 @@ depth-one tree of each child solved on its own rows (:func:`best_depth_one`).
 import numpy as np
 import pytest
 
-from treeopt.solvers.continuous.terminal import SupportColumns, best_depth_one, depth_two_children
+from treeopt.solvers.continuous.terminal import SupportColumns, best_depth_one, depth_two_children, split_columns
 
 
 def _support(seed: int, n_classes: int, n_rows: int = 40, whole: bool = False):
@@ -115,3 +115,11 @@ def test_children_read_in_blocks_and_with_column_bounds_equal_every_row_read(n_c
             assert got[4] > 0                               # some columns were skipped
         if blocks is not None:
             assert 0 < blocks.blocks_read < blocks.blocks_bounded   # some blocks were read, some not
+        # The columns the per-column costs leave open hold each child's best split.
+        for b, (f, r) in enumerate(zip(columns, ranks)):
+            goes_left = rank[f][cols] <= r
+            for part, best, by in ((goes_left, got[0][b], got[2][b]), (~goes_left, got[1][b], got[3][b])):
+                part = cols[part].reshape(n_columns, -1)
+                if part.shape[1]:
+                    cost, _ = best_depth_one(part, rank, cw, penalty=penalty, columns=split_columns(by, best))
+                    assert cost == pytest.approx(best), (f, r)

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["leaf_loss", "best_depth_one", "SupportColumns", "depth_two_children", "depth_two_by_column",
+__all__ = ["leaf_loss", "best_depth_one", "split_columns", "SupportColumns", "depth_two_children", "depth_two_by_column",
            "depth_one_by_column", "batch_size"]
 
 #: A column with thresholds at this share of its positions or more is read whole (see SupportColumns).
@@ -81,7 +81,8 @@ def _valid_positions(cols: np.ndarray, rank: np.ndarray) -> list:
     return out
 
 
-def best_depth_one(cols: np.ndarray, rank: np.ndarray, cw: np.ndarray, *, penalty: float) -> tuple:
+def best_depth_one(cols: np.ndarray, rank: np.ndarray, cw: np.ndarray, *, penalty: float,
+                   columns=None) -> tuple:
     """The best tree of depth at most one on a support.
 
     Parameters
@@ -94,6 +95,9 @@ def best_depth_one(cols: np.ndarray, rank: np.ndarray, cw: np.ndarray, *, penalt
         Cost-weighted class weight of each row.
     penalty : float
         The cost of one leaf (weight units).
+    columns : sequence of int, optional
+        Only splits on these columns are tried (:func:`split_columns` names the columns that can
+        hold a depth-two child's best split); all by default.
 
     Returns
     -------
@@ -112,7 +116,9 @@ def best_depth_one(cols: np.ndarray, rank: np.ndarray, cw: np.ndarray, *, penalt
     total = cw[rows].sum(axis=0)
     weight = float(total.sum())
     best, split = leaf_loss(total) + penalty, None
-    for j, positions in enumerate(_valid_positions(cols, rank)):
+    for j in range(cols.shape[0]) if columns is None else columns:
+        ranks = rank[j, cols[j]]
+        positions = np.flatnonzero(ranks[1:] != ranks[:-1])
         if not len(positions):
             continue
         left = np.cumsum(by_class[:, cols[j]], axis=1)[:, positions]          # classes × thresholds
@@ -127,6 +133,19 @@ def best_depth_one(cols: np.ndarray, rank: np.ndarray, cw: np.ndarray, *, penalt
         if costs[p] + 2 * penalty < best:
             best, split = float(costs[p]) + 2 * penalty, (j, int(rank[j, cols[j, positions[p]]]))
     return best, split
+
+
+def split_columns(by_column: np.ndarray, best: float) -> list:
+    """The columns on which a depth-two child's best split can lie: those whose cost ``c_j`` (or
+    lower bound on it, from :func:`depth_two_by_column`) is within rounding of the child's optimum
+    ``best``. A column left out has ``c_j`` above the optimum, so its best split is not the child's.
+
+    Examples
+    --------
+    >>> split_columns(np.array([0.5, 0.2, 0.2 + 1e-15, 0.7]), 0.2)
+    [1, 2]
+    """
+    return np.flatnonzero(by_column <= best + 1e-9 * max(1.0, abs(best))).tolist()
 
 
 def batch_size(n_support: int, n_classes: int, n_columns: int, limit: int) -> int:
