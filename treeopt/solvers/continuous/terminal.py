@@ -178,7 +178,8 @@ class SupportColumns:
         # traffic of float64 in the cumulative sums that dominate the solver's time.
         integral = bool(np.all(weighted == np.round(weighted))) and float(weighted.sum()) < INT32_TOTAL
         kind = np.int32 if integral else cw.dtype
-        self.weighted = [np.ascontiguousarray(cw[order].T).astype(kind) for order in cols]   # classes × support
+        by_class = cw.T.astype(kind)                              # classes × rows, gathered once per column
+        self.weighted = [by_class[:, order] for order in cols]   # classes × support
         self.positions = _valid_positions(cols, rank)
         self.threshold_positions = list(self.positions)          # the thresholds, dense columns too
         # Each column's cumulative class weights at its thresholds (classes × thresholds), and its total.
