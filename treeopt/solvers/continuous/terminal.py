@@ -286,8 +286,12 @@ def depth_one_by_column(support: SupportColumns, *, penalty: float) -> np.ndarra
     for j, at in enumerate(support.at_thresholds):
         if support.blocked[j] is None and not len(support.positions[j]):
             continue
-        right = total[:, None] - at
-        gain = at.max(axis=0) + right.max(axis=0)
+        # The largest class on each side, one class row at a time (see best_depth_one).
+        largest, largest_right = at[0].astype(float), total[0] - at[0]
+        for c in range(1, len(total)):
+            np.maximum(largest, at[c], out=largest)
+            np.maximum(largest_right, total[c] - at[c], out=largest_right)
+        gain = largest + largest_right
         if support.blocked[j] is not None:
             gain = gain - support.blocked[j]
         out[j] = min(out[j], weight - float(gain.max()) + 2 * penalty)
