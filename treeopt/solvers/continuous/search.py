@@ -57,7 +57,7 @@ from .anytime import DiscrepancySearch, cart_floor
 from .intervals import IntervalSearch
 from .column_bounds import ColumnBounds
 from . import split_blocks
-from .terminal import (SupportColumns, batch_size, best_depth_one, depth_one_by_column, depth_two_by_column, leaf_loss,
+from .terminal import (SupportColumns, batch_size, best_depth_one, depth_one_by_column, depth_two_steps, leaf_loss,
                        split_columns)
 
 __all__ = ["ContinuousSearch"]
@@ -371,15 +371,20 @@ class ContinuousSearch(Solver):
         neighbours' per-column costs leave room to beat their best so far (:mod:`.column_bounds`).
         """
         search = frame.search
+        clock = SliceClock(self.unit_budget)          # a large support's setup (and each batch) comes in slices
         support = SupportColumns(cols, self._rank, self._cw)
         size = batch_size(cols.shape[1], self._cw.shape[1], cols.shape[0], BATCH_LIMIT)
         neighbours = blocks = None
         if self.bounds["split_blocks"] and cols.shape[1] >= split_blocks.FEWEST_ROWS:
+            if clock.due():
+                yield
             blocks = split_blocks.SplitBlocks(support)
             size = batch_size(blocks.reach, self._cw.shape[1], cols.shape[0], BATCH_LIMIT)
         # Small supports read in rows are read every column at once (terminal.SupportColumns.together).
         if self.bounds["column_bounds"] and (blocks is not None or not support.together):
             neighbours = ColumnBounds(cumulative, totals, whole=depth_one_by_column(support, penalty=self._lambda))
+        if clock.due():
+            yield
         best_split = None
         blocks_counted = 0
         while frame.best > known_lower or not self.bounds["interval_pruning"]:
@@ -390,9 +395,9 @@ class ContinuousSearch(Solver):
             columns = np.array([f for f, _ in chosen])
             ranks = np.array([thresholds[f][m] for f, m in chosen])
             lower_left, lower_right = neighbours.lower(chosen) if neighbours is not None else (None, None)
-            left, right, by_left, by_right, skipped = depth_two_by_column(
+            left, right, by_left, by_right, skipped = yield from depth_two_steps(
                 support, columns, ranks, penalty=self._lambda, lower_left=lower_left, lower_right=lower_right,
-                blocks=blocks)
+                blocks=blocks, clock=SliceClock(self.unit_budget))
             if blocks is not None:
                 self._count("split_blocks", blocks.blocks_bounded - blocks.blocks_read - blocks_counted)
                 blocks_counted = blocks.blocks_bounded - blocks.blocks_read

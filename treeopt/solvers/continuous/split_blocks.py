@@ -148,6 +148,10 @@ class SplitBlocks:
         self._pause = np.zeros(n_columns, dtype=int)          # calls left before a column's blocks are tried again
         self._next_pause = np.ones(n_columns, dtype=int)
 
+    def grid_pending(self, f: int) -> bool:
+        """Whether root column ``f``'s grid is still to be made."""
+        return not self._made[f]
+
     def grid(self, f: int) -> np.ndarray:
         """For root column ``f``: ``grid[j, c, g, b]``, the class-``c`` weight of the rows among the
         first ``g × step`` of ``f``'s order whose position in ``j``'s order is before ``b × s``."""

@@ -36,8 +36,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..slices import SliceClock, drain
+
 __all__ = ["leaf_loss", "best_depth_one", "split_columns", "SupportColumns", "depth_two_children", "depth_two_by_column",
-           "depth_one_by_column", "batch_size"]
+           "depth_two_steps", "depth_one_by_column", "batch_size"]
 
 #: A column with thresholds at this share of its positions or more is read whole (see SupportColumns).
 DENSE_SHARE = 0.75
@@ -345,6 +347,36 @@ def depth_two_by_column(support: SupportColumns, columns: np.ndarray, ranks: np.
     >>> out[0].round(6).tolist(), out[4]                       # column 1 cannot beat column 0's 0.2
     ([0.2], 1)
     """
+    return drain(depth_two_steps(support, columns, ranks, penalty=penalty, lower_left=lower_left,
+                                 lower_right=lower_right, blocks=blocks))
+
+
+def depth_two_steps(support: SupportColumns, columns: np.ndarray, ranks: np.ndarray, *, penalty: float,
+                    lower_left: np.ndarray | None = None, lower_right: np.ndarray | None = None,
+                    blocks=None, clock: SliceClock | None = None):
+    """:func:`depth_two_by_column` in slices: a generator that yields whenever ``clock`` is due (between
+    two columns, and between two of the block grids a batch needs first) and returns what
+    :func:`depth_two_by_column` returns, so that one batch on a large support keeps to the unit of
+    work budget (:mod:`treeopt.solvers.slices`). The result does not depend on where the slices fall.
+
+    Examples
+    --------
+    >>> rank = np.array([[0, 1, 2, 3], [0, 1, 0, 1]], dtype=np.int32)
+    >>> cols = np.array([[0, 1, 2, 3], [0, 2, 1, 3]], dtype=np.int32)
+    >>> cw = np.array([[1.0, 0], [1, 0], [0, 1], [0, 1]])
+    >>> steps = depth_two_steps(SupportColumns(cols, rank, cw), np.array([1]), np.array([0]), penalty=0.1,
+    ...                         lower_left=np.zeros((1, 2)), lower_right=np.zeros((1, 2)), clock=SliceClock(0.0))
+    >>> slices = 0
+    >>> while True:
+    ...     try:
+    ...         next(steps)
+    ...         slices += 1
+    ...     except StopIteration as done:
+    ...         left = done.value[0]
+    ...         break
+    >>> slices, left.round(6).tolist()                          # a slice after each of the two columns
+    (2, [0.2])
+    """
     n_batch, n_columns = len(columns), len(support.weighted)
     at = np.array([np.searchsorted(support.sorted_ranks[f], r, side="right") - 1 for f, r in zip(columns, ranks)])
     total_left = np.stack([support.cumulative[f][:, p] for f, p in zip(columns, at)]).astype(float)   # batch × classes
@@ -369,6 +401,14 @@ def depth_two_by_column(support: SupportColumns, columns: np.ndarray, ranks: np.
         order = np.argsort((lower_left + lower_right).mean(axis=0), kind="stable")
     everyone = np.arange(n_batch)
     skipped = 0
+    clock = clock or SliceClock(None)
+    if blocks is not None:
+        # The block grids of the batch's root columns, one slice at a time (each costs a pass over the support).
+        for f in np.unique(columns).tolist():
+            if blocks.grid_pending(f):
+                blocks.grid(f)
+                if clock.due():
+                    yield
     two_classes = len(support.total) == 2
     for j in order:
         if lower_left is None:
@@ -398,6 +438,8 @@ def depth_two_by_column(support: SupportColumns, columns: np.ndarray, ranks: np.
         by_right[chosen, j] = cost_right
         best_left[chosen] = np.minimum(best_left[chosen], cost_left)
         best_right[chosen] = np.minimum(best_right[chosen], cost_right)
+        if clock.due():
+            yield
     return best_left, best_right, by_left, by_right, skipped
 
 
