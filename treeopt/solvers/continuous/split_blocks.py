@@ -248,7 +248,9 @@ class SplitBlocks:
             positions = blocks[:, None] * s + np.arange(s)[None]
             inside = positions < self.n
             positions = np.minimum(positions, self.n - 1)
-            member = support.ranks_in_order(j)[columns[rows, None], positions] <= ranks[rows, None]
+            # The root columns' ranks of the block's rows, read straight from the table (only these
+            # few positions are needed, not every column's ranks in j's order).
+            member = support.rank[columns[rows, None], support.cols[j][positions]] <= ranks[rows, None]
             member &= inside
             usable = self.valid[j][positions] & inside
             weighted, whole = support.weighted[j], support.cumulative[j]
