@@ -143,8 +143,11 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         example 30 measured columns), then ``"guess"``: the certificate then
         covers trees over the guessed thresholds, and ``guarantee_`` says how far
         that can be from trees over all of them (``status_ ==
-        "optimal_over_guessed_thresholds"``, ``optimal_`` False). ``thresholds_`` tells which was
-        used; ``thresholds="all"`` searches every threshold.
+        "optimal_over_guessed_thresholds"``, ``optimal_`` False). With a ``depth_budget`` on an
+        all-numeric table, ``solver="auto"`` searches every threshold instead above that count: the
+        continuous solver keeps the columns as sorted values
+        (``treeopt.encoding.auto_sorted_values``). ``thresholds_`` tells which was used;
+        ``thresholds="all"`` searches every threshold.
     max_thresholds : int, optional
         Cap on threshold features per numeric column.
     reference : {"gbdt"}, optional
@@ -251,7 +254,8 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         The ``top_k`` best distinct trees with their objectives, best first
         (certified when ``optimal_``); ``[(objective_, tree_)]`` with ``top_k=1``.
     thresholds_ : str
-        The binarization used: ``"all"``, ``"quantile"`` or ``"guess"`` (what ``"auto"`` chose).
+        The thresholds used: ``"all"``, ``"quantile"`` or ``"guess"`` (what ``"auto"`` chose);
+        ``"all"`` for the continuous solver, which tries every threshold of the sorted values.
     guarantee_ : dict
         What the guesses guarantee (empty without guesses): ``"thresholds"``
         (Theorem 4.1: reference loss, objective bound) and ``"lower_bound"``
@@ -383,8 +387,11 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
                              classes=self.classes_, solver_options=self.solver_options,
                              **{name: getattr(self, name) for name in SETTINGS})
         self.binarizer_ = solver.dataset.binarizer
-        self.thresholds_ = "guess" if isinstance(self.binarizer_, ThresholdGuessBinarizer) else \
-            getattr(self.binarizer_, "thresholds", self.thresholds)
+        if self.binarizer_ is None:                 # numeric columns as sorted values: every threshold
+            self.thresholds_ = "all"
+        else:
+            self.thresholds_ = "guess" if isinstance(self.binarizer_, ThresholdGuessBinarizer) else \
+                getattr(self.binarizer_, "thresholds", self.thresholds)
         self._y_ref = solver.reference_predictions
         self._fit_table, self._fit_y, self._fit_weight = table, y, sample_weight
         return solver
