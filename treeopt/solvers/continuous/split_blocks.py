@@ -94,6 +94,10 @@ class SplitBlocks:
         About how many positions per column a root threshold's children read.
     blocks_read, blocks_bounded : int
         Blocks read row by row, and blocks bounded (read or not).
+    label, weight : ndarray, shape (n_support,)
+        Each row's class and cost-weighted weight, by its position in column 0's order.
+    uniform : bool
+        Whether every row weighs the same (the grids then count rows without weights).
     """
 
     def __init__(self, support):

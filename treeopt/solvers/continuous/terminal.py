@@ -34,6 +34,8 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Generator, Sequence
+
 import numpy as np
 
 from ..slices import SliceClock, drain
@@ -84,7 +86,7 @@ def _valid_positions(cols: np.ndarray, rank: np.ndarray) -> list:
 
 
 def best_depth_one(cols: np.ndarray, rank: np.ndarray, cw: np.ndarray, *, penalty: float,
-                   columns=None) -> tuple:
+                   columns: Sequence[int] | None = None) -> tuple:
     """The best tree of depth at most one on a support.
 
     Parameters
@@ -353,7 +355,7 @@ def depth_two_by_column(support: SupportColumns, columns: np.ndarray, ranks: np.
 
 def depth_two_steps(support: SupportColumns, columns: np.ndarray, ranks: np.ndarray, *, penalty: float,
                     lower_left: np.ndarray | None = None, lower_right: np.ndarray | None = None,
-                    blocks=None, clock: SliceClock | None = None):
+                    blocks=None, clock: SliceClock | None = None) -> Generator[None, None, tuple]:
     """:func:`depth_two_by_column` in slices: a generator that yields whenever ``clock`` is due (between
     two columns, and between two of the block grids a batch needs first) and returns what
     :func:`depth_two_by_column` returns, so that one batch on a large support keeps to the unit of
