@@ -17,7 +17,7 @@ import pandas as pd
 
 from .categorical import CategoricalDataset
 from .data import Dataset
-from .encoding import fit_binarizer, no_feature_binarizer
+from .encoding import auto_sorted_values, fit_binarizer, no_feature_binarizer
 from .guessing.fitting import reference_kwargs
 from .memory import format_bytes, memory_room, parse_memory_limit, resident_memory
 from .objectives import OBJECTIVES, Objective, get_objective
@@ -94,8 +94,11 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
         A name of ``treeopt.SOLVERS``, or ``"auto"``: ``"osdt"`` for objectives that are not a sum
         over leaves (F-score, AUC) and for OSDT's options (``schedule``, ``warm_start``,
         ``top_k``); ``"continuous"`` for ``regularization=0`` and, with a ``depth_budget``, on an
-        all-numeric table whose binary table would have 50 million cells or more
-        (:data:`AUTO_SORTED_CELLS`: numeric columns then stay sorted values); else ``"portfolio"`` on data with at least 24 binary features
+        all-numeric table with every threshold (``thresholds="auto"`` or ``"all"``, no ``max_thresholds``)
+        whose columns of more than two values have more than 256 thresholds
+        (:func:`treeopt.encoding.auto_sorted_values`) or whose binary
+        table would have 50 million cells or more (:data:`AUTO_SORTED_CELLS`): numeric columns then stay
+        sorted values and every threshold is tried; else ``"portfolio"`` on data with at least 24 binary features
         (:data:`AUTO_WIDE_FEATURES`) and ``"gosdt"`` below, with lower-bound guessing, or with a
         depth budget of at most 4 (:data:`AUTO_SHALLOW_DEPTH`).
     sample_weight : array_like, optional
@@ -289,16 +292,24 @@ def _ready_dataset(dataset: Dataset, y, solver: str, capabilities, s: dict, *, s
 
 
 #: From this many cells of the binary table (rows × thresholds of all numeric columns) on, ``solver="auto"``
-#: with a depth budget keeps numeric columns as sorted values (the continuous solver): the table itself
-#: then costs more than the search over sorted values. Below it GOSDT on the binary table is faster on
-#: the project's continuous benchmarks (compas, spiral, breast cancer at depth three).
+#: with a depth budget keeps numeric columns as sorted values (the continuous solver) even with few
+#: thresholds: the table itself then costs more than the search over sorted values.
 AUTO_SORTED_CELLS = 50_000_000
 
 
 def _continuous_fits(X, s: dict, y_ref) -> bool:
     """Whether ``solver="auto"`` runs the continuous solver: ``regularization=0`` (only it takes it), or a
-    depth budget on an all-numeric table whose binary table would have at least
-    :data:`AUTO_SORTED_CELLS` cells; always with every threshold, no missing values and no reference.
+    depth budget on an all-numeric table with more thresholds than GOSDT handles best over a binary table
+    (:func:`treeopt.encoding.auto_sorted_values`, the count above which ``thresholds="auto"`` would
+    otherwise guess; counted on the columns of more than two values, since a two-valued column is a
+    single binary feature either way and wide 0/1 data stays GOSDT's) or whose binary table would have
+    at least :data:`AUTO_SORTED_CELLS` cells; always with every threshold, no missing values and no
+    reference.
+
+    Why the threshold count: a search over a binary feature per threshold keeps a row set per
+    subproblem, so its time and memory grow with the thresholds at depth three and four, while the
+    continuous solver keeps the sorted columns only. On few thresholds (a few hundred, as on data of
+    small integers or rounded values) the binary search is the faster one.
 
     Examples
     --------
@@ -307,6 +318,11 @@ def _continuous_fits(X, s: dict, y_ref) -> bool:
     False
     >>> _continuous_fits(np.array([[0.5, 1.0]]), {**settings, "regularization": 0}, None)
     True
+    >>> many = np.arange(600.0).reshape(300, 2)                  # 2 × 299 thresholds
+    >>> _continuous_fits(many, settings, None), _continuous_fits(many, {**settings, "max_thresholds": 8}, None)
+    (True, False)
+    >>> _continuous_fits(many, {**settings, "depth_budget": None}, None)
+    False
     """
     if s["depth_budget"] is None or y_ref is not None or s["reference"] is not None \
             or s["thresholds"] not in ("auto", "all") or s["max_thresholds"] is not None or s["missing"] != "error":
@@ -327,10 +343,12 @@ def _continuous_fits(X, s: dict, y_ref) -> bool:
             return False
         columns = list(array.T)
     n_rows = len(columns[0]) if columns else 0
-    if n_rows * n_rows * len(columns) < AUTO_SORTED_CELLS:        # at most n - 1 thresholds per column
+    if not auto_sorted_values((n_rows - 1) * len(columns)):      # at most n - 1 thresholds per column
         return False
-    thresholds = sum(len(np.unique(column)) - 1 for column in columns)
-    return n_rows * thresholds >= AUTO_SORTED_CELLS
+    distinct = [len(np.unique(column)) for column in columns]
+    thresholds = sum(count - 1 for count in distinct)
+    many_valued = sum(count - 1 for count in distinct if count > 2)      # a 0/1 column is one feature either way
+    return auto_sorted_values(many_valued) or n_rows * thresholds >= AUTO_SORTED_CELLS
 
 
 #: Above this many binary features an exact search is hopeless in practice (each subproblem tries

@@ -13,8 +13,12 @@ with the distance to trees over all thresholds bounded by its Theorem 4.1.
 handle best: ``"all"`` up to :data:`AUTO_MAX_THRESHOLDS` threshold features,
 where the search over every threshold certifies and the answer is exact for
 the original columns; above it, ``"guess"``, where the search over all of them
-rarely finishes. The estimator (:class:`~treeopt.OptimalTreeClassifier`
-through :func:`~treeopt.make_solver`), :func:`~treeopt.frontier`,
+rarely finishes. With a depth budget on an all-numeric table, ``solver="auto"``
+has a better answer above that count (:func:`auto_sorted_values`): every
+threshold, with the numeric columns kept as sorted values for the continuous
+solver, which needs no binary table and so stays exact and small in memory
+where a binary search over every threshold runs away. The estimator
+(:class:`~treeopt.OptimalTreeClassifier` through :func:`~treeopt.make_solver`), :func:`~treeopt.frontier`,
 :func:`~treeopt.cross_validate_frontier`, :class:`~treeopt.OptimalTreeClassifierCV`
 and :func:`~treeopt.rashomon_set` all fit their binarizer with
 :func:`fit_binarizer`, so the same data gets the same features everywhere.
@@ -26,7 +30,8 @@ import numpy as np
 
 from .binarize import Binarizer
 
-__all__ = ["AUTO_MAX_THRESHOLDS", "THRESHOLD_OPTIONS", "auto_thresholds", "fit_binarizer", "no_feature_binarizer"]
+__all__ = ["AUTO_MAX_THRESHOLDS", "THRESHOLD_OPTIONS", "auto_sorted_values", "auto_thresholds", "fit_binarizer",
+           "no_feature_binarizer"]
 
 #: With ``thresholds="auto"``, more threshold features than this are guessed (section 4.1) instead of all kept.
 AUTO_MAX_THRESHOLDS = 256
@@ -64,6 +69,39 @@ def auto_thresholds(n_threshold_features: int, *, max_thresholds: int | None = N
     if n_threshold_features <= AUTO_MAX_THRESHOLDS or max_thresholds is not None or missing != "error":
         return "all"
     return "guess"
+
+
+def auto_sorted_values(n_thresholds: int) -> bool:
+    """Whether ``thresholds="auto"`` (or ``"all"``) under ``solver="auto"`` with a depth budget keeps an
+    all-numeric table's columns as sorted values (the continuous solver) instead of binary features.
+
+    True above :data:`AUTO_MAX_THRESHOLDS` thresholds over all midpoints: there a search over a binary
+    feature per threshold grows with their count (its memo holds a row set per subproblem reached
+    through them), while the continuous solver's memory is its sorted columns (Brița, van der Linden
+    and Demirović, *Optimal Classification Trees for Continuous Feature Data Using Dynamic Programming
+    with Branch-and-Bound*, AAAI 2025, section 3) and its interval bounds skip runs of thresholds
+    (section 4.2). So the threshold count that makes the binary encoding guess
+    (:func:`auto_thresholds`) is the one that hands the table to the continuous solver, which keeps
+    every threshold and its exact certificate. Up to that count
+    GOSDT over the binary table is the faster of the two, most of all at depth four
+    (``benchmarks/results_continuous.md``).
+
+    Parameters
+    ----------
+    n_thresholds : int
+        Thresholds between adjacent distinct values, summed over the numeric columns of more than two
+        values (a two-valued column is one binary feature in either encoding).
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> auto_sorted_values(134), auto_sorted_values(AUTO_MAX_THRESHOLDS), auto_sorted_values(1263)
+    (False, False, True)
+    """
+    return n_thresholds > AUTO_MAX_THRESHOLDS
 
 
 def fit_binarizer(table, y, *, thresholds: str = "auto", max_thresholds: int | None = None,

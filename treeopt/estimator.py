@@ -144,8 +144,11 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         example 30 measured columns), then ``"guess"``: the certificate then
         covers trees over the guessed thresholds, and ``guarantee_`` says how far
         that can be from trees over all of them (``status_ ==
-        "optimal_over_guessed_thresholds"``, ``optimal_`` False). ``thresholds_`` tells which was
-        used; ``thresholds="all"`` searches every threshold.
+        "optimal_over_guessed_thresholds"``, ``optimal_`` False). With a ``depth_budget`` on an
+        all-numeric table, ``solver="auto"`` searches every threshold instead above that count: the
+        continuous solver keeps the columns as sorted values
+        (``treeopt.encoding.auto_sorted_values``). ``thresholds_`` tells which was used;
+        ``thresholds="all"`` searches every threshold.
     max_thresholds : int, optional
         Cap on threshold features per numeric column.
     reference : {"gbdt"}, optional
@@ -252,7 +255,8 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         The ``top_k`` best distinct trees with their objectives, best first
         (certified when ``optimal_``); ``[(objective_, tree_)]`` with ``top_k=1``.
     thresholds_ : str
-        The binarization used: ``"all"``, ``"quantile"`` or ``"guess"`` (what ``"auto"`` chose).
+        The thresholds used: ``"all"``, ``"quantile"`` or ``"guess"`` (what ``"auto"`` chose);
+        ``"all"`` for the continuous solver, which tries every threshold of the sorted values.
     guarantee_ : dict
         What the guesses guarantee (empty without guesses): ``"thresholds"``
         (Theorem 4.1: reference loss, objective bound) and ``"lower_bound"``
@@ -389,8 +393,11 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
     def _keep_setup(self, solver, table, y, sample_weight) -> None:
         """Note what the setup chose (the binarizer, the thresholds, the reference) and the data ``_store`` reads."""
         self.binarizer_ = solver.dataset.binarizer
-        self.thresholds_ = "guess" if isinstance(self.binarizer_, ThresholdGuessBinarizer) else \
-            getattr(self.binarizer_, "thresholds", self.thresholds)
+        if self.binarizer_ is None:                 # numeric columns as sorted values: every threshold
+            self.thresholds_ = "all"
+        else:
+            self.thresholds_ = "guess" if isinstance(self.binarizer_, ThresholdGuessBinarizer) else \
+                getattr(self.binarizer_, "thresholds", self.thresholds)
         self._y_ref = solver.reference_predictions
         self._fit_table, self._fit_y, self._fit_weight = table, y, sample_weight
 

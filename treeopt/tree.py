@@ -17,14 +17,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Iterator, Union
+from typing import Iterator
 
 import numpy as np
 
 from .binarize import format_threshold, is_missing_value
 from .code_export import tree_to_latex, tree_to_python
 from .model_json import tree_fields_from_dict, tree_fields_from_json, tree_to_dict, tree_to_json
-from .nodes import Leaf, MultiwaySplit, Node, Split, children_in_display_order, subtree_weight
+from .nodes import Leaf, MultiwaySplit, Node, Split, children_in_display_order
 from .objectives import get_objective
 from .roc import leaf_class_counts
 from .table_columns import FittedColumns, read_columns

@@ -25,7 +25,6 @@ import time
 import ipywidgets as widgets
 import numpy as np
 
-from treeopt.nodes import Leaf, children_in_display_order
 from treeopt.render import tree_svg
 
 from .labels import leaf_legend

@@ -48,3 +48,16 @@ def test_cross_validated_frontier_over_guessed_thresholds_says_so(tmp_path, caps
                  "--thresholds", "guess"])
     assert code == EXIT_GUESSED_THRESHOLDS
     assert "certified over the guessed thresholds only" in capsys.readouterr().out
+
+
+def test_a_depth_budget_on_many_numeric_thresholds_searches_every_one_and_exits_0(tmp_path, capsys):
+    """Above the guessing count, ``--depth-budget`` hands the numeric columns to the continuous solver
+    (every threshold, as sorted values): certified over all thresholds, not over guessed ones."""
+    rng = np.random.default_rng(2)
+    frame = pd.DataFrame({"a": rng.normal(size=300), "b": rng.normal(size=300)})       # 598 thresholds
+    frame["y"] = ((frame["a"] > 0.3) ^ (frame["b"] < -0.2)).astype(int)
+    path = tmp_path / "many.csv"
+    frame.to_csv(path, index=False)
+    code = main(["fit", str(path), "--target", "y", "--depth-budget", "2", "--regularization", "0.02"])
+    out = capsys.readouterr().out
+    assert code == EXIT_OK and "(certified optimal, gap 0)" in out and "guessed thresholds" not in out

@@ -33,18 +33,52 @@ def test_zero_regularization_on_a_solver_without_it_names_the_one_with_it():
         make_solver(X, y, solver="gosdt", regularization=0, depth_budget=2)
 
 
-def test_auto_picks_the_continuous_solver_for_zero_lambda_and_for_a_large_binary_table():
-    X, y = _noisy()
+def test_auto_picks_the_continuous_solver_for_zero_lambda_and_for_many_thresholds_under_a_depth_budget():
+    X, y = _noisy()                                       # 3 columns of 300 distinct values: 897 thresholds
     assert isinstance(make_solver(X, y, depth_budget=2, regularization=0), ContinuousSearch)
-    assert not isinstance(make_solver(X, y, depth_budget=2), ContinuousSearch)       # a small binary table
+    assert isinstance(make_solver(X, y, depth_budget=2), ContinuousSearch)
+    assert isinstance(make_solver(X, y, depth_budget=3, regularization=0.01, thresholds="all"), ContinuousSearch)
     frame = pd.DataFrame(X, columns=["a", "b", "c"]).assign(c=np.where(X[:, 2] > 0, "u", "v"))
     assert isinstance(make_solver(frame, y, depth_budget=2, regularization=0), ContinuousSearch)
-    rng = np.random.default_rng(1)
-    wide = rng.normal(size=(2000, 13))                    # 2000 rows x 13 x 1999 thresholds: 52 million cells
-    labels = (wide[:, 0] > 0).astype(int)
-    assert isinstance(make_solver(wide, labels, depth_budget=2), ContinuousSearch)
-    assert not isinstance(make_solver(wide, labels), ContinuousSearch)                  # no depth budget
-    assert not isinstance(make_solver(wide, labels, depth_budget=2, max_thresholds=5), ContinuousSearch)
+    assert not isinstance(make_solver(frame, y, depth_budget=2), ContinuousSearch)      # a categorical column
+    assert not isinstance(make_solver(X, y), ContinuousSearch)                          # no depth budget
+    assert not isinstance(make_solver(X, y, depth_budget=2, max_thresholds=5), ContinuousSearch)
+    assert not isinstance(make_solver(X, y, depth_budget=2, thresholds="guess"), ContinuousSearch)
+    assert make_solver(X, y, depth_budget=2, solver="gosdt").name == "gosdt"           # asked for by name
+
+
+def test_auto_keeps_few_thresholds_on_the_binary_table_up_to_the_encodings_count():
+    """The count above which ``thresholds="auto"`` guesses for a binary search is the one that hands a
+    numeric table with a depth budget to the continuous solver (every threshold, as sorted values)."""
+    from treeopt.encoding import AUTO_MAX_THRESHOLDS
+    rng = np.random.default_rng(2)
+    y = rng.integers(0, 2, size=600)
+    at_most = np.arange(600) % (AUTO_MAX_THRESHOLDS + 1)          # AUTO_MAX_THRESHOLDS thresholds
+    one_more = np.arange(600) % (AUTO_MAX_THRESHOLDS + 2)
+    assert make_solver(at_most.reshape(-1, 1), y, depth_budget=3).name == "gosdt"
+    assert make_solver(one_more.reshape(-1, 1), y, depth_budget=3).name == "continuous"
+    few = np.column_stack([at_most // 4, at_most % 7])           # 64 + 6 thresholds over two columns
+    assert make_solver(few, y, depth_budget=4, regularization=0.001).name == "gosdt"
+    wide_binary = rng.integers(0, 2, size=(600, AUTO_MAX_THRESHOLDS + 40))     # one feature per 0/1 column
+    assert make_solver(wide_binary, y, depth_budget=3).name == "gosdt"
+
+
+def test_auto_keeps_numeric_columns_sorted_from_fifty_million_binary_cells_with_few_thresholds():
+    from treeopt.building import AUTO_SORTED_CELLS, SETTINGS, _continuous_fits
+    n_rows = AUTO_SORTED_CELLS // 200 + 1
+    column = (np.arange(n_rows) % 201).astype(float).reshape(-1, 1)   # 200 thresholds: above the cells
+    settings = {**SETTINGS, "depth_budget": 3}
+    assert _continuous_fits(column, settings, None)
+    assert not _continuous_fits(column[: n_rows // 2], settings, None)
+
+
+def test_the_estimator_over_many_thresholds_reports_every_threshold_and_the_optimum_of_the_binary_search():
+    X, y = _noisy(n_rows=200, seed=3)
+    clf = OptimalTreeClassifier(regularization=0.01, depth_budget=2).fit(X, y)
+    assert clf.solver_.name == "continuous" and clf.optimal_ and clf.status_ == "optimal"
+    assert clf.thresholds_ == "all" and clf.guarantee_ == {}
+    gosdt = OptimalTreeClassifier(regularization=0.01, depth_budget=2, solver="gosdt", thresholds="all").fit(X, y)
+    assert gosdt.optimal_ and clf.objective_ == pytest.approx(gosdt.objective_)
 
 
 def test_estimator_fits_the_most_accurate_depth_two_tree_and_predicts_on_the_original_table():

@@ -23,7 +23,7 @@ from treeopt import Binarizer, OptimalTreeClassifier
 from treeopt.data import Dataset
 from treeopt.datasets import load_monk
 from treeopt.guessing import (ThresholdGuessBinarizer, depth_guess, guess_bound, lower_bound_guarantee,
-                              reference_errors, threshold_guarantee)
+                              reference_errors)
 from treeopt.objectives import get_objective
 from treeopt.solvers import GOSDT
 

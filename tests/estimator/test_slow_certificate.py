@@ -132,6 +132,21 @@ def test_a_slow_continuous_fit_names_its_columns_and_only_settings_that_fit(late
     assert {"depth_budget": 3} in suggested and {"max_thresholds": 8, "regularization": 0.001} in suggested
 
 
+def test_a_slow_continuous_fit_at_positive_lambda_suggests_binary_encodings_without_changing_lambda(late_clock):
+    """With a depth budget and many thresholds, ``solver="auto"`` runs the continuous solver at λ > 0
+    too: the hint names the sorted columns, and a threshold cap or guessed thresholds (which binarize,
+    and so leave the continuous solver) need no change of λ."""
+    X, y = _continuous_table()
+    clf = OptimalTreeClassifier(regularization=0.001, depth_budget=5, node_limit=5)
+    solver, message = _hinted(clf, X, y)
+    assert type(solver).__name__ == "ContinuousSearch" and clf.thresholds_ == "all"
+    assert "600 rows and 3 numeric columns (every threshold, as sorted values) with depth_budget=5" in message
+    assert "max_thresholds=8 (" in message and "thresholds='guess' (" in message
+    suggested = _each_suggestion_fits(clf, X, y)
+    assert {"max_thresholds": 8} in suggested and {"thresholds": "guess"} in suggested
+    assert {"regularization": 0.002} in suggested
+
+
 def test_a_newcomers_small_numeric_table_without_a_depth_budget_gets_settings_that_fit(late_clock):
     """The 176 × 4 table of a newcomer's CSV, every threshold, λ = 0.01 and no depth budget."""
     rng = np.random.default_rng(7)

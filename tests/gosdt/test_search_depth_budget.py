@@ -10,7 +10,6 @@ keeps it fast on two numeric columns.
 
 import numpy as np
 import pandas as pd
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -9,7 +9,6 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
-import numpy as np
 import pytest
 
 pytest.importorskip("ipywidgets")

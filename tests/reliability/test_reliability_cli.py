@@ -5,12 +5,10 @@ and the JSON written. Exit codes say what happened (``treeopt/cli/exits.py``).
 """
 
 import json
-import os
 import signal
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import numpy as np

@@ -26,7 +26,7 @@ from sklearn.model_selection import cross_val_score
 
 from treeopt import OptimalTreeClassifier, make_solver
 from treeopt.datasets import load_monk
-from treeopt.events import Expanded, Finished, Pruned
+from treeopt.events import Expanded, Pruned
 from treeopt.solvers import GOSDT, OSDT, Branches
 from treeopt.solvers.base import Solver
 from treeopt.registry import SOLVERS

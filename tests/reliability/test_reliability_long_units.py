@@ -9,9 +9,7 @@ generous hard limit, also inside ``cross_val_score``; and the interrupted search
 optimum an uninterrupted one certifies.
 """
 
-import os
 import signal
-import threading
 import time
 import warnings
 
@@ -24,6 +22,8 @@ import treeopt.solvers.cart_start as cart_start
 import treeopt.solvers.slices as slices
 from treeopt import OptimalTreeClassifier
 from treeopt.datasets import load_monk
+
+from sigint_timer import sigint_after
 
 #: Seconds from the SIGINT to the end of fit, far above the unit budget (shared test machines).
 HARD_LIMIT = 3.0
@@ -56,25 +56,11 @@ def slow_cart(monkeypatch):
     monkeypatch.setattr(slices.SliceClock, "due", slow_due)
 
 
-def _sigint_after(seconds: float) -> tuple[threading.Timer, list]:
-    """A real SIGINT to this process's main thread after ``seconds``; the list gets the moment it was sent."""
-    sent = []
-    main = threading.main_thread().ident
-
-    def send():
-        sent.append(time.perf_counter())
-        signal.pthread_kill(main, signal.SIGINT)
-
-    timer = threading.Timer(seconds, send)
-    timer.start()
-    return timer, sent
-
-
 @pytest.mark.parametrize("moment", np.random.default_rng(7).uniform(0.05, 0.8, size=3).round(3).tolist())
 def test_sigint_while_cart_grows_stops_fit_with_a_tree_then_resumes(slow_cart, moment):
     X, y = load_monk(2)
     clf = OptimalTreeClassifier(regularization=0.01)
-    timer, sent = _sigint_after(moment)
+    timer, sent = sigint_after(moment)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
@@ -94,7 +80,7 @@ def test_sigint_while_cart_grows_stops_fit_with_a_tree_then_resumes(slow_cart, m
 
 def test_sigint_while_cart_grows_stops_cross_val_score(slow_cart):
     X, y = load_monk(2)
-    timer, sent = _sigint_after(0.3)
+    timer, sent = sigint_after(0.3)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
@@ -146,7 +132,7 @@ def test_osdt_grows_the_same_cart_warm_start_in_units_of_the_budget(slow_cart):
 
 def _answers_sigint(fit, moment: float) -> float:
     """Seconds from a real SIGINT sent ``moment`` seconds into ``fit()`` to ``KeyboardInterrupt`` leaving it."""
-    timer, sent = _sigint_after(moment)
+    timer, sent = sigint_after(moment)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -8,7 +8,6 @@ memory like ``cache_limit`` caps the cache: status ``memory_limit``, resumable.
 
 import subprocess
 import sys
-import warnings
 
 import numpy as np
 import pytest
@@ -20,7 +19,7 @@ from treeopt import OptimalTreeClassifier, make_solver
 from treeopt.datasets import load_monk
 from treeopt.events import Finished
 from treeopt.memory import parse_memory_limit
-from treeopt.solvers import GOSDT, OSDT, Branches
+from treeopt.solvers import GOSDT
 from treeopt.registry import SOLVERS
 
 #: (solver, λ, the method a unit of work calls): MONK-2 searches of a fraction of a second.

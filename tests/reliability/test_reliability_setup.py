@@ -18,7 +18,6 @@ from treeopt import frontier
 from treeopt.binarize import Binarizer, BinarizationTimeout, binarization_deadline
 from treeopt.datasets import load_monk
 from treeopt.solvers import GOSDT
-from treeopt.registry import SOLVERS
 
 
 def _one_wide_column(n=1500, seed=0):
@@ -38,9 +37,11 @@ def test_many_thresholds_warn_above_depth_budget_three_only():
     X, y = _one_wide_column()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        make_solver(X, y, regularization=0.1, thresholds="all", depth_budget=3)   # solved in seconds
+        make_solver(X, y, solver="gosdt", regularization=0.1, thresholds="all", depth_budget=3)   # solved in seconds
+        # solver="auto" keeps so many thresholds as sorted values under a depth budget: no binary features
+        assert make_solver(X, y, regularization=0.1, thresholds="all", depth_budget=4).name == "continuous"
     with pytest.warns(UserWarning, match=r"1499 binary features for 1500 rows"):
-        make_solver(X, y, regularization=0.1, thresholds="all", depth_budget=4)
+        make_solver(X, y, solver="gosdt", regularization=0.1, thresholds="all", depth_budget=4)
 
 
 def test_few_thresholds_or_a_heuristic_do_not_warn():

@@ -28,6 +28,8 @@ from treeopt.guessing.thresholds import ThresholdGuessBinarizer
 from treeopt.setup_signals import SetupSignals
 from treeopt.solvers.interrupts import DeferredSignals
 
+from sigint_timer import sigint_after
+
 #: Seconds from the SIGINT to the end of fit, far above the unit budget (shared test machines).
 HARD_LIMIT = 3.0
 
@@ -154,13 +156,9 @@ def test_a_real_sigint_at_random_moments_of_a_slow_binarization_stops_fit_with_t
         return less_equal(*args, **kwargs)
 
     monkeypatch.setattr(binarize, "less_equal", slow_less_equal)
-    main = threading.main_thread().ident
     for moment in np.random.default_rng(3).uniform(0.05, 0.4, size=3):
-        sent = []
-        timer = threading.Timer(moment, lambda: (sent.append(time.perf_counter()),
-                                                 signal.pthread_kill(main, signal.SIGINT)))
         clf = OptimalTreeClassifier(regularization=0.01, thresholds="all")
-        timer.start()
+        timer, sent = sigint_after(moment)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)

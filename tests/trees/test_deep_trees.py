@@ -60,7 +60,7 @@ def test_to_dot_numbers_every_node_in_pre_order():
     n_nodes = 2 * DEPTH + 1
     assert dot.count("[label=\"yes\"]") == DEPTH and dot.count("[label=\"no\"]") == DEPTH
     assert f"  n{n_nodes - 1} [label=" in dot
-    assert f"  n0 -> n1 [label=\"yes\"];" in dot and f"  n0 -> n2 [label=\"no\"];" in dot
+    assert "  n0 -> n1 [label=\"yes\"];" in dot and "  n0 -> n2 [label=\"no\"];" in dot
     collapsed = tree.to_dot(max_depth=3)
     assert f"… {DEPTH - 2} leaves" in collapsed
 

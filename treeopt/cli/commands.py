@@ -163,8 +163,10 @@ def _fit_args(parser):
                         help="cap threshold features per numeric column")
     parser.add_argument("--thresholds", choices=["auto", "all", "quantile", "guess"], default="auto",
                         help="numeric columns: every midpoint, quantiles, or guessed from a boosted model "
-                             "(McTavish et al. 4.1); auto (default): all, or guessed above 256 thresholds. A tree "
-                             "certified over guessed thresholds exits with 4, not 0")
+                             "(McTavish et al. 4.1); auto (default): all, or guessed above 256 thresholds (but all, as "
+                             "sorted values for the continuous solver, with --solver auto, --depth-budget and only "
+                             "numeric columns). "
+                             "A tree certified over guessed thresholds exits with 4, not 0")
     parser.add_argument("--reference", choices=["gbdt"], default=None,
                         help="lower-bound guesses from a boosted reference model (McTavish et al. 4.3)")
     parser.add_argument("--random-state", type=int, default=None, help="seed of the boosted reference model")

@@ -17,7 +17,6 @@ Examples
 """
 
 from .depth import depth_guess
-from .fitting import guarantee_report, reference_kwargs
 from .guarantees import guess_bound, lower_bound_guarantee, threshold_guarantee
 from .lower_bounds import reference_errors
 from .reference import ReferenceInput, fit_reference_model, make_reference_model

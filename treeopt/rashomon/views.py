@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from treeopt.nodes import Split
+from treeopt.nodes import Leaf, Split
 
 __all__ = ["SetView"]
 

@@ -167,6 +167,14 @@ def grow_gini_tree_steps(points: np.ndarray, counts: np.ndarray, max_leaves: int
     A node's class counts per feature are summed over blocks of :data:`BLOCK_CELLS` cells (rows
     converted to float32 one block at a time, so no float copy of the whole table is made), and
     the generator may yield between two blocks and between two nodes.
+
+    Examples
+    --------
+    >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]], dtype=bool)
+    >>> counts = np.array([[4, 0], [4, 0], [1, 3], [0, 4]])
+    >>> steps = grow_gini_tree_steps(X, counts, max_leaves=3, slice_seconds=0.05)
+    >>> drain(steps)                         # run every slice; the generator returns the tree
+    (0, None, (1, None, None))
     """
     import heapq
 

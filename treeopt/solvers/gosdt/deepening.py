@@ -183,7 +183,19 @@ class DepthDeepening(Solver):
         """Give every depth's search these exact small-tree solvers (``GOSDT.subsolvers`` of a search
         over the same data, λ, objective and switches; see ``GOSDT.adopt_subsolvers``). The
         portfolio (``treeopt/solvers/gosdt/portfolio.py``) shares its GOSDT member's this way. Call before
-        the search starts."""
+        the search starts.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from treeopt.data import Dataset
+        >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]] * 5)
+        >>> ds = Dataset.from_binary(X, X[:, 0] ^ X[:, 1])
+        >>> deepening = DepthDeepening(ds, regularization=0.05)
+        >>> deepening.adopt_subsolvers(GOSDT(ds, regularization=0.05).subsolvers)
+        >>> round(deepening.run().objective, 4)
+        0.2
+        """
         self._subsolvers = subsolvers
 
     def offer_incumbent(self, tree: Tree, objective: float) -> bool:

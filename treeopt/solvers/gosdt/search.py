@@ -685,8 +685,9 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
         problem.expanded = True
         problem.splits = splits
         old_lb, old_ub = problem.lb, problem.ub
-        b7 = self._drop_b7(problem) if self.bounds["incremental_lower_bound"] else 0
-        pruned = self._rebound(problem)
+        if self.bounds["incremental_lower_bound"]:
+            self._drop_b7(problem)
+        self._rebound(problem)
         for _, left, right in problem.splits:
             left.parent_links += (problem, right)
             right.parent_links += (problem, left)
