@@ -27,6 +27,7 @@ from .regularization import DEFAULT_REGULARIZATION
 from .setup_signals import SetupSignals
 from .slow_certificate import SlowCertificateHint
 from .solvers.base import trace_frame
+from .solvers.records import SearchResult
 from .tree import Tree
 
 __all__ = ["OptimalTreeClassifier"]
@@ -386,6 +387,11 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         solver = make_solver(table, y, solver=self.solver, sample_weight=sample_weight, y_ref=y_ref,
                              classes=self.classes_, solver_options=self.solver_options,
                              **{name: getattr(self, name) for name in SETTINGS})
+        self._keep_setup(solver, table, y, sample_weight)
+        return solver
+
+    def _keep_setup(self, solver, table, y, sample_weight) -> None:
+        """Note what the setup chose (the binarizer, the thresholds, the reference) and the data ``_store`` reads."""
         self.binarizer_ = solver.dataset.binarizer
         if self.binarizer_ is None:                 # numeric columns as sorted values: every threshold
             self.thresholds_ = "all"
@@ -394,7 +400,38 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
                 getattr(self.binarizer_, "thresholds", self.thresholds)
         self._y_ref = solver.reference_predictions
         self._fit_table, self._fit_y, self._fit_weight = table, y, sample_weight
-        return solver
+
+    def _fit_found_tree(self, X, y, sample_weight, dataset, tree, *, objective: float, lower_bound: float,
+                        status: str) -> "OptimalTreeClassifier":
+        """Fit from a tree another search found over ``dataset``, without binarizing or searching again.
+
+        ``dataset`` is the binarized ``(X, y, sample_weight)`` with the binarizer this estimator's
+        settings learn (the accuracy–sparsity frontier on all the data of ``OptimalTreeClassifierCV``);
+        ``tree`` is a tree over it, ``objective`` its objective at this ``regularization`` and
+        ``lower_bound`` what is proved of the optimum. With ``status="optimal"`` (``lower_bound ==
+        objective``) every fitted attribute is the one a fresh ``fit`` stores, up to which tree is
+        returned among equally good ones: the search this estimator would run is built on ``dataset``
+        and holds the proved result (``Solver.hold``), and
+        ``_store`` reports it as after a search (``status_``, ``optimal_`` and ``guarantee_`` over
+        guessed thresholds included). Any other ``status`` (``"time_limit"``) stores the tree
+        uncertified, with a ``ConvergenceWarning``.
+        """
+        if self.reference is not None or self.warm_start is not None:
+            raise ValueError("a found tree is kept only by an estimator without reference or warm_start.")
+        table, y = check_fit_input(self, X, y)
+        settings = {name: getattr(self, name) for name in SETTINGS
+                    if name not in ("thresholds", "max_thresholds", "missing")}   # the dataset's encoding
+        solver = make_solver(dataset, None, solver=self.solver, solver_options=self.solver_options, **settings)
+        optimal = status == "optimal"
+        result = SearchResult(tree=tree, objective=float(objective), lower_bound=float(lower_bound),
+                              upper_bound=float(objective), gap=0.0 if optimal else float(objective - lower_bound),
+                              optimal=optimal, status=status, expansions=0, elapsed=0.0, prune_counts={},
+                              trace=[])
+        solver.hold(result)
+        self._keep_setup(solver, table, y, sample_weight)
+        self.setup_stopped_ = None
+        self._store(solver, result)
+        return self
 
     def fit(self, X, y, sample_weight=None, y_ref=None):
         """Find the optimal tree on ``(X, y)``.

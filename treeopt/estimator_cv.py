@@ -19,12 +19,9 @@ from .encoding import THRESHOLD_OPTIONS
 from .estimator import OptimalTreeClassifier, check_fit_input
 from .fitted_tree import FittedTreeMixin
 from .frontiers import cross_validate_frontier
+from .objectives import get_objective
 
 __all__ = ["OptimalTreeClassifierCV"]
-
-#: With ``time_limit``, the refit may binarize for this many times what binarizing all the data took before.
-_SETUP_MARGIN = 2.0
-
 
 class OptimalTreeClassifierCV(FittedTreeMixin, ClassifierMixin, BaseEstimator):
     """Optimal sparse tree with λ chosen by cross-validation over the accuracy–sparsity frontier.
@@ -33,8 +30,10 @@ class OptimalTreeClassifierCV(FittedTreeMixin, ClassifierMixin, BaseEstimator):
     computes one frontier per fold (:func:`~treeopt.cross_validate_frontier`),
     which gives every fold's optimal tree for *every* λ at once, scores them on
     the fold's held-out rows, picks λ (best mean score, or the one-standard-error
-    rule), and refits an :class:`~treeopt.OptimalTreeClassifier` with that λ on
-    all the data.
+    rule), and keeps the :class:`~treeopt.OptimalTreeClassifier` with that λ on
+    all the data. The frontier on all the data already holds that estimator's
+    optimal tree (the same binarizer, objective and weights): when it certifies
+    λ, its tree is the refit, without binarizing or searching again.
 
     Parameters
     ----------
@@ -68,10 +67,13 @@ class OptimalTreeClassifierCV(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         1)``, where ``waves`` is how many rounds of ``n_jobs`` parallel searches
         they take, and none past ``time_limit``; a fold whose setup, guessing
         thresholds or binarizing, reaches ``time_limit`` holds the single leaf
-        and is never chosen), and the refit gets what remains, at least that
-        share plus room to binarize all the data again, so that it is not left
-        with the single leaf: ``fit`` can run past ``time_limit`` by about one
-        setup of the whole table.
+        and is never chosen). The last share is the refit's: it is needed only
+        when the frontier on all the data does not certify the chosen λ (its
+        search stopped at its share, or at ``max_leaves``); the refit then gets
+        what is left of ``time_limit``, and with nothing left (or when the refit
+        stops with a worse tree) the frontier's best tree at that λ is kept,
+        uncertified, with ``status_`` ``"time_limit"``. ``fit`` ends within about
+        a second of ``time_limit``.
     cache_limit : int, optional
         Memory cap per search (entries of its memo).
     thresholds : {"auto", "all", "quantile", "guess"}, default="auto"
@@ -116,7 +118,11 @@ class OptimalTreeClassifierCV(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         The cross-validated frontier (tables per λ interval and per number of
         leaves, each fold's trees, the frontier on all the data, a plot).
     best_estimator_ : OptimalTreeClassifier
-        Refitted on all the data with ``regularization=regularization_``.
+        Fitted on all the data with ``regularization=regularization_``: every fitted
+        attribute is what a fresh ``fit`` gives (its tree may be another among equally
+        good ones, with the same predictions). When the frontier on all the data
+        certified that λ, its tree is kept and no search ran (``n_steps_`` 0, an
+        empty ``trace_``).
     tree_ : Tree
         ``best_estimator_.tree_``. ``apply``, ``decision_path``, ``get_depth``, ``get_n_leaves``,
         ``n_leaves_`` and ``feature_importances_`` read it as scikit-learn's trees do
@@ -225,22 +231,56 @@ class OptimalTreeClassifierCV(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         self.regularization_ = min(1.0, cvf.regularization(self.selection))
         self.cv_results_ = cvf.cv_results()
         self.best_score_ = float(self.cv_results_["mean_test_score"][self.best_index_])
-        refit_time = None
-        if self.time_limit is not None:
-            # What the folds left, but at least the refit's own wave, plus room to binarize the whole table again
-            # (twice what the frontier on all the data took for it: the machine's load varies).
-            share = self._search_time_limit(self.n_splits_)
-            refit_time = max(self.time_limit - (time.monotonic() - started),
-                             share + _SETUP_MARGIN * cvf.full.setup_seconds)
-        refit = OptimalTreeClassifier(regularization=self.regularization_, proba_smoothing=self.proba_smoothing,
-                                      time_limit=refit_time, **encoding)
-        self.best_estimator_ = refit.fit(table, y, sample_weight=sample_weight)
+        refit = self._refit(table, y, sample_weight, cvf, started, encoding)
+        cvf.full.dataset = None             # kept by best_estimator_ while it needs it, not pickled with frontier_
+        self.best_estimator_ = refit
         self.tree_ = refit.tree_
         self.status_ = refit.status_
         self.optimal_ = refit.optimal_
         self.thresholds_ = refit.thresholds_
         self.guarantee_ = refit.guarantee_
         return self
+
+    def _refit(self, table, y, sample_weight, cvf, started: float, encoding: dict) -> OptimalTreeClassifier:
+        """The estimator on all the data at the chosen λ.
+
+        The frontier on all the data holds the optimum for every λ it certifies, over the binarizer a
+        refit would learn, with the same objective and weights: when it certifies the chosen λ, its
+        tree is the refit, kept without binarizing or searching again. Otherwise (its search stopped at
+        ``time_limit`` or ``max_leaves`` before that λ) an :class:`~treeopt.OptimalTreeClassifier` is
+        fitted, within what is left of ``time_limit``; with nothing left, or when that fit stops with a
+        worse tree, the frontier's best tree at that λ is kept, uncertified.
+        """
+        lam = self.regularization_
+        full = cvf.full
+        row, certified = full.row_for(lam)
+        certified = certified and bool(full.table["certified"].iat[row]) and full.dataset is not None
+        tree = full.trees[row]
+        objective = float(full.table["loss"].iat[row] + lam * full.table["leaves"].iat[row])
+        settings = dict(regularization=lam, proba_smoothing=self.proba_smoothing, **encoding)
+        if certified:
+            return OptimalTreeClassifier(time_limit=self.time_limit, **settings)._fit_found_tree(
+                table, y, sample_weight, full.dataset, tree, objective=objective, lower_bound=objective,
+                status="optimal")
+        left = None if self.time_limit is None else self.time_limit - (time.monotonic() - started)
+        if left is None or left > 0:
+            refit = OptimalTreeClassifier(time_limit=left, **settings).fit(table, y, sample_weight=sample_weight)
+            if refit.optimal_ or refit.status_ == "optimal_over_guessed_thresholds" or full.dataset is None \
+                    or refit.objective_ <= objective:
+                return refit
+            status = refit.status_
+        else:
+            status = "time_limit"
+        kept = OptimalTreeClassifier(time_limit=self.time_limit, **settings)
+        if full.dataset is None:            # the frontier's setup stopped too: the single leaf is all there is
+            kept._store_setup_stop(table, y, sample_weight, "time_limit", "time_limit ran out before the refit "
+                                   "on all the data, and the frontier on all the data stopped while setting up.")
+            return kept
+        # What every tree is proved to cost at λ: the equivalent-points loss (GOSDT Theorem B.9) and one leaf.
+        model = get_objective(self.objective, omega=self.omega).loss_model(full.dataset)
+        floor = model.to_objective(model.equivalent_points(full.dataset.all_points)) + lam
+        return kept._fit_found_tree(table, y, sample_weight, full.dataset, tree, objective=objective,
+                                    lower_bound=min(floor, objective), status=status)
 
     def _search_time_limit(self, n_splits: int) -> float | None:
         """Seconds for each frontier search so that the folds, the frontier on all the data and the refit fit

@@ -25,13 +25,18 @@ from .frontier.result import Frontier
 from .setup_signals import SetupSignals
 from .solvers.base import Solver, check_cache_limit
 
-__all__ = ["build_frontier_search", "fit_frontier", "fold_frontier", "run_frontier", "DEFAULT_MAX_LEAVES"]
+__all__ = ["build_frontier_search", "fit_frontier", "fold_frontier", "run_frontier", "DEFAULT_MAX_LEAVES",
+           "SETUP_INTERRUPTED"]
 
 #: The largest tree of a frontier without a depth budget, unless ``max_leaves`` says otherwise.
 DEFAULT_MAX_LEAVES = 20
 
 #: A fold search started at or past the deadline still gets this many seconds (for its first, coarsest trees).
 _LEAST_SECONDS = 0.01
+
+#: Where a frontier stopped by Ctrl-C before its search stopped (``Frontier.setup_stopped``).
+SETUP_INTERRUPTED = ("Ctrl-C (KeyboardInterrupt) stopped the frontier while it was setting up (binarizing the "
+                     "table, guessing thresholds or building the dataset), before any search.")
 
 
 def fit_frontier(X, y=None, max_leaves: int | None = None, *, objective="accuracy", omega: float | None = None,
@@ -57,7 +62,9 @@ def fit_frontier(X, y=None, max_leaves: int | None = None, *, objective="accurac
     ------
     KeyboardInterrupt
         On Ctrl-C (held to the end of a unit of work): its ``frontier`` attribute is the
-        frontier found so far, and ``frontier.search.run()`` resumes the search.
+        frontier found so far, and ``frontier.search.run()`` resumes the search. A Ctrl-C
+        during the setup (binarizing) is answered at once: its ``frontier`` holds the single
+        leaf, uncertified, with ``setup_stopped`` saying so (nothing to resume).
 
     Examples
     --------
@@ -96,7 +103,9 @@ def build_frontier_search(X, y=None, max_leaves: int = DEFAULT_MAX_LEAVES, *, ob
 
     The table goes to ``make_solver`` as it is: the builder encodes it, as it does for every front end.
     A binarization that outlasts ``setup_time_limit`` seconds stops (as the estimators' does); the search
-    is then built on no feature at all, holding the single leaf, and the reason is returned.
+    is then built on no feature at all, holding the single leaf, and the reason is returned. A Ctrl-C during the setup raises ``KeyboardInterrupt`` whose ``frontier`` attribute is
+    that single leaf's :class:`~treeopt.frontier.result.Frontier` (``search.status`` ``interrupted``,
+    ``setup_stopped`` saying where), as :func:`run_frontier` does for a Ctrl-C during the search.
 
     Parameters
     ----------
@@ -137,6 +146,16 @@ def build_frontier_search(X, y=None, max_leaves: int = DEFAULT_MAX_LEAVES, *, ob
         # runs the search (it would call that leaf optimal) and marks it uncertified.
         return make_solver(X, y, sample_weight=sample_weight, missing=missing,
                            binarizer=no_feature_binarizer(X, missing), **settings), str(stopped)
+    except KeyboardInterrupt:
+        # As a Ctrl-C during the search does (run_frontier): the frontier known so far, here the single
+        # leaf, uncertified, travels with the exception, which still stops the caller.
+        search = make_solver(X, y, sample_weight=sample_weight, missing=missing,
+                             binarizer=no_feature_binarizer(X, missing), **settings)
+        error = KeyboardInterrupt(f"{SETUP_INTERRUPTED} The frontier holds only the single leaf, uncertified: "
+                                  "it is this exception's .frontier; call frontier() again to search.")
+        error.frontier = Frontier(search, setup_stopped=SETUP_INTERRUPTED)
+        search.status = "interrupted"           # stopped, never run: run() would call the leaf optimal
+        raise error from None
 
 
 def run_frontier(search: Solver, *, setup_stopped: str | None = None, time_limit: float | None = None,
@@ -156,6 +175,7 @@ def run_frontier(search: Solver, *, setup_stopped: str | None = None, time_limit
     """
     if setup_stopped is not None:
         front = Frontier(search, setup_stopped=setup_stopped)
+        search.status = "time_limit"            # stopped, never run: run() would call the leaf optimal
         warnings.warn(f"{setup_stopped} The frontier holds only the single leaf, uncertified (its certified "
                       "column is False).", ConvergenceWarning, stacklevel=4)
         if X_test is not None:

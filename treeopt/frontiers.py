@@ -97,7 +97,11 @@ def frontier(X, y=None, max_leaves: int | None = None, *, objective="accuracy", 
     ------
     KeyboardInterrupt
         On Ctrl-C (held to the end of a unit of work): its ``frontier`` attribute is the
-        frontier found so far, and ``frontier.search.run()`` resumes the search.
+        frontier found so far, and ``frontier.search.run()`` resumes the search. A Ctrl-C
+        while binarizing ``X``, before any search, is answered at once: its ``frontier`` then
+        holds the single leaf only, uncertified (``certified`` False), with ``setup_stopped``
+        saying where it stopped and ``search.status`` ``"interrupted"``; call ``frontier``
+        again to search.
 
     Examples
     --------
@@ -213,6 +217,12 @@ def cross_validate_frontier(X, y, cv=5, *, max_leaves: int = 20, objective="accu
     -----
     ConvergenceWarning
         When a fold's search stopped at its limit (its uncertified rows are flagged).
+
+    Raises
+    ------
+    KeyboardInterrupt
+        On Ctrl-C in a job's search or setup (in this process): its ``frontier`` attribute is
+        that job's frontier so far, as :func:`~treeopt.frontier` gives it.
 
     Examples
     --------

@@ -33,3 +33,34 @@ def test_a_stopped_frontier_keeps_its_certified_points(tmp_path, capsys, monkeyp
     assert "search stopped (interrupted)" in printed and "leaves certified up to 8 leaves" in printed
     table = pd.read_csv(output)
     assert len(table) >= 1 and table["certified"].any()
+
+
+def test_a_frontier_stopped_while_binarizing_says_so_and_writes_the_single_leaf(tmp_path, capsys, monkeypatch):
+    """A real SIGINT during the setup: one line says where it stopped, exit 130, the single leaf written."""
+    import treeopt.binarize as binarize
+
+    X, y = load_monk(2)
+    path = tmp_path / "monk2.csv"
+    X.assign(label=y, score=range(len(y))).to_csv(path, index=False)      # a numeric column to binarize
+    block = binarize._threshold_block
+    sent = []
+
+    def block_with_ctrl_c(*args, **kwargs):
+        if not sent:
+            sent.append(1)
+            signal.raise_signal(signal.SIGINT)
+        return block(*args, **kwargs)
+
+    monkeypatch.setattr(binarize, "_threshold_block", block_with_ctrl_c)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    output = tmp_path / "front.csv"
+    try:
+        code = main(["frontier", str(path), "--target", "label", "--max-leaves", "4", "--output", str(output)])
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert sent and code == 130
+    printed = capsys.readouterr().out
+    lines = [line for line in printed.splitlines() if "interrupted while binarizing" in line]
+    assert len(lines) == 1 and "single leaf only, uncertified" in lines[0]
+    table = pd.read_csv(output)
+    assert table["leaves"].tolist() == [1] and not table["certified"].any()

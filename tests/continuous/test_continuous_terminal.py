@@ -8,7 +8,7 @@ depth-one tree of each child solved on its own rows (:func:`best_depth_one`).
 import numpy as np
 import pytest
 
-from treeopt.solvers.continuous.terminal import SupportColumns, best_depth_one, depth_two_children
+from treeopt.solvers.continuous.terminal import SupportColumns, best_depth_one, depth_two_children, split_columns
 
 
 def _support(seed: int, n_classes: int, n_rows: int = 40, whole: bool = False):
@@ -115,3 +115,35 @@ def test_children_read_in_blocks_and_with_column_bounds_equal_every_row_read(n_c
             assert got[4] > 0                               # some columns were skipped
         if blocks is not None:
             assert 0 < blocks.blocks_read < blocks.blocks_bounded   # some blocks were read, some not
+        # The columns the per-column costs leave open hold each child's best split.
+        for b, (f, r) in enumerate(zip(columns, ranks)):
+            goes_left = rank[f][cols] <= r
+            for part, best, by in ((goes_left, got[0][b], got[2][b]), (~goes_left, got[1][b], got[3][b])):
+                part = cols[part].reshape(n_columns, -1)
+                if part.shape[1]:
+                    cost, _ = best_depth_one(part, rank, cw, penalty=penalty, columns=split_columns(by, best))
+                    assert cost == pytest.approx(best), (f, r)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_a_large_depth_two_support_comes_in_slices_that_do_not_change_the_tree(n_classes):
+    """With blocks of split positions (supports of ``FEWEST_ROWS`` rows or more), the depth-two
+    solver's setup and each batch yield whenever the unit budget is spent (``depth_two_steps``):
+    more units, the same certified tree and the same thresholds evaluated."""
+    from treeopt import make_solver
+    from treeopt.solvers.continuous import split_blocks
+    rng = np.random.default_rng(n_classes)
+    n_rows = 2 * split_blocks.FEWEST_ROWS
+    X = rng.normal(size=(n_rows, 4))
+    y = ((X[:, 0] > 0.2).astype(int) + (X[:, 1] > -0.3) + (rng.random(n_rows) < 0.2)) % n_classes
+    found = []
+    for budget in (None, 0.0):                      # never due; due at every chance
+        solver = make_solver(X, y, solver="continuous", regularization=0, depth_budget=2)
+        solver.unit_budget = budget
+        units = 1
+        while solver.step(1):
+            units += 1
+        assert solver.lower_bound == solver.upper_bound
+        found.append((units, solver.upper_bound, str(solver.best_tree), solver.expansions))
+    assert found[0][1:] == found[1][1:]
+    assert found[1][0] > 2 * found[0][0]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import warnings
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -60,7 +61,7 @@ def test_chooses_the_best_certified_lambda_and_refits_the_optimal_tree(monk, fit
     assert clf.best_score_ == means[clf.best_index_] and results["rank_test_score"][clf.best_index_] == 1
     assert results["lambda_min"][clf.best_index_] < clf.regularization_ < results["lambda_max"][clf.best_index_]
     assert results["params"][clf.best_index_] == {"regularization": clf.regularization_}
-    # The refit is an independent GOSDT search at the chosen λ: its optimum is the frontier's tree.
+    # The refit is the optimum at the chosen λ: the frontier's tree.
     assert isinstance(clf.best_estimator_, OptimalTreeClassifier) and clf.optimal_ and clf.status_ == "optimal"
     front = frontier(X, y, max_leaves=8)
     assert clf.tree_.n_leaves == front.tree_for(regularization=clf.regularization_).n_leaves \
@@ -202,7 +203,8 @@ def test_the_refit_says_what_its_certificate_covers():
 
 
 def test_time_limit_is_shared_by_the_folds_the_frontier_on_all_the_data_and_the_refit(monk, monkeypatch):
-    """time_limit bounds the whole fit: 3 folds + the data as a whole in one process are 4 waves, the refit a 5th."""
+    """time_limit bounds the whole fit: 3 folds + the data as a whole in one process are 4 waves, the refit a 5th
+    (kept for a refit the frontier on all the data cannot spare: here it certifies λ, so none runs)."""
     import time
 
     import treeopt.estimator_cv as estimator_cv
@@ -225,6 +227,129 @@ def test_time_limit_is_shared_by_the_folds_the_frontier_on_all_the_data_and_the_
     OptimalTreeClassifierCV(cv=3, max_leaves=4, time_limit=50.0, n_jobs=1).fit(X, y)
     assert seen["search"] == pytest.approx(10.0)
     assert before + 50.0 <= seen["deadline"] <= time.time() + 50.0
-    assert 10.0 <= seen["refit"] <= 50.0           # what remains, at least its own wave
+    assert "refit" not in seen                     # the frontier's tree is the refit: no second search
     OptimalTreeClassifierCV(cv=3, max_leaves=4, time_limit=50.0, n_jobs=2).fit(X, y)
     assert seen["search"] == pytest.approx(50.0 / 3)                # 4 searches in 2 waves, the refit a third
+
+
+def _reported(clf, X, y, sample_weight=None) -> dict:
+    """Everything a fitted OptimalTreeClassifier reports about its tree, its certificate and its data."""
+    return {"status_": clf.status_, "optimal_": clf.optimal_, "thresholds_": clf.thresholds_,
+            "guarantee_": clf.guarantee_, "n_features_in_": clf.n_features_in_, "classes_": list(clf.classes_),
+            "feature_names_in_": list(getattr(clf, "feature_names_in_", [])), "n_leaves": clf.tree_.n_leaves,
+            "setup_stopped_": clf.setup_stopped_, "regularization": clf.regularization,
+            "predict": clf.predict(X).tolist(), "predict_proba": clf.predict_proba(X).tolist(),
+            "score": clf.score(X, y, sample_weight=sample_weight)}
+
+
+REFIT_CASES = {
+    "monk": dict(),
+    "weighted": dict(weighted=True),
+    "guessed thresholds": dict(thresholds="guess", random_state=0),
+    "balanced accuracy, weighted": dict(objective="balanced_accuracy", weighted=True),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REFIT_CASES))
+def test_the_refit_is_the_frontier_tree_at_the_chosen_lambda_without_a_second_setup_or_search(case, monkeypatch):
+    """When the frontier on all the data certifies the chosen λ, its tree is the refit: every fitted attribute
+    is what a fresh fit at that λ gives, and neither the table is binarized again nor a search run."""
+    import treeopt.building as building
+    import treeopt.estimator as estimator
+
+    options = dict(REFIT_CASES[case])
+    weighted = options.pop("weighted", False)
+    rng = np.random.default_rng(len(case))
+    n = 150
+    X = pd.DataFrame({"a": rng.integers(0, 10, n), "b": rng.integers(0, 10, n), "c": rng.integers(0, 3, n)})
+    y = np.where((X.a > 5) ^ (X.b < 3) | (rng.random(n) < 0.15), "yes", "no")
+    w = rng.integers(1, 4, n).astype(float) if weighted else None
+    binarized = []
+    real_fit_binarizer = building.fit_binarizer
+
+    def counting_fit_binarizer(*args, **kwargs):
+        binarized.append(len(args[0]))
+        return real_fit_binarizer(*args, **kwargs)
+
+    def no_search(self, *args, **kwargs):
+        raise AssertionError("the refit searched again")
+
+    monkeypatch.setattr(building, "fit_binarizer", counting_fit_binarizer)
+    with monkeypatch.context() as patched:
+        patched.setattr(estimator.OptimalTreeClassifier, "fit", no_search)
+        clf = OptimalTreeClassifierCV(cv=KFold(3, shuffle=True, random_state=0), max_leaves=6,
+                                      **options).fit(X, y, sample_weight=w)
+    assert binarized.count(n) == 1                 # the frontier on all the data's binarization, not a second
+    fresh = OptimalTreeClassifier(regularization=clf.regularization_, **options).fit(X, y, sample_weight=w)
+    kept = clf.best_estimator_
+    assert _reported(kept, X, y, w) == _reported(fresh, X, y, w)
+    for name in ("objective_", "lower_bound_", "upper_bound_", "gap_"):
+        assert getattr(kept, name) == pytest.approx(getattr(fresh, name), abs=1e-12), name
+    assert kept.n_steps_ == 0 and kept.solver_.name == fresh.solver_.name
+    assert kept.solver_.result().tree == kept.tree_ and kept.solver_.cannot_resume is None
+    assert clf.cv_results_["leaves"][clf.best_index_] == kept.tree_.n_leaves == clf.tree_.n_leaves
+    assert clf.status_ == fresh.status_ and clf.optimal_ == fresh.optimal_ and clf.guarantee_ == fresh.guarantee_
+    assert clf.score(X, y, sample_weight=w) == fresh.score(X, y, sample_weight=w)
+
+
+def _uncertified_full_frontier(monkeypatch, clock_jump: float = 0.0) -> dict:
+    """Make the frontier on all the data certify no λ (as when its search stopped early), and with
+    ``clock_jump`` let that many seconds seem to pass once the folds are done."""
+    import math
+    import time
+
+    import treeopt.estimator_cv as estimator_cv
+
+    real_cv = estimator_cv.cross_validate_frontier
+    offset = {"seconds": 0.0}
+
+    def stopped_full(*args, **kwargs):
+        cvf = real_cv(*args, **kwargs)
+        cvf.full.min_certified_regularization = math.inf
+        offset["seconds"] = clock_jump
+        return cvf
+
+    clock = SimpleNamespace(monotonic=lambda: time.monotonic() + offset["seconds"], time=time.time)
+    monkeypatch.setattr(estimator_cv, "cross_validate_frontier", stopped_full)
+    monkeypatch.setattr(estimator_cv, "time", clock)
+    return offset
+
+
+def test_with_nothing_left_of_time_limit_the_uncertified_frontier_tree_is_kept(monk, monkeypatch):
+    """A frontier that did not certify the chosen λ and no time left for a refit: the frontier's best tree at
+    that λ, marked uncertified (status_ "time_limit", an honest gap), without a refit beyond the limit."""
+    import treeopt.estimator as estimator
+
+    def no_search(self, *args, **kwargs):
+        raise AssertionError("a refit ran with nothing left of time_limit")
+
+    X, y = monk
+    _uncertified_full_frontier(monkeypatch, clock_jump=1000.0)
+    with monkeypatch.context() as patched, pytest.warns(ConvergenceWarning, match="time_limit"):
+        patched.setattr(estimator.OptimalTreeClassifier, "fit", no_search)
+        clf = OptimalTreeClassifierCV(cv=CV, max_leaves=8, time_limit=60).fit(X, y)
+    tree = clf.frontier_.full.trees[clf.frontier_.full.row_for(clf.regularization_)[0]]
+    assert clf.tree_ == tree and clf.status_ == "time_limit" and not clf.optimal_
+    kept = clf.best_estimator_
+    assert 0 < kept.lower_bound_ < kept.objective_ and kept.gap_ == pytest.approx(kept.objective_ - kept.lower_bound_)
+    fresh = OptimalTreeClassifier(regularization=clf.regularization_).fit(X, y)
+    assert kept.lower_bound_ <= fresh.objective_ + 1e-12 <= kept.objective_ + 1e-12   # the bound is proved
+    assert (clf.predict(X) == tree.predict(X)).all()
+
+
+def test_without_a_certified_frontier_tree_the_refit_searches_within_what_is_left(monk, monkeypatch):
+    """A frontier that did not certify the chosen λ: the refit is a fresh fit, bounded by the time left."""
+    X, y = monk
+    _uncertified_full_frontier(monkeypatch)
+    seen = {}
+    real_fit = OptimalTreeClassifier.fit
+
+    def spy_fit(self, *args, **kwargs):
+        seen["time_limit"] = self.time_limit
+        return real_fit(self, *args, **kwargs)
+
+    monkeypatch.setattr(OptimalTreeClassifier, "fit", spy_fit)
+    clf = OptimalTreeClassifierCV(cv=CV, max_leaves=8, time_limit=60).fit(X, y)
+    assert 0 < seen["time_limit"] < 60 and clf.best_estimator_.n_steps_ > 0 and clf.optimal_
+    fresh = real_fit(OptimalTreeClassifier(regularization=clf.regularization_), X, y)
+    assert _reported(clf.best_estimator_, X, y)["predict"] == _reported(fresh, X, y)["predict"]

@@ -154,7 +154,8 @@ def _fmt_lambda(value: float) -> str:
 def run_cli(args, out=None) -> int:
     """Run ``treeopt frontier`` with parsed ``args``; print to ``out`` (default stdout, stderr with ``--output -``).
 
-    Ctrl-C or SIGTERM during the search prints and writes the frontier certified so far (exit 130/143).
+    Ctrl-C or SIGTERM during the search prints and writes the frontier certified so far (exit 130/143);
+    during the setup (binarizing), the single leaf, uncertified, with one line saying so (exit 130/143).
     """
 
     out = (sys.stderr if args.output == STDOUT else sys.stdout) if out is None else out
@@ -207,7 +208,10 @@ def run_cli(args, out=None) -> int:
     if front.over_guessed_thresholds:
         line += ("\ncertified over the guessed thresholds only, NOT over all thresholds (--thresholds all "
                  "searches them all).")
-    if front.setup_stopped is not None:                    # warned: the single leaf, nothing certified
+    if front.setup_stopped is not None and interrupted:     # the single leaf, nothing certified
+        line = ("interrupted while binarizing, before any search: the single leaf only, uncertified; run the "
+                "command again to search.")
+    elif front.setup_stopped is not None:                  # warned: the single leaf, nothing certified
         line = ("the time limit ran out while binarizing, before any search: the single leaf only, uncertified; "
                 "raise --time-limit, or binarize less with --max-thresholds.")
     print(line, file=out)

@@ -99,6 +99,10 @@ class FoldResult:
     over_guessed_thresholds : bool
         The thresholds were guessed: the certificates cover trees over them only
         (:attr:`Frontier.over_guessed_thresholds <treeopt.frontier.result.Frontier.over_guessed_thresholds>`).
+    dataset : Dataset or None
+        The binarized data the frontier on all the data searched (None for a fold, and when the setup
+        stopped): :class:`~treeopt.OptimalTreeClassifierCV` keeps its certified tree at the chosen λ
+        over it instead of binarizing all the data again (and then lets it go).
     """
 
     fold: int | None
@@ -117,6 +121,7 @@ class FoldResult:
     worker: int = 0
     setup_seconds: float = 0.0
     over_guessed_thresholds: bool = False
+    dataset: object = field(default=None, repr=False)
 
     def row_for(self, regularization: float) -> tuple[int, bool]:
         """(row, certified): the certified tree minimising ``loss + λ × leaves`` (fewest leaves on ties).
@@ -232,7 +237,8 @@ def _run_fold(fit_fold: FoldBuilder, fold, X_train, y_train, w_train, X_test, y_
                       n_test=0 if y_test is None else len(y_test),
                       min_regularization=settings.get("min_regularization"),
                       cpu_seconds=time.process_time() - cpu, worker=os.getpid(), setup_seconds=setup,
-                      over_guessed_thresholds=front.over_guessed_thresholds)
+                      over_guessed_thresholds=front.over_guessed_thresholds,
+                      dataset=search.dataset if fold is None and front.setup_stopped is None else None)
 
 
 def _representative(lo: float, hi: float) -> float:

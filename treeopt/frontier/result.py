@@ -116,8 +116,9 @@ class Frontier:
     min_certified_regularization : float
         Every λ at or above this value has its certified optimum in the table.
     setup_stopped : str or None
-        Set when ``time_limit`` ran out while binarizing, before any search: where the setup
-        stopped and the fix. The table then holds the single leaf, uncertified.
+        Set when ``time_limit`` ran out, or a Ctrl-C came, while binarizing, before any search:
+        where the setup stopped and the fix. The table then holds the single leaf, uncertified,
+        and ``search.status`` is ``"time_limit"`` or ``"interrupted"``.
     over_guessed_thresholds : bool
         True when the numeric columns' thresholds were guessed (``thresholds="guess"``, or
         ``"auto"`` on a table with many thresholds; McTavish et al. 2022, section 4.1): every

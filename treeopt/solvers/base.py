@@ -935,6 +935,40 @@ class Solver:
         self._drop_search()                  # the solver's own release (cuts reference cycles), then ...
         self._release_search()               # ... every attribute of the search state
 
+    def hold(self, result: SearchResult) -> None:
+        """Take ``result``, found by another search of the same problem, as this search's own, released.
+
+        For a tree proved elsewhere (the accuracy–sparsity frontier certifies the optimum for
+        every λ of an interval at once): the solver answers :meth:`result`, :meth:`snapshot`
+        and ``best_tree`` from ``result`` as after :meth:`release`, without searching. An
+        ``optimal`` result makes it a finished search; any other cannot resume (``run()`` says so).
+        Only a search that has not started can take one.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from treeopt.data import Dataset
+        >>> from treeopt.solvers import GOSDT
+        >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]] * 5)
+        >>> dataset = Dataset.from_binary(X, X[:, 0])
+        >>> proved = GOSDT(dataset, regularization=0.1).run()
+        >>> solver = GOSDT(dataset, regularization=0.1)
+        >>> solver.hold(proved)
+        >>> solver.result().tree == proved.tree, solver.status, solver.step(), solver.cannot_resume
+        (True, 'optimal', False, None)
+        """
+        if self._generator is not None or self._released is not None:
+            raise RuntimeError("hold() gives a result to a search that has not started; this one has "
+                               f"(status {self.status!r}).")
+        self._ensure_started()
+        self._generator.close()
+        self._finished = bool(result.optimal)
+        self._broken = False if self._finished else "its result came from another search (hold())"
+        self.status = result.status
+        self._released = result
+        self._drop_search()
+        self._release_search()
+
     def _result_after_freeing(self) -> SearchResult:
         """The result :meth:`release` keeps when building the current one ran out of memory.
 

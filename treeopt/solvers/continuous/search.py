@@ -61,7 +61,8 @@ from .anytime import DiscrepancySearch, cart_floor
 from .intervals import IntervalSearch
 from .column_bounds import ColumnBounds
 from . import split_blocks
-from .terminal import SupportColumns, batch_size, best_depth_one, depth_one_by_column, depth_two_by_column, leaf_loss
+from .terminal import (SupportColumns, batch_size, best_depth_one, depth_one_by_column, depth_two_steps, leaf_loss,
+                       split_columns)
 
 __all__ = ["ContinuousSearch"]
 
@@ -281,7 +282,7 @@ class ContinuousSearch(Solver):
             frame = self._frames[0]
             if frame.best < self._best:
                 if frame.tree[0] == "pending":           # the root's depth-two split: build its children now
-                    frame.tree = self._depth_two_tree(self._columns.order, frame.tree[1], frame.tree[2])
+                    frame.tree = self._depth_two_tree(self._columns.order, *frame.tree[1:])
                 self._best, self._best_tree, self._tree_cache = frame.best, frame.tree, None
                 self._record(improved=True)
             # Only the full-depth root bounds the optimum: a shallower root (the shallower start's)
@@ -411,15 +412,20 @@ class ContinuousSearch(Solver):
         neighbours' per-column costs leave room to beat their best so far (:mod:`.column_bounds`).
         """
         search = frame.search
+        clock = SliceClock(self.unit_budget)          # a large support's setup (and each batch) comes in slices
         support = SupportColumns(cols, self._rank, self._cw)
         size = batch_size(cols.shape[1], self._cw.shape[1], cols.shape[0], BATCH_LIMIT)
         neighbours = blocks = None
         if self.bounds["split_blocks"] and cols.shape[1] >= split_blocks.FEWEST_ROWS:
+            if clock.due():
+                yield
             blocks = split_blocks.SplitBlocks(support)
             size = batch_size(blocks.reach, self._cw.shape[1], cols.shape[0], BATCH_LIMIT)
         # Small supports read in rows are read every column at once (terminal.SupportColumns.together).
         if self.bounds["column_bounds"] and (blocks is not None or not support.together):
             neighbours = ColumnBounds(cumulative, totals, whole=depth_one_by_column(support, penalty=self._lambda))
+        if clock.due():
+            yield
         best_split = None
         blocks_counted = 0
         while frame.best > known_lower or not self.bounds["interval_pruning"]:
@@ -430,9 +436,9 @@ class ContinuousSearch(Solver):
             columns = np.array([f for f, _ in chosen])
             ranks = np.array([thresholds[f][m] for f, m in chosen])
             lower_left, lower_right = neighbours.lower(chosen) if neighbours is not None else (None, None)
-            left, right, by_left, by_right, skipped = depth_two_by_column(
+            left, right, by_left, by_right, skipped = yield from depth_two_steps(
                 support, columns, ranks, penalty=self._lambda, lower_left=lower_left, lower_right=lower_right,
-                blocks=blocks)
+                blocks=blocks, clock=SliceClock(self.unit_budget))
             if blocks is not None:
                 self._count("split_blocks", blocks.blocks_bounded - blocks.blocks_read - blocks_counted)
                 blocks_counted = blocks.blocks_bounded - blocks.blocks_read
@@ -440,11 +446,12 @@ class ContinuousSearch(Solver):
                 self._count("column_bounds", skipped)
                 for row, (f, m) in enumerate(chosen):
                     neighbours.record(f, m, by_left[row], by_right[row])
-            for (f, m), lo, hi, r in zip(chosen, left.tolist(), right.tolist(), ranks.tolist()):
+            for row, ((f, m), lo, hi, r) in enumerate(zip(chosen, left.tolist(), right.tolist(), ranks.tolist())):
                 search.record(f, m, lo, hi)
                 frame.least_evaluated = min(frame.least_evaluated, lo + hi)
                 if lo + hi < frame.best:
-                    frame.best, best_split = lo + hi, (f, r)
+                    frame.best = lo + hi
+                    best_split = (f, r, split_columns(by_left[row], lo), split_columns(by_right[row], hi))
             if best_split is not None:
                 frame.tree = ("pending", *best_split)
             self.expansions += len(chosen)
@@ -454,13 +461,14 @@ class ContinuousSearch(Solver):
         if best_split is not None:
             frame.tree = self._depth_two_tree(cols, *best_split)
 
-    def _depth_two_tree(self, cols, f, r):
-        """The tree of a depth-two split found by the terminal solver: its children's best depth-one trees."""
+    def _depth_two_tree(self, cols, f, r, left_columns=None, right_columns=None):
+        """The tree of a depth-two split found by the terminal solver: its children's best depth-one
+        trees, searched on the columns that can hold them (all by default)."""
         chosen = self._rank[f][cols] <= r
         n = cols.shape[0]
         children = []
-        for part in (cols[chosen].reshape(n, -1), cols[~chosen].reshape(n, -1)):
-            _, split = best_depth_one(part, self._rank, self._cw, penalty=self._lambda)
+        for part, columns in ((cols[chosen].reshape(n, -1), left_columns), (cols[~chosen].reshape(n, -1), right_columns)):
+            _, split = best_depth_one(part, self._rank, self._cw, penalty=self._lambda, columns=columns)
             children.append(_LEAF if split is None else ("split", *split, _LEAF, _LEAF))
         return ("split", f, r, *children)
 

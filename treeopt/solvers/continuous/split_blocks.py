@@ -94,6 +94,10 @@ class SplitBlocks:
         About how many positions per column a root threshold's children read.
     blocks_read, blocks_bounded : int
         Blocks read row by row, and blocks bounded (read or not).
+    label, weight : ndarray, shape (n_support,)
+        Each row's class and cost-weighted weight, by its position in column 0's order.
+    uniform : bool
+        Whether every row weighs the same (the grids then count rows without weights).
     """
 
     def __init__(self, support):
@@ -132,6 +136,14 @@ class SplitBlocks:
             self.whole[j, :, 1:] = cum[:, ends[1:]]
         self.boundary_valid = np.zeros((n_columns, count + 1), dtype=bool)
         self.boundary_valid[:, 1:count] = self.valid[:, ends[1:count]]
+        # Each row has one class: its label and cost-weighted weight by local id (one count over
+        # (class, cell) does every class at once, in the grids and in the rows past a whole step).
+        first = support.weighted[0]
+        self.label = first.argmax(axis=0)
+        self.weight = first.max(axis=0).astype(float)
+        self.uniform = bool(n) and bool(np.all(self.weight == self.weight[0]))
+        # A row's grid cell offset within column j's part (column, class and block): column × id.
+        self._cell_of = self.block_of + (np.arange(n_columns) * n_classes * self.steps * count)[:, None]
         # Every root column's grid (root column × column × class × step × boundary), made when first read.
         self._grids = np.zeros((n_columns, n_columns, n_classes, self.steps + 1, count + 1))
         self._made = np.zeros(n_columns, dtype=bool)
@@ -140,25 +152,31 @@ class SplitBlocks:
         self._pause = np.zeros(n_columns, dtype=int)          # calls left before a column's blocks are tried again
         self._next_pause = np.ones(n_columns, dtype=int)
 
+    def grid_pending(self, f: int) -> bool:
+        """Whether root column ``f``'s grid is still to be made."""
+        return not self._made[f]
+
     def grid(self, f: int) -> np.ndarray:
         """For root column ``f``: ``grid[j, c, g, b]``, the class-``c`` weight of the rows among the
         first ``g × step`` of ``f``'s order whose position in ``j``'s order is before ``b × s``."""
         if self._made[f]:
             return self._grids[f]
-        support, count, steps = self.support, self.count, self.steps
-        n_columns, n_classes = self.local.shape[0], len(support.total)
+        count, steps = self.count, self.steps
+        n_columns, n_classes = self.local.shape[0], len(self.support.total)
         ids = self.local[f]                                                       # f's order
-        cell = (np.arange(self.n) // self.step)[None] * count + self.block_of[:, ids]     # column × position
-        cell = cell + (np.arange(n_columns) * steps * count)[:, None]
-        # Each row has one class: one count over (column, class, step, block) cells does every class.
-        weighted = support.weighted[f]
-        label = weighted.argmax(axis=0)
-        cell = cell + (label * steps * count)[None]
-        cell = cell + (np.arange(n_columns) * (n_classes - 1) * steps * count)[:, None]
-        counts = np.bincount(cell.ravel(), weights=np.tile(weighted.max(axis=0), n_columns),
-                             minlength=n_columns * n_classes * steps * count)
+        # The cell of each row in every column's part: its class and step (in f's order) and block.
+        base = (self.label[ids] * steps + np.arange(self.n) // self.step) * count
+        cell = self._cell_of[:, ids]
+        cell += base[None]
+        size = n_columns * n_classes * steps * count
+        if self.uniform:
+            counts = np.bincount(cell.ravel(), minlength=size) * self.weight[0]
+        else:
+            counts = np.bincount(cell.ravel(), weights=np.tile(self.weight[ids], n_columns), minlength=size)
+        counts = counts.reshape(n_columns, n_classes, steps, count)
+        np.cumsum(counts, axis=3, out=counts)
         made = self._grids[f]
-        made[:, :, 1:, 1:] = counts.reshape(n_columns, n_classes, steps, count).cumsum(axis=2).cumsum(axis=3)
+        np.cumsum(counts, axis=2, out=made[:, :, 1:, 1:])
         self._made[f] = True
         return made
 
@@ -205,11 +223,11 @@ class SplitBlocks:
         offsets = whole_steps[:, None] * self.step + np.arange(self.step)[None]
         inside = offsets < prefix[:, None]
         ids = self.local[columns[:, None], np.minimum(offsets, self.n - 1)]
-        cell = (np.arange(n_batch)[:, None] * (count + 1) + self.block_of[j, ids] + 1).ravel()
-        for c in range(n_classes):
-            weights = np.where(inside, support.weighted[0][c][ids], 0)
-            extra = np.bincount(cell, weights=weights.ravel(), minlength=n_batch * (count + 1))
-            left[c] += extra.reshape(n_batch, count + 1).cumsum(axis=1)
+        # One count over (row's class, threshold, block) cells does every class.
+        cell = ((self.label[ids] * n_batch + np.arange(n_batch)[:, None]) * (count + 1) + self.block_of[j, ids] + 1)
+        extra = np.bincount(cell.ravel(), weights=np.where(inside, self.weight[ids], 0).ravel(),
+                            minlength=n_classes * n_batch * (count + 1))
+        left += extra.reshape(n_classes, n_batch, count + 1).cumsum(axis=2)
         right = self.whole[j][:, None] - left
         out, refine = [], None
         for side, need in ((left, need_left), (right, need_right)):
@@ -234,7 +252,9 @@ class SplitBlocks:
             positions = blocks[:, None] * s + np.arange(s)[None]
             inside = positions < self.n
             positions = np.minimum(positions, self.n - 1)
-            member = support.ranks_in_order(j)[columns[rows, None], positions] <= ranks[rows, None]
+            # The root columns' ranks of the block's rows, read straight from the table (only these
+            # few positions are needed, not every column's ranks in j's order).
+            member = support.rank[columns[rows, None], support.cols[j][positions]] <= ranks[rows, None]
             member &= inside
             usable = self.valid[j][positions] & inside
             weighted, whole = support.weighted[j], support.cumulative[j]

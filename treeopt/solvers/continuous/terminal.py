@@ -34,10 +34,14 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Generator, Sequence
+
 import numpy as np
 
-__all__ = ["leaf_loss", "best_depth_one", "SupportColumns", "depth_two_children", "depth_two_by_column",
-           "depth_one_by_column", "batch_size"]
+from ..slices import SliceClock, drain
+
+__all__ = ["leaf_loss", "best_depth_one", "split_columns", "SupportColumns", "depth_two_children", "depth_two_by_column",
+           "depth_two_steps", "depth_one_by_column", "batch_size"]
 
 #: A column with thresholds at this share of its positions or more is read whole (see SupportColumns).
 DENSE_SHARE = 0.75
@@ -81,7 +85,8 @@ def _valid_positions(cols: np.ndarray, rank: np.ndarray) -> list:
     return out
 
 
-def best_depth_one(cols: np.ndarray, rank: np.ndarray, cw: np.ndarray, *, penalty: float) -> tuple:
+def best_depth_one(cols: np.ndarray, rank: np.ndarray, cw: np.ndarray, *, penalty: float,
+                   columns: Sequence[int] | None = None) -> tuple:
     """The best tree of depth at most one on a support.
 
     Parameters
@@ -94,6 +99,9 @@ def best_depth_one(cols: np.ndarray, rank: np.ndarray, cw: np.ndarray, *, penalt
         Cost-weighted class weight of each row.
     penalty : float
         The cost of one leaf (weight units).
+    columns : sequence of int, optional
+        Only splits on these columns are tried (:func:`split_columns` names the columns that can
+        hold a depth-two child's best split); all by default.
 
     Returns
     -------
@@ -112,7 +120,9 @@ def best_depth_one(cols: np.ndarray, rank: np.ndarray, cw: np.ndarray, *, penalt
     total = cw[rows].sum(axis=0)
     weight = float(total.sum())
     best, split = leaf_loss(total) + penalty, None
-    for j, positions in enumerate(_valid_positions(cols, rank)):
+    for j in range(cols.shape[0]) if columns is None else columns:
+        ranks = rank[j, cols[j]]
+        positions = np.flatnonzero(ranks[1:] != ranks[:-1])
         if not len(positions):
             continue
         left = np.cumsum(by_class[:, cols[j]], axis=1)[:, positions]          # classes × thresholds
@@ -127,6 +137,19 @@ def best_depth_one(cols: np.ndarray, rank: np.ndarray, cw: np.ndarray, *, penalt
         if costs[p] + 2 * penalty < best:
             best, split = float(costs[p]) + 2 * penalty, (j, int(rank[j, cols[j, positions[p]]]))
     return best, split
+
+
+def split_columns(by_column: np.ndarray, best: float) -> list:
+    """The columns on which a depth-two child's best split can lie: those whose cost ``c_j`` (or
+    lower bound on it, from :func:`depth_two_by_column`) is within rounding of the child's optimum
+    ``best``. A column left out has ``c_j`` above the optimum, so its best split is not the child's.
+
+    Examples
+    --------
+    >>> split_columns(np.array([0.5, 0.2, 0.2 + 1e-15, 0.7]), 0.2)
+    [1, 2]
+    """
+    return np.flatnonzero(by_column <= best + 1e-9 * max(1.0, abs(best))).tolist()
 
 
 def batch_size(n_support: int, n_classes: int, n_columns: int, limit: int) -> int:
@@ -159,7 +182,8 @@ class SupportColumns:
         # traffic of float64 in the cumulative sums that dominate the solver's time.
         integral = bool(np.all(weighted == np.round(weighted))) and float(weighted.sum()) < INT32_TOTAL
         kind = np.int32 if integral else cw.dtype
-        self.weighted = [np.ascontiguousarray(cw[order].T).astype(kind) for order in cols]   # classes × support
+        by_class = cw.T.astype(kind)                              # classes × rows, gathered once per column
+        self.weighted = [by_class[:, order] for order in cols]   # classes × support
         self.positions = _valid_positions(cols, rank)
         self.threshold_positions = list(self.positions)          # the thresholds, dense columns too
         # Each column's cumulative class weights at its thresholds (classes × thresholds), and its total.
@@ -266,8 +290,12 @@ def depth_one_by_column(support: SupportColumns, *, penalty: float) -> np.ndarra
     for j, at in enumerate(support.at_thresholds):
         if support.blocked[j] is None and not len(support.positions[j]):
             continue
-        right = total[:, None] - at
-        gain = at.max(axis=0) + right.max(axis=0)
+        # The largest class on each side, one class row at a time (see best_depth_one).
+        largest, largest_right = at[0].astype(float), total[0] - at[0]
+        for c in range(1, len(total)):
+            np.maximum(largest, at[c], out=largest)
+            np.maximum(largest_right, total[c] - at[c], out=largest_right)
+        gain = largest + largest_right
         if support.blocked[j] is not None:
             gain = gain - support.blocked[j]
         out[j] = min(out[j], weight - float(gain.max()) + 2 * penalty)
@@ -321,6 +349,36 @@ def depth_two_by_column(support: SupportColumns, columns: np.ndarray, ranks: np.
     >>> out[0].round(6).tolist(), out[4]                       # column 1 cannot beat column 0's 0.2
     ([0.2], 1)
     """
+    return drain(depth_two_steps(support, columns, ranks, penalty=penalty, lower_left=lower_left,
+                                 lower_right=lower_right, blocks=blocks))
+
+
+def depth_two_steps(support: SupportColumns, columns: np.ndarray, ranks: np.ndarray, *, penalty: float,
+                    lower_left: np.ndarray | None = None, lower_right: np.ndarray | None = None,
+                    blocks=None, clock: SliceClock | None = None) -> Generator[None, None, tuple]:
+    """:func:`depth_two_by_column` in slices: a generator that yields whenever ``clock`` is due (between
+    two columns, and between two of the block grids a batch needs first) and returns what
+    :func:`depth_two_by_column` returns, so that one batch on a large support keeps to the unit of
+    work budget (:mod:`treeopt.solvers.slices`). The result does not depend on where the slices fall.
+
+    Examples
+    --------
+    >>> rank = np.array([[0, 1, 2, 3], [0, 1, 0, 1]], dtype=np.int32)
+    >>> cols = np.array([[0, 1, 2, 3], [0, 2, 1, 3]], dtype=np.int32)
+    >>> cw = np.array([[1.0, 0], [1, 0], [0, 1], [0, 1]])
+    >>> steps = depth_two_steps(SupportColumns(cols, rank, cw), np.array([1]), np.array([0]), penalty=0.1,
+    ...                         lower_left=np.zeros((1, 2)), lower_right=np.zeros((1, 2)), clock=SliceClock(0.0))
+    >>> slices = 0
+    >>> while True:
+    ...     try:
+    ...         next(steps)
+    ...         slices += 1
+    ...     except StopIteration as done:
+    ...         left = done.value[0]
+    ...         break
+    >>> slices, left.round(6).tolist()                          # a slice after each of the two columns
+    (2, [0.2])
+    """
     n_batch, n_columns = len(columns), len(support.weighted)
     at = np.array([np.searchsorted(support.sorted_ranks[f], r, side="right") - 1 for f, r in zip(columns, ranks)])
     total_left = np.stack([support.cumulative[f][:, p] for f, p in zip(columns, at)]).astype(float)   # batch × classes
@@ -345,6 +403,14 @@ def depth_two_by_column(support: SupportColumns, columns: np.ndarray, ranks: np.
         order = np.argsort((lower_left + lower_right).mean(axis=0), kind="stable")
     everyone = np.arange(n_batch)
     skipped = 0
+    clock = clock or SliceClock(None)
+    if blocks is not None:
+        # The block grids of the batch's root columns, one slice at a time (each costs a pass over the support).
+        for f in np.unique(columns).tolist():
+            if blocks.grid_pending(f):
+                blocks.grid(f)
+                if clock.due():
+                    yield
     two_classes = len(support.total) == 2
     for j in order:
         if lower_left is None:
@@ -374,6 +440,8 @@ def depth_two_by_column(support: SupportColumns, columns: np.ndarray, ranks: np.
         by_right[chosen, j] = cost_right
         best_left[chosen] = np.minimum(best_left[chosen], cost_left)
         best_right[chosen] = np.minimum(best_right[chosen], cost_right)
+        if clock.due():
+            yield
     return best_left, best_right, by_left, by_right, skipped
 
 
