@@ -58,6 +58,28 @@ def test_sigterm_prints_the_best_tree_and_writes_the_json(tmp_path):
     assert tree.n_leaves >= 1
 
 
+def test_a_sigint_the_command_was_started_to_ignore_stays_ignored(tmp_path):
+    """``nohup`` and a shell's background jobs start a command with SIGINT ignored: a Ctrl-C in that
+    terminal must not stop it (Python leaves such a signal ignored; the command's own stop handler did not)."""
+    require_datasets()
+    out_json = tmp_path / "t.json"
+    command = _treeopt_command() + ["fit", str(DATASETS / "binary" / "tic-tac-toe.csv"), "--target", "target",
+                                    "--sep", ";", "--regularization", "0.002", "--time-limit", "4", "--json", str(out_json)]
+    ignore_sigint = lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)   # noqa: E731
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=ignore_sigint)
+    try:
+        assert _wait_for_output(process.stderr, timeout=60), "no progress line: the search did not start"
+        process.send_signal(signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    # The search ran on to its time limit: not stopped by the signal.
+    assert process.returncode == EXIT_UNCERTIFIED, stderr.decode()[-2000:]
+    assert "time_limit" in stdout.decode() and "interrupted" not in stdout.decode()
+    assert Tree.from_dict(json.loads(out_json.read_text())).n_leaves >= 1
+
+
 @pytest.fixture
 def small_csv(tmp_path):
     rng = np.random.default_rng(1)

@@ -68,6 +68,7 @@ class StopSignals:
     SIGTERM's default action kills the process at once, losing the search; with this handler
     the solver's driver holds it until the end of a unit of work (like Ctrl-C,
     :mod:`treeopt.solvers.interrupts`), and the command prints and writes the best tree.
+    A signal that is ignored when the block starts (``SIG_IGN``) is left ignored.
 
     Attributes
     ----------
@@ -82,7 +83,9 @@ class StopSignals:
     def __enter__(self) -> "StopSignals":
         if threading.current_thread() is threading.main_thread():
             for signum in (signal.SIGINT, getattr(signal, "SIGTERM", None)):
-                if signum is not None:
+                # A signal the command was started with ignored (``nohup``, a shell's background job) stays
+                # ignored, as Python itself leaves it.
+                if signum is not None and signal.getsignal(signum) is not signal.SIG_IGN:
                     self._previous[signum] = signal.signal(signum, self._stop)
         return self
 
