@@ -76,6 +76,14 @@ class OptimalTreeClassifierCV(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         a second of ``time_limit``.
     cache_limit : int, optional
         Memory cap per search (entries of its memo).
+    memory_limit : int or str, optional
+        A cap on the process's resident memory, in bytes or as a string such as
+        ``"2GB"`` (:mod:`treeopt.memory`), as :class:`~treeopt.OptimalTreeClassifier`'s:
+        every fold's search, the frontier on all the data and the refit check it
+        (with ``n_jobs`` worker processes, each process its own), a binarized table
+        that would exceed it is refused before its search, and a search that
+        exceeds it stops, keeping its certified rows (``split<i>_status``
+        ``"memory_limit"``; such rows are never chosen).
     thresholds : {"auto", "all", "quantile", "guess"}, default="auto"
         How numeric columns are binarized, inside each fold on its training
         rows and for the refit, by the policy every front end shares
@@ -108,7 +116,7 @@ class OptimalTreeClassifierCV(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         ``std_test_score``, ``rank_test_score`` (0 for uncertified rows),
         ``certified``, ``split<i>_test_score``, ``split<i>_leaves``,
         ``split<i>_status`` (``"optimal"``, or why fold ``i``'s tree is not
-        certified for this λ: ``"time_limit"``, ``"cache_limit"``,
+        certified for this λ: ``"time_limit"``, ``"cache_limit"``, ``"memory_limit"``,
         ``"max_leaves"``, ``"min_regularization"``).
     best_index_ : int
         Index of the chosen entry of ``cv_results_``.
@@ -167,6 +175,7 @@ class OptimalTreeClassifierCV(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         "omega": [Interval(Real, 0, None, closed="neither"), None],
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
         "cache_limit": [Interval(Integral, 1, None, closed="left"), None],
+        "memory_limit": [Interval(Integral, 1, None, closed="left"), str, None],
         "thresholds": [StrOptions(set(THRESHOLD_OPTIONS))],
         "max_thresholds": [Interval(Integral, 1, None, closed="left"), None],
         "missing": [StrOptions({"error", "indicator"})],
@@ -177,7 +186,7 @@ class OptimalTreeClassifierCV(FittedTreeMixin, ClassifierMixin, BaseEstimator):
     def __init__(self, *, cv=None, scoring=None, n_jobs: int | None = None, max_leaves: int = 20,
                  min_regularization: float | None = None, selection: str = "best", objective: str = "accuracy",
                  omega: float | None = None, time_limit: float | None = None, cache_limit: int | None = None,
-                 thresholds: str = "auto", max_thresholds: int | None = None, missing: str = "error",
+                 memory_limit: int | str | None = None, thresholds: str = "auto", max_thresholds: int | None = None, missing: str = "error",
                  proba_smoothing: float = 0.0, random_state=None):
         self.cv = cv
         self.scoring = scoring
@@ -189,6 +198,7 @@ class OptimalTreeClassifierCV(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         self.omega = omega
         self.time_limit = time_limit
         self.cache_limit = cache_limit
+        self.memory_limit = memory_limit
         self.thresholds = thresholds
         self.max_thresholds = max_thresholds
         self.missing = missing
@@ -216,6 +226,7 @@ class OptimalTreeClassifierCV(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         table, y = check_fit_input(self, X, y)
         cv = check_cv(5 if self.cv is None else self.cv, y, classifier=True)
         encoding = dict(objective=self.objective, omega=self.omega, cache_limit=self.cache_limit,
+                        memory_limit=self.memory_limit,
                         thresholds=self.thresholds, max_thresholds=self.max_thresholds, missing=self.missing,
                         random_state=self.random_state)
         cvf = cross_validate_frontier(table, y, cv=cv, max_leaves=self.max_leaves,

@@ -22,6 +22,7 @@ from .building import make_solver
 from .data import Dataset
 from .encoding import no_feature_binarizer
 from .frontier.result import Frontier
+from .memory import parse_memory_limit
 from .setup_signals import SetupSignals
 from .solvers.base import Solver, check_cache_limit
 
@@ -41,7 +42,7 @@ SETUP_INTERRUPTED = ("Ctrl-C (KeyboardInterrupt) stopped the frontier while it w
 
 def fit_frontier(X, y=None, max_leaves: int | None = None, *, objective="accuracy", omega: float | None = None,
                  min_regularization: float | None = None, sample_weight=None, time_limit: float | None = None,
-                 cache_limit: int | None = None,
+                 cache_limit: int | None = None, memory_limit: int | str | None = None,
                  X_test=None, y_test=None,
                  thresholds: str = "auto", max_thresholds: int | None = None, missing: str = "error",
                  random_state=None, depth_budget: int | None = None):
@@ -51,7 +52,7 @@ def fit_frontier(X, y=None, max_leaves: int | None = None, *, objective="accurac
 
     Parameters
     ----------
-    X, y, max_leaves, objective, omega, min_regularization, sample_weight, time_limit, cache_limit, X_test, y_test, thresholds, max_thresholds, missing, random_state, depth_budget
+    X, y, max_leaves, objective, omega, min_regularization, sample_weight, time_limit, cache_limit, memory_limit, X_test, y_test, thresholds, max_thresholds, missing, random_state, depth_budget
         As for :func:`treeopt.frontier` (which documents them), without its cross-validation.
 
     Returns
@@ -83,21 +84,23 @@ def fit_frontier(X, y=None, max_leaves: int | None = None, *, objective="accurac
     if max_leaves is None:
         max_leaves = DEFAULT_MAX_LEAVES if depth_budget is None else 2 ** depth_budget
     check_cache_limit(cache_limit)
+    memory_limit = parse_memory_limit(memory_limit)
     if (X_test is None) != (y_test is None):
         raise ValueError("give both X_test and y_test, or neither.")
     search, setup_stopped = build_frontier_search(
         X, y, max_leaves, objective=objective, omega=omega, min_regularization=min_regularization,
         sample_weight=sample_weight, thresholds=thresholds, max_thresholds=max_thresholds, missing=missing,
-        random_state=random_state, depth_budget=depth_budget, setup_time_limit=time_limit)
+        random_state=random_state, depth_budget=depth_budget, setup_time_limit=time_limit, memory_limit=memory_limit)
     return run_frontier(search, setup_stopped=setup_stopped, time_limit=time_limit, cache_limit=cache_limit,
-                        X_test=X_test, y_test=y_test)
+                        memory_limit=memory_limit, X_test=X_test, y_test=y_test)
 
 
 def build_frontier_search(X, y=None, max_leaves: int = DEFAULT_MAX_LEAVES, *, objective="accuracy",
                           omega: float | None = None, min_regularization: float | None = None, sample_weight=None,
                           thresholds: str = "auto", max_thresholds: int | None = None, missing: str = "error",
                           random_state=None, depth_budget: int | None = None,
-                          setup_time_limit: float | None = None) -> tuple[Solver, str | None]:
+                          setup_time_limit: float | None = None,
+                          memory_limit: int | str | None = None) -> tuple[Solver, str | None]:
     """The frontier search on a table (not yet run), built by :func:`treeopt.make_solver`, and why its setup
     stopped (None when it did not).
 
@@ -113,6 +116,11 @@ def build_frontier_search(X, y=None, max_leaves: int = DEFAULT_MAX_LEAVES, *, ob
         As for :func:`treeopt.frontier`.
     setup_time_limit : float, optional
         Seconds the binarization may take (None: no limit).
+    memory_limit : int or str, optional
+        The process's resident memory cap (bytes or a string such as ``"2GB"``): a binarized table
+        that would push the process past it is refused with a ``ValueError`` before it is built, by
+        :func:`treeopt.make_solver`'s check, as for the estimators. The search's own check is
+        :func:`run_frontier`'s ``memory_limit``.
 
     Returns
     -------
@@ -127,7 +135,7 @@ def build_frontier_search(X, y=None, max_leaves: int = DEFAULT_MAX_LEAVES, *, ob
     ('frontier', 2, None)
     """
     settings = dict(solver="frontier", regularization=None, objective=objective, omega=omega, depth_budget=depth_budget,
-                    solver_options={"max_leaves": max_leaves, "min_regularization": min_regularization})
+                    memory_limit=memory_limit, solver_options={"max_leaves": max_leaves, "min_regularization": min_regularization})
     if isinstance(X, Dataset):
         if y is not None:
             raise ValueError("pass either a Dataset (with y=None) or X and y, not both.")
@@ -159,11 +167,15 @@ def build_frontier_search(X, y=None, max_leaves: int = DEFAULT_MAX_LEAVES, *, ob
 
 
 def run_frontier(search: Solver, *, setup_stopped: str | None = None, time_limit: float | None = None,
-                 cache_limit: int | None = None, X_test=None, y_test=None) -> Frontier:
+                 cache_limit: int | None = None, memory_limit: int | str | None = None, X_test=None,
+                 y_test=None) -> Frontier:
     """Run a frontier search (:func:`build_frontier_search`) and return its :class:`~treeopt.frontier.result.Frontier`.
 
     A search whose setup stopped (``setup_stopped``, the reason) is not run: its frontier holds the
-    single leaf, uncertified, with a ``ConvergenceWarning``.
+    single leaf, uncertified, with a ``ConvergenceWarning``. ``time_limit``, ``cache_limit`` and
+    ``memory_limit`` are the driver's (:meth:`treeopt.solvers.base.Solver.run`): a search stopped by
+    one keeps its certified points, with ``search.status`` naming the limit (``"memory_limit"`` for
+    the process's resident memory), and ``search.run()`` resumes it.
 
     Examples
     --------
@@ -181,7 +193,7 @@ def run_frontier(search: Solver, *, setup_stopped: str | None = None, time_limit
         if X_test is not None:
             front.evaluate(X_test, y_test, "test")
         return front
-    search.run(time_limit=time_limit, cache_limit=cache_limit)
+    search.run(time_limit=time_limit, cache_limit=cache_limit, memory_limit=memory_limit)
     front = Frontier(search)
     if search.status == "interrupted":
         # Ctrl-C stops the caller too (a loop of frontiers, a script), as it does for ``fit``; the
@@ -214,7 +226,9 @@ def fold_frontier(X, y, sample_weight, settings: dict, deadline: float | None = 
         The fold's training rows, labels and weights (None: unweighted).
     settings : dict
         ``max_leaves``, ``objective``, ``omega``, ``min_regularization``, ``time_limit``, ``cache_limit``,
-        ``thresholds``, ``max_thresholds``, ``missing`` and ``random_state``, as for :func:`fit_frontier`.
+        ``memory_limit`` (optional: None when absent), ``thresholds``, ``max_thresholds``, ``missing`` and
+        ``random_state``, as for :func:`fit_frontier`. Each worker process checks its own resident memory
+        against ``memory_limit``.
     deadline : float, optional
         A ``time.time()`` by which the search stops.
 
@@ -237,15 +251,17 @@ def fold_frontier(X, y, sample_weight, settings: dict, deadline: float | None = 
     start = time.perf_counter()
     building = {name: settings[name] for name in ("max_leaves", "objective", "omega", "min_regularization",
                                                    "thresholds", "max_thresholds", "missing", "random_state")}
+    memory_limit = settings.get("memory_limit")
     # The setup (guessing thresholds, binarizing) keeps to the deadline too: a fold whose setup runs out
     # holds the single leaf, uncertified, and its rows are never chosen.
     search, stopped = build_frontier_search(X, y, sample_weight=sample_weight,
-                                            setup_time_limit=max(deadline - time.time(), _LEAST_SECONDS), **building)
+                                            setup_time_limit=max(deadline - time.time(), _LEAST_SECONDS),
+                                            memory_limit=memory_limit, **building)
     setup = time.perf_counter() - start
     if stopped is not None:
         return run_frontier(search, setup_stopped=stopped), setup
     remaining = max(deadline - time.time(), _LEAST_SECONDS)
     limit = settings["time_limit"]
     front = run_frontier(search, time_limit=remaining if limit is None else min(limit, remaining),
-                         cache_limit=settings["cache_limit"])
+                         cache_limit=settings["cache_limit"], memory_limit=memory_limit)
     return front, setup

@@ -18,7 +18,7 @@ __all__ = ["frontier", "cross_validate_frontier"]
 
 def frontier(X, y=None, max_leaves: int | None = None, *, objective="accuracy", omega: float | None = None,
              min_regularization: float | None = None, sample_weight=None, time_limit: float | None = None,
-             cache_limit: int | None = None,
+             cache_limit: int | None = None, memory_limit: int | str | None = None,
              X_test=None, y_test=None,
              thresholds: str = "auto", max_thresholds: int | None = None, missing: str = "error",
              random_state=None, cv=None, n_jobs: int | None = None, scoring=None, groups=None,
@@ -52,6 +52,13 @@ def frontier(X, y=None, max_leaves: int | None = None, *, objective="accuracy", 
         A memory cap: stop once the search's memo holds more than this many
         subproblems (``search.cache_size``); the frontier is then incomplete
         as with ``time_limit``.
+    memory_limit : int or str, optional
+        A cap on the whole process's resident memory, in bytes or as a string such as ``"2GB"``
+        (:mod:`treeopt.memory`), as :class:`~treeopt.OptimalTreeClassifier`'s: a binarized table that
+        would exceed it is refused before the search, and a search that exceeds it stops with
+        ``search.status`` ``"memory_limit"``, keeping the certified part of the frontier as with
+        ``time_limit`` (``frontier.search.run()`` resumes it). Checked at most every
+        ``treeopt.solvers.base.MEMORY_CHECK_SECONDS``.
     X_test, y_test : optional
         Held-out data: adds a ``test_accuracy`` column.
     thresholds : {"auto", "all", "quantile", "guess"}, default="auto"
@@ -139,14 +146,15 @@ def frontier(X, y=None, max_leaves: int | None = None, *, objective="accuracy", 
         return cross_validate_frontier(X, y, cv, max_leaves=max_leaves, objective=objective, omega=omega,
                                        min_regularization=min_regularization, sample_weight=sample_weight,
                                        groups=groups, scoring=scoring, time_limit=time_limit,
-                                       cache_limit=cache_limit, thresholds=thresholds,
+                                       cache_limit=cache_limit, memory_limit=memory_limit, thresholds=thresholds,
                                        max_thresholds=max_thresholds, missing=missing, random_state=random_state,
                                        n_jobs=n_jobs)
     if n_jobs is not None or scoring is not None or groups is not None:
         raise ValueError("n_jobs, scoring and groups apply to a cross-validated frontier: add cv=5 (or a splitter).")
     return fit_frontier(X, y, max_leaves=max_leaves, objective=objective, omega=omega,
                         min_regularization=min_regularization, sample_weight=sample_weight, time_limit=time_limit,
-                        cache_limit=cache_limit, X_test=X_test, y_test=y_test, thresholds=thresholds,
+                        cache_limit=cache_limit, memory_limit=memory_limit, X_test=X_test, y_test=y_test,
+                        thresholds=thresholds,
                         max_thresholds=max_thresholds, missing=missing, random_state=random_state,
                         depth_budget=depth_budget)
 
@@ -154,7 +162,7 @@ def frontier(X, y=None, max_leaves: int | None = None, *, objective="accuracy", 
 def cross_validate_frontier(X, y, cv=5, *, max_leaves: int = 20, objective="accuracy", omega: float | None = None,
                             min_regularization: float | None = None, sample_weight=None, groups=None,
                             scoring=None, time_limit: float | None = None, cache_limit: int | None = None,
-                            thresholds: str = "auto", max_thresholds: int | None = None, missing: str = "error",
+                            memory_limit: int | str | None = None, thresholds: str = "auto", max_thresholds: int | None = None, missing: str = "error",
                             random_state=None, refit: bool = True,
                             n_jobs: int | None = None, proba_smoothing: float = 0.0,
                             deadline: float | None = None) -> CVFrontier:
@@ -185,6 +193,11 @@ def cross_validate_frontier(X, y, cv=5, *, max_leaves: int = 20, objective="accu
         Seconds per fold (each search has its own limit).
     cache_limit : int, optional
         Memo subproblems per fold.
+    memory_limit : int or str, optional
+        A cap on the process's resident memory (bytes or a string such as ``"2GB"``), as for
+        :func:`~treeopt.frontier`, checked by each fold's search (and each fold's binarization) in
+        the process that runs it: with ``n_jobs`` worker processes, each process checks its own.
+        A fold stopped by it has status ``"memory_limit"`` and keeps its certified rows.
     thresholds : {"auto", "all", "quantile", "guess"}, default="auto"
         How numeric columns are binarized, inside each fold on its training rows, by the policy
         every front end shares (:func:`treeopt.encoding.fit_binarizer`).
@@ -254,6 +267,6 @@ def cross_validate_frontier(X, y, cv=5, *, max_leaves: int = 20, objective="accu
     return cross_validate_folds(fold_frontier, X, y, cv, max_leaves=max_leaves, objective=objective, omega=omega,
                                 min_regularization=min_regularization, sample_weight=sample_weight, groups=groups,
                                 scoring=scoring, time_limit=time_limit, cache_limit=cache_limit,
-                                thresholds=thresholds, max_thresholds=max_thresholds, missing=missing,
+                                memory_limit=memory_limit, thresholds=thresholds, max_thresholds=max_thresholds, missing=missing,
                                 random_state=random_state, refit=refit, n_jobs=n_jobs,
                                 proba_smoothing=proba_smoothing, deadline=deadline)

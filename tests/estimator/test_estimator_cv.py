@@ -353,3 +353,36 @@ def test_without_a_certified_frontier_tree_the_refit_searches_within_what_is_lef
     assert 0 < seen["time_limit"] < 60 and clf.best_estimator_.n_steps_ > 0 and clf.optimal_
     fresh = real_fit(OptimalTreeClassifier(regularization=clf.regularization_), X, y)
     assert _reported(clf.best_estimator_, X, y)["predict"] == _reported(fresh, X, y)["predict"]
+
+
+def test_memory_limit_stops_the_folds_searches_and_is_validated(monk, monkeypatch):
+    """The process's resident memory (read by the driver, faked here past the limit once the searches
+    have done some work) stops every fold's frontier search, which keeps its certified rows."""
+    import treeopt.solvers.base as driver
+    from treeopt.frontier import search as frontier_search
+    from treeopt.memory import resident_memory
+
+    X, y = monk
+    with pytest.raises(ValueError, match="memory_limit"):
+        OptimalTreeClassifierCV(memory_limit=-1).fit(X, y)
+    with pytest.raises(ValueError, match="memory_limit must be a positive number of bytes"):
+        OptimalTreeClassifierCV(memory_limit="lots").fit(X, y)
+    limit = 10**12
+    calls = {"n": 0}
+    original = frontier_search.FrontierSearch._solve
+
+    def counted(self, *args, **kwargs):
+        calls["n"] += 1
+        return (yield from original(self, *args, **kwargs))
+
+    monkeypatch.setattr(frontier_search.FrontierSearch, "_solve", counted)
+    monkeypatch.setattr(driver, "resident_memory", lambda: limit + 1 if calls["n"] >= 100 else resident_memory())
+    with pytest.warns(ConvergenceWarning, match="memory_limit"):
+        clf = OptimalTreeClassifierCV(cv=StratifiedKFold(3), max_leaves=12, memory_limit="1TB").fit(X, y)
+    results = clf.cv_results_
+    statuses = {s for i in range(3) for s in results[f"split{i}_status"]}
+    assert "memory_limit" in statuses
+    assert {f.status for f in clf.frontier_.folds} == {"memory_limit"}
+    assert results["certified"][clf.best_index_] and results["certified"].sum() >= 1
+    assert clf.best_estimator_.memory_limit == "1TB"
+    assert clone(clf).get_params()["memory_limit"] == "1TB"

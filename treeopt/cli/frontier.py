@@ -102,6 +102,10 @@ def add_cli_arguments(parser) -> None:
                              "(default: no limit); the trees certified so far are printed")
     parser.add_argument("--cache-limit", type=int, default=None,
                         help="memory cap: stop once the search holds more than this many subproblems")
+    parser.add_argument("--memory-limit", default=None,
+                        help="cap on the process's resident memory, e.g. 2GB or 512MiB: stop once it is "
+                             "exceeded; the trees certified so far are printed (with --cv, each fold's process "
+                             "checks its own)")
     parser.add_argument("--max-thresholds", type=int, default=None,
                         help="cap threshold features per numeric column")
     parser.add_argument("--thresholds", choices=["auto", "all", "quantile", "guess"], default="auto",
@@ -177,7 +181,7 @@ def run_cli(args, out=None) -> int:
         with _warnings_in_flags(args):
             front = frontier(X, y, max_leaves=args.max_leaves, objective=args.objective, omega=args.omega,
                              min_regularization=args.min_regularization, time_limit=remaining_time(deadline),
-                             cache_limit=args.cache_limit, missing=args.missing,
+                             cache_limit=args.cache_limit, memory_limit=args.memory_limit, missing=args.missing,
                              max_thresholds=args.max_thresholds, thresholds=args.thresholds,
                              X_test=X_test, y_test=y_test,
                              depth_budget=args.depth_budget)
@@ -205,6 +209,9 @@ def run_cli(args, out=None) -> int:
     state = "complete frontier" if front.complete else \
         f"search stopped ({front.search.status}) with budgets up to {front.certified_leaves} leaves certified"
     line = f"{state} up to {front.max_leaves} leaves: every λ >= {bound:.6g} has its certified optimum above."
+    if front.search.status == "memory_limit":
+        line += (f"\nthe process's resident memory passed --memory-limit {args.memory_limit}: raise it, or cap the "
+                 "search with --cache-limit or --min-regularization, to certify more.")
     if front.over_guessed_thresholds:
         line += ("\ncertified over the guessed thresholds only, NOT over all thresholds (--thresholds all "
                  "searches them all).")
@@ -256,6 +263,7 @@ def _run_cv(args, X, y, out, time_limit) -> int:
             cvf = cross_validate_frontier(X, y, cv=args.cv, max_leaves=args.max_leaves or 20, objective=args.objective,
                                           omega=args.omega, min_regularization=args.min_regularization,
                                           time_limit=time_limit, cache_limit=args.cache_limit,
+                                          memory_limit=args.memory_limit,
                                           max_thresholds=args.max_thresholds, thresholds=args.thresholds,
                                           scoring=args.scoring,
                                           n_jobs=args.jobs, missing=args.missing)
@@ -281,6 +289,10 @@ def _run_cv(args, X, y, out, time_limit) -> int:
         state = ("stopped early: " + ", ".join(stopped) + "; rows needing them are certified=False and never "
                  "chosen.")
     print(f"{cvf.n_splits}-fold cross-validated {cvf.scoring}; {state}", file=out)
+    searches = cvf.folds + ([cvf.full] if cvf.full is not None else [])
+    if any(f.status == "memory_limit" for f in searches):
+        print(f"a search stopped when its process's resident memory passed --memory-limit {args.memory_limit}: "
+              "raise it, or cap the searches with --cache-limit or --min-regularization, to certify more.", file=out)
     guessed = cvf.full is not None and cvf.full.over_guessed_thresholds
     if guessed:
         print("certified over the guessed thresholds only, NOT over all thresholds (--thresholds all searches "

@@ -16,8 +16,8 @@ the folds two ways (a :class:`CVFrontier`):
   ``k`` the fold's least-loss tree with at most ``k`` leaves.
 
 Each row says whether every fold's tree is *certified* (proved optimal for
-that λ or budget). A fold whose search stopped at its ``time_limit`` or
-``cache_limit``, or whose ``max_leaves`` cap cannot certify a small λ, is
+that λ or budget). A fold whose search stopped at its ``time_limit``,
+``cache_limit`` or ``memory_limit``, or whose ``max_leaves`` cap cannot certify a small λ, is
 reported in the row (``split<i>_status``); such rows are never chosen by the
 best-mean or the one-standard-error rule.
 
@@ -50,6 +50,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import get_scorer
 from sklearn.model_selection import check_cv
 
+from ..memory import parse_memory_limit
 from ..solvers.base import check_cache_limit
 from ..tree import Tree
 from .result import Frontier
@@ -69,7 +70,8 @@ class FoldResult:
     fold : int or None
         Index of the fold (``None``: the frontier on all the data).
     status : str
-        The search's status: ``"optimal"`` (finished), ``"time_limit"`` or ``"cache_limit"``.
+        The search's status: ``"optimal"`` (finished), ``"time_limit"``, ``"cache_limit"`` or
+        ``"memory_limit"`` (the process's resident memory passed ``memory_limit``).
     complete : bool
         The search finished: every row of :attr:`table` is certified.
     certified_leaves : int
@@ -281,8 +283,8 @@ class CVFrontier:
         proved optimal for this λ), ``n_certified_folds``, ``is_best``,
         ``is_one_se``, and per fold ``split<i>_test_score``,
         ``split<i>_leaves``, ``split<i>_status`` (``"optimal"``;
-        ``"time_limit"`` or ``"cache_limit"`` when the fold's search stopped
-        before certifying this λ; ``"max_leaves"`` when it finished but λ is
+        ``"time_limit"``, ``"cache_limit"`` or ``"memory_limit"`` when the fold's
+        search stopped before certifying this λ; ``"max_leaves"`` when it finished but λ is
         below what ``max_leaves`` certifies; ``"min_regularization"`` when
         λ is below the ``min_regularization`` the searches were asked for).
     by_leaves : DataFrame
@@ -537,7 +539,7 @@ def cv_traces(table: pd.DataFrame) -> list[dict]:
 def cross_validate_folds(fit_fold: FoldBuilder, X, y, cv=5, *, max_leaves: int = 20, objective="accuracy",
                          omega: float | None = None, min_regularization: float | None = None, sample_weight=None, groups=None,
                          scoring=None, time_limit: float | None = None, cache_limit: int | None = None,
-                         thresholds: str = "auto", max_thresholds: int | None = None, missing: str = "error",
+                         memory_limit: int | str | None = None, thresholds: str = "auto", max_thresholds: int | None = None, missing: str = "error",
                          random_state=None, refit: bool = True,
                          n_jobs: int | None = None, proba_smoothing: float = 0.0,
                          deadline: float | None = None) -> CVFrontier:
@@ -553,7 +555,7 @@ def cross_validate_folds(fit_fold: FoldBuilder, X, y, cv=5, *, max_leaves: int =
         ``fit_fold(X_train, y_train, w_train, settings, deadline) -> (Frontier, setup seconds)``: builds
         and runs one fold's frontier search (``treeopt.frontier_fitting.fold_frontier``, which builds
         through :func:`treeopt.make_solver`). It runs in the workers, so it must be picklable.
-    X, y, cv, max_leaves, objective, omega, min_regularization, sample_weight, groups, scoring, time_limit, cache_limit, thresholds, max_thresholds, missing, random_state, refit, n_jobs, proba_smoothing, deadline
+    X, y, cv, max_leaves, objective, omega, min_regularization, sample_weight, groups, scoring, time_limit, cache_limit, memory_limit, thresholds, max_thresholds, missing, random_state, refit, n_jobs, proba_smoothing, deadline
         As for :func:`treeopt.cross_validate_frontier`, which documents them.
 
     Returns
@@ -582,6 +584,7 @@ def cross_validate_folds(fit_fold: FoldBuilder, X, y, cv=5, *, max_leaves: int =
     if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
         raise ValueError(f"time_limit must be positive seconds or None, got {time_limit!r}.")
     check_cache_limit(cache_limit)
+    memory_limit = parse_memory_limit(memory_limit)
     y = np.asarray(y)
     if len(y) != len(X):
         raise ValueError(f"X has {len(X)} rows but y has {len(y)} labels; they must match.")
@@ -593,7 +596,7 @@ def cross_validate_folds(fit_fold: FoldBuilder, X, y, cv=5, *, max_leaves: int =
         raise ValueError(f"cross-validation needs at least 2 folds, got {len(splits)}.")
     settings = dict(max_leaves=int(max_leaves), objective=objective, omega=omega,
                     min_regularization=min_regularization, time_limit=time_limit, cache_limit=cache_limit,
-                    thresholds=thresholds, max_thresholds=max_thresholds, missing=missing,
+                    memory_limit=memory_limit, thresholds=thresholds, max_thresholds=max_thresholds, missing=missing,
                     random_state=random_state)
 
     def pick(values, index):
@@ -617,7 +620,7 @@ def cross_validate_folds(fit_fold: FoldBuilder, X, y, cv=5, *, max_leaves: int =
         names = ", ".join(("all data" if f.fold is None else f"fold {f.fold}") + f" ({f.status}, certified up to "
                           f"{f.certified_leaves} leaves)" for f in stopped)
         warnings.warn(f"some searches stopped before the end: {names}. Rows that need their uncertified part "
-                      "are marked certified=False (split<i>_status) and never chosen; raise time_limit or "
-                      "cache_limit to certify them.", ConvergenceWarning, stacklevel=2)
+                      "are marked certified=False (split<i>_status) and never chosen; raise time_limit, "
+                      "cache_limit or memory_limit to certify them.", ConvergenceWarning, stacklevel=2)
     name = scoring if isinstance(scoring, str) else ("accuracy" if scoring is None else "score")
     return CVFrontier(folds, full, max_leaves=max_leaves, scoring=name)

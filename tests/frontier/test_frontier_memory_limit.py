@@ -1,0 +1,86 @@
+"""``memory_limit`` on the frontier: a search that passes it stops with status ``memory_limit``, keeps
+its certified points and resumes; a bad value or a table that cannot fit is refused before any search."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import treeopt.solvers.base as driver
+from treeopt import cross_validate_frontier, frontier
+from treeopt.frontier import search as frontier_search
+from treeopt.memory import resident_memory
+
+LIMIT = 10**12                     # far above any real process: only the fake reading below passes it
+
+
+def _table(n_rows: int = 40, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.normal(size=(n_rows, 3)), columns=["a", "b", "c"])
+    return X, (rng.random(n_rows) < 0.5).astype(int)
+
+
+def _memory_passes_limit_after(monkeypatch, solves: int) -> dict:
+    """The driver reads a resident memory above ``LIMIT`` once the frontier search has solved
+    ``solves`` (subproblem, budget) pairs; the real reading before that."""
+    calls = {"n": 0}
+    original = frontier_search.FrontierSearch._solve
+
+    def counted(self, *args, **kwargs):
+        calls["n"] += 1
+        return (yield from original(self, *args, **kwargs))
+
+    monkeypatch.setattr(frontier_search.FrontierSearch, "_solve", counted)
+    monkeypatch.setattr(driver, "resident_memory", lambda: LIMIT + 1 if calls["n"] >= solves else resident_memory())
+    return calls
+
+
+def _certified(table: pd.DataFrame) -> pd.DataFrame:
+    return table.loc[table["certified"], ["leaves", "loss"]].reset_index(drop=True)
+
+
+def test_a_frontier_past_its_memory_limit_keeps_its_certified_points_and_resumes(monkeypatch):
+    X, y = _table()
+    whole = frontier(X, y, depth_budget=3)
+    assert whole.complete
+    _memory_passes_limit_after(monkeypatch, solves=200)
+    stopped = frontier(X, y, depth_budget=3, memory_limit=LIMIT)
+    assert stopped.search.status == "memory_limit" and not stopped.complete
+    kept = _certified(stopped.table)
+    assert 1 <= len(kept) < len(whole.table)
+    # every certified point is a point of the whole frontier, with the same loss
+    pd.testing.assert_frame_equal(kept, whole.table[["leaves", "loss"]].iloc[:len(kept)].reset_index(drop=True))
+    monkeypatch.setattr(driver, "resident_memory", resident_memory)
+    stopped.search.run()
+    assert stopped.search.status == "optimal"
+    resumed = type(whole)(stopped.search)
+    pd.testing.assert_frame_equal(resumed.table[["leaves", "loss", "certified"]],
+                                  whole.table[["leaves", "loss", "certified"]])
+
+
+def test_a_memory_limit_string_is_parsed_as_the_estimators_is():
+    X, y = _table()
+    front = frontier(X, y, depth_budget=1, memory_limit="1TB")
+    assert front.complete and front.search.status == "optimal"
+    with pytest.raises(ValueError, match="memory_limit must be a positive number of bytes"):
+        frontier(X, y, depth_budget=1, memory_limit="lots")
+    with pytest.raises(ValueError, match="memory_limit must be a positive number of bytes"):
+        frontier(X, y, cv=3, memory_limit=0)
+
+
+def test_a_binarized_table_that_cannot_fit_under_the_limit_is_refused_before_the_search():
+    X, y = _table()
+    with pytest.raises(ValueError, match="memory_limit="):
+        frontier(X, y, depth_budget=1, memory_limit=resident_memory() // 2)
+
+
+def test_each_cross_validated_fold_stops_at_the_memory_limit(monkeypatch):
+    X, y = _table()
+    _memory_passes_limit_after(monkeypatch, solves=50)
+    with pytest.warns(UserWarning, match="memory_limit"):
+        cvf = cross_validate_frontier(X, y, cv=3, max_leaves=8, memory_limit=LIMIT)
+    assert {f.status for f in cvf.folds} == {"memory_limit"} and cvf.full.status == "memory_limit"
+    assert not cvf.complete
+    statuses = {status for i in range(cvf.n_splits) for status in cvf.table[f"split{i}_status"]}
+    assert "memory_limit" in statuses
