@@ -84,3 +84,25 @@ def test_each_cross_validated_fold_stops_at_the_memory_limit(monkeypatch):
     assert not cvf.complete
     statuses = {status for i in range(cvf.n_splits) for status in cvf.table[f"split{i}_status"]}
     assert "memory_limit" in statuses
+
+
+def test_a_fold_stopped_at_the_limit_leaves_the_next_fold_its_memory(tmp_path):
+    """Real resident memory, in a fresh process running the folds one after another: a search stopped at
+    the limit is collected before the next job, which then binarizes and searches instead of being
+    refused for memory the stopped search no longer needs."""
+    import subprocess
+    import sys
+
+    script = ("import warnings\n"
+              "import numpy as np\n"
+              "from treeopt import cross_validate_frontier\n"
+              "from treeopt.memory import resident_memory\n"
+              "rng = np.random.default_rng(0)\n"
+              "X, y = rng.normal(size=(60, 3)), (rng.random(60) < 0.5).astype(int)\n"
+              "warnings.simplefilter('ignore')\n"
+              "cvf = cross_validate_frontier(X, y, cv=3, max_leaves=8, thresholds='all',\n"
+              "                              memory_limit=resident_memory() + 40 * 10**6)\n"
+              "print(sorted({f.status for f in cvf.folds}), cvf.full.status)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["['memory_limit']", "memory_limit"]

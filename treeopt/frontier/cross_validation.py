@@ -35,6 +35,7 @@ sits above this package, so this module does not import it.
 
 from __future__ import annotations
 
+import gc
 import math
 import os
 import time
@@ -231,16 +232,22 @@ def _run_fold(fit_fold: FoldBuilder, fold, X_train, y_train, w_train, X_test, y_
     table["test_score"] = scores
     search = front.search
     status = "time_limit" if front.setup_stopped is not None else str(search.status)   # stopped while binarizing
-    return FoldResult(fold=fold, status=status, complete=bool(front.complete),
-                      certified_leaves=int(front.certified_leaves),
-                      min_certified_regularization=float(front.min_certified_regularization),
-                      table=table, trees=trees, elapsed=time.perf_counter() - start,
-                      expansions=int(search.expansions), n_train=len(y_train),
-                      n_test=0 if y_test is None else len(y_test),
-                      min_regularization=settings.get("min_regularization"),
-                      cpu_seconds=time.process_time() - cpu, worker=os.getpid(), setup_seconds=setup,
-                      over_guessed_thresholds=front.over_guessed_thresholds,
-                      dataset=search.dataset if fold is None and front.setup_stopped is None else None)
+    result = FoldResult(fold=fold, status=status, complete=bool(front.complete),
+                        certified_leaves=int(front.certified_leaves),
+                        min_certified_regularization=float(front.min_certified_regularization),
+                        table=table, trees=trees, elapsed=time.perf_counter() - start,
+                        expansions=int(search.expansions), n_train=len(y_train),
+                        n_test=0 if y_test is None else len(y_test),
+                        min_regularization=settings.get("min_regularization"),
+                        cpu_seconds=time.process_time() - cpu, worker=os.getpid(), setup_seconds=setup,
+                        over_guessed_thresholds=front.over_guessed_thresholds,
+                        dataset=search.dataset if fold is None and front.setup_stopped is None else None)
+    if settings.get("memory_limit") is not None:
+        # The search's memo sits in a reference cycle (its generator's frames): collected now, the next job
+        # in this process starts from the memory it held before this one instead of from the limit.
+        del front, search
+        gc.collect()
+    return result
 
 
 def _representative(lo: float, hi: float) -> float:
