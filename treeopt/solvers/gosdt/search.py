@@ -203,7 +203,7 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
         λ, the cost of one leaf in objective units. ``0`` with a ``depth_budget`` asks for the most
         accurate tree of at most that depth, ties broken by fewer leaves, on whole losses (whole
         sample weights and unit class costs, as with ``objective="accuracy"``): each leaf is then
-        charged a fraction of one error internally (:func:`tie_charge`), and reported objectives are
+        charged a fraction of one error internally (``tie_charge`` in this module), and reported objectives are
         without it.
     objective : str or Objective, default="accuracy"
         Any additive objective.
