@@ -22,7 +22,8 @@ from .guessing.fitting import reference_kwargs
 from .memory import format_bytes, memory_room, parse_memory_limit, resident_memory
 from .objectives import OBJECTIVES, Objective, get_objective
 from .sorted_columns import SortedDataset, search_bytes
-from .solvers.base import Solver, check_zero_regularization
+from .solvers.base import EPS, Solver, check_zero_regularization
+from .solvers.gosdt.search import TIE_OVER_TOLERANCE
 from .input_validation import check_labels
 from .regularization import DEFAULT_REGULARIZATION
 from .registry import SOLVERS, solvers_that
@@ -93,7 +94,9 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
     solver : str, default="auto"
         A name of ``treeopt.SOLVERS``, or ``"auto"``: ``"osdt"`` for objectives that are not a sum
         over leaves (F-score, AUC) and for OSDT's options (``schedule``, ``warm_start``,
-        ``top_k``); ``"continuous"`` for ``regularization=0`` and, with a ``depth_budget``, on an
+        ``top_k``); ``"continuous"`` for ``regularization=0`` (``"gosdt"`` there when the losses are whole
+        numbers, as with ``objective="accuracy"`` and whole sample weights, on a table of few thresholds
+        as below: see ``treeopt.solvers.gosdt.search.tie_charge``) and, with a ``depth_budget``, on an
         all-numeric table with every threshold (``thresholds="auto"`` or ``"all"``, no ``max_thresholds``)
         whose columns of more than two values have more than 256 thresholds
         (:func:`treeopt.encoding.auto_sorted_values`) or whose binary
@@ -179,7 +182,7 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
         osdt_only = s["schedule"] is not None or s["warm_start"] not in (None, False) or s["top_k"] != 1 \
             or bool(extra.get("plugins"))
         solver = "osdt" if osdt_only or not objective.additive else "gosdt"
-        if solver == "gosdt" and not isinstance(X, Dataset) and _continuous_fits(X, s, y_ref):
+        if solver == "gosdt" and not isinstance(X, Dataset) and _continuous_fits(X, s, y_ref, sample_weight):
             solver = "continuous"
     solver_cls = SOLVERS[solver]
     capabilities = solver_cls.CAPABILITIES
@@ -256,7 +259,7 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
     objective.validate(dataset)
     shallow = s["depth_budget"] is not None and s["depth_budget"] <= AUTO_SHALLOW_DEPTH
     if auto and solver == "gosdt" and dataset.n_features >= AUTO_WIDE_FEATURES and not options \
-            and y_ref is None and s["reference"] is None and not shallow:
+            and y_ref is None and s["reference"] is None and not shallow and s["regularization"] > 0:
         solver, solver_cls = "portfolio", SOLVERS["portfolio"]
     guess, predictions = reference_kwargs(solver_cls, solver, s["reference"], y_ref, dataset, X, y, sample_weight,
                                           dataset.binarizer, s["random_state"])
@@ -297,8 +300,24 @@ def _ready_dataset(dataset: Dataset, y, solver: str, capabilities, s: dict, *, s
 AUTO_SORTED_CELLS = 50_000_000
 
 
-def _continuous_fits(X, s: dict, y_ref) -> bool:
-    """Whether ``solver="auto"`` runs the continuous solver: ``regularization=0`` (only it takes it), or a
+def _whole_losses(s: dict, sample_weight, n_rows: int) -> bool:
+    """Whether GOSDT takes ``regularization=0`` here (:func:`treeopt.solvers.gosdt.search.tie_charge`): accuracy,
+    whole sample weights, and a total weight small enough for its charge per leaf to stand above the tolerance."""
+    if s["objective"] != "accuracy":
+        return False
+    if sample_weight is None:
+        total = float(n_rows)
+    else:
+        weights = np.asarray(sample_weight, dtype=float)
+        if not np.all(np.isfinite(weights)) or not np.all(weights == np.round(weights)):
+            return False
+        total = float(weights.sum())
+    return TIE_OVER_TOLERANCE * EPS * total < 2.0 ** -(s["depth_budget"] + 1)
+
+
+def _continuous_fits(X, s: dict, y_ref, sample_weight=None) -> bool:
+    """Whether ``solver="auto"`` runs the continuous solver: ``regularization=0`` (unless GOSDT takes it, on
+    whole losses and a table it would get at λ > 0: :func:`_whole_losses`), or a
     depth budget on an all-numeric table with more thresholds than GOSDT handles best over a binary table
     (:func:`treeopt.encoding.auto_sorted_values`, the count above which ``thresholds="auto"`` would
     otherwise guess; counted on the columns of more than two values, since a two-valued column is a
@@ -309,7 +328,8 @@ def _continuous_fits(X, s: dict, y_ref) -> bool:
     Why the threshold count: a search over a binary feature per threshold keeps a row set per
     subproblem, so its time and memory grow with the thresholds at depth three and four, while the
     continuous solver keeps the sorted columns only. On few thresholds (a few hundred, as on data of
-    small integers or rounded values) the binary search is the faster one.
+    small integers or rounded values) the binary search is the faster one, at λ = 0 too (with its
+    charge per leaf below one error, ``treeopt.solvers.gosdt.search.tie_charge``).
 
     Examples
     --------
@@ -327,20 +347,22 @@ def _continuous_fits(X, s: dict, y_ref) -> bool:
     if s["depth_budget"] is None or y_ref is not None or s["reference"] is not None \
             or s["thresholds"] not in ("auto", "all") or s["max_thresholds"] is not None or s["missing"] != "error":
         return False
-    if s["regularization"] == 0:
+    # regularization=0: the continuous solver, unless GOSDT takes it (whole losses) on a table of few thresholds.
+    zero = s["regularization"] == 0
+    if zero and not _whole_losses(s, sample_weight, np.shape(X)[0] if np.ndim(X) == 2 else 0):
         return True
     if isinstance(X, pd.DataFrame):
         numeric = all(pd.api.types.is_numeric_dtype(d) and not isinstance(d, pd.CategoricalDtype) for d in X.dtypes)
         if not numeric or X.isna().to_numpy().any():
-            return False
+            return zero
         columns = [X.iloc[:, j].to_numpy() for j in range(X.shape[1])]
     else:
         try:
             array = np.asarray(X)
         except (TypeError, ValueError):
-            return False
+            return zero
         if array.ndim != 2 or array.dtype.kind not in "biuf" or (array.dtype.kind == "f" and np.isnan(array).any()):
-            return False
+            return zero
         columns = list(array.T)
     n_rows = len(columns[0]) if columns else 0
     if not auto_sorted_values((n_rows - 1) * len(columns)):      # at most n - 1 thresholds per column

@@ -30,7 +30,7 @@ def test_zero_regularization_without_a_depth_budget_is_refused_by_name():
 def test_zero_regularization_on_a_solver_without_it_names_the_one_with_it():
     X, y = _noisy()
     with pytest.raises(ValueError, match="needs solver='continuous'"):
-        make_solver(X, y, solver="gosdt", regularization=0, depth_budget=2)
+        make_solver(X, y, solver="osdt", regularization=0, depth_budget=2)
 
 
 def test_auto_picks_the_continuous_solver_for_zero_lambda_and_for_many_thresholds_under_a_depth_budget():

@@ -1096,8 +1096,8 @@ def check_zero_regularization(cls: type | None, depth_budget) -> None:
 
     Examples
     --------
-    >>> from treeopt.solvers import GOSDT
-    >>> check_zero_regularization(GOSDT, 3)  # doctest: +ELLIPSIS
+    >>> from treeopt.solvers import OSDT
+    >>> check_zero_regularization(OSDT, 3)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
     ValueError: regularization=0 (the most accurate tree of at most depth_budget levels) needs solver='continuous' ...

@@ -130,7 +130,7 @@ import numpy as np
 from ...data import Dataset, points_in
 from ...events import Expanded, Pruned, Started
 from ...tree import Leaf, Split, Tree
-from ..base import EPS, QueueEntry, Solver
+from ..base import EPS, QueueEntry, Solver, check_zero_regularization
 from ..capabilities import Capabilities
 from .. import switches as kinds
 from ..cart_start import cart_incumbent_steps
@@ -147,7 +147,47 @@ from .plugin_bounds import PluginLowerBounds
 from .starts import IncumbentStarts
 from .subsolver_calls import SubsolverCalls, Subsolvers
 
-__all__ = ["GOSDT"]
+__all__ = ["GOSDT", "TIE_OVER_TOLERANCE", "tie_charge"]
+
+#: The tie charge must stay this many times above the tolerance the search compares within.
+TIE_OVER_TOLERANCE = 100
+
+
+def tie_charge(model, dataset: Dataset, depth_budget: int | None) -> float:
+    """The charge per leaf (weight units) under which GOSDT's optimum is the most accurate tree of at most
+    ``depth_budget`` levels with the fewest leaves among the most accurate.
+
+    On whole losses (whole sample weights, unit class costs) two trees' losses differ by 0 or at least 1,
+    and at most ``2 ** depth_budget`` leaves charged ``2 ** -(depth_budget + 1)`` each cost at most one half:
+    errors decide first, leaves only between equal errors. The search's tolerance (``EPS`` times the
+    total weight) must stay well below the charge, so a large total weight is refused with the solver that
+    takes it (the continuous solver charges an infinitesimal tie instead).
+
+    Raises
+    ------
+    ValueError
+        Without a depth budget, with losses that are not whole numbers, or with a total weight too
+        large for the charge to stand above the tolerance.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from treeopt.data import Dataset
+    >>> from treeopt.objectives import get_objective
+    >>> ds = Dataset.from_binary(np.array([[0], [1]] * 4), np.array([0, 1] * 4))
+    >>> tie_charge(get_objective("accuracy").loss_model(ds), ds, 3)
+    0.0625
+    """
+    check_zero_regularization(None, depth_budget)
+    if not (model.unit_costs and dataset.exact_counts):
+        raise ValueError("regularization=0 with solver='gosdt' needs whole losses (whole sample weights and "
+                         "objective='accuracy'); use solver='continuous' (or solver='auto'), which takes any weights.")
+    charge = 2.0 ** -(depth_budget + 1)
+    if TIE_OVER_TOLERANCE * EPS * dataset.total_weight >= charge:
+        raise ValueError(f"regularization=0 with solver='gosdt' at depth_budget={depth_budget} needs a total sample "
+                         f"weight below {charge / (TIE_OVER_TOLERANCE * EPS):.0f}; use solver='continuous' "
+                         "(or solver='auto').")
+    return charge
 
 
 class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
@@ -160,7 +200,11 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
     ----------
     dataset : Dataset
     regularization : float
-        λ, the cost of one leaf in objective units.
+        λ, the cost of one leaf in objective units. ``0`` with a ``depth_budget`` asks for the most
+        accurate tree of at most that depth, ties broken by fewer leaves, on whole losses (whole
+        sample weights and unit class costs, as with ``objective="accuracy"``): each leaf is then
+        charged a fraction of one error internally (``tie_charge`` in this module), and reported objectives are
+        without it.
     objective : str or Objective, default="accuracy"
         Any additive objective.
     bounds : dict of str to bool, optional
@@ -196,10 +240,16 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
         predict 0
     >>> result.optimal, result.objective
     (True, 0.2)
+
+    With ``regularization=0`` and a depth budget, the fewest errors (ties to fewer leaves):
+
+    >>> zero = GOSDT(Dataset.from_binary(X, y, feature_names=["a", "b"]), regularization=0, depth_budget=2).run()
+    >>> zero.optimal, zero.objective, zero.tree.n_leaves
+    (True, 0.0, 2)
     """
 
     name = "gosdt"
-    CAPABILITIES = Capabilities(guesses_lower_bounds=True, options=("plugins",))
+    CAPABILITIES = Capabilities(guesses_lower_bounds=True, zero_regularization=True, options=("plugins",))
     #: Freeze the heap for the garbage collector during each unit of work (speed only; see gc_pause).
     freeze_heap = True
     SWITCHES = kinds.Switches([
@@ -288,6 +338,10 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
         self.reference_errors = reference_errors     # kept so a player can rebuild the same search
         self.penalty = self.regularization * dataset.total_weight  # λ in weight units
         self.eps = EPS * dataset.total_weight   # relative: tiny weights keep their ties
+        # regularization=0: a charge per leaf too small to outweigh one error ranks trees by errors,
+        # then by leaves (tie_charge); lower_bound and upper_bound report the errors alone.
+        self._tie = tie_charge(self.model, dataset, self.depth_budget) if self.regularization == 0 else 0.0
+        self.penalty += self._tie
         self.problems: dict[int, Problem] = {}
         # Section 4.4 (fast selective vector sums): class counts and the equivalent-points loss are
         # sums over points, so a child's are its parent's minus its sibling's. Exact (and used)
@@ -935,9 +989,23 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
     def _obj(self, weight_units: float) -> float:
         return self.model.to_objective(weight_units)
 
+    def _without_tie(self, weight_units: float, *, lower: bool) -> float:
+        """A bound in weight units with the tie charge (``regularization=0``) taken off.
+
+        Losses are whole numbers there, and every tree's charge is at most one half (:func:`tie_charge`):
+        an upper bound (a tree's loss plus its charge) rounds down to its loss, and a lower bound on
+        loss plus charge, less one half, rounds up to a lower bound on the loss.
+        """
+        if not self._tie:
+            return weight_units
+        slack = 1e-9 * max(1.0, abs(weight_units))
+        if lower:
+            return max(0.0, float(math.ceil(weight_units - 0.5 - slack)))
+        return float(math.floor(weight_units + slack))
+
     @property
     def lower_bound(self) -> float:
-        return self._obj(self.root.lb) if self.root is not None else 0.0
+        return self._obj(self._without_tie(self.root.lb, lower=True)) if self.root is not None else 0.0
 
     @property
     def lower_bound_guessed(self) -> bool:
@@ -952,8 +1020,8 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
     def upper_bound(self) -> float:
         if self.root is None:                       # before the first step: the single leaf
             counts = self.dataset.class_counts(self.dataset.all_points)
-            return self._obj(self.model.leaf(counts)[0] + self.penalty)
-        return self._obj(self.root.ub)
+            return self._obj(self._without_tie(self.model.leaf(counts)[0] + self.penalty, lower=False))
+        return self._obj(self._without_tie(self.root.ub, lower=False))
 
     @property
     def queue_size(self) -> int:
