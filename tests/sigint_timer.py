@@ -1,10 +1,13 @@
-"""A real SIGINT to the main thread after a delay, for the tests that stop fits as a person pressing Ctrl-C would."""
+"""Real SIGINTs, after a delay or at a chosen moment of the setup, for the tests that stop fits as a person
+pressing Ctrl-C would."""
 
 from __future__ import annotations
 
 import signal
 import threading
 import time
+
+import treeopt.binarize as binarize
 
 
 def sigint_after(seconds: float) -> tuple[threading.Timer, list]:
@@ -23,3 +26,21 @@ def sigint_after(seconds: float) -> tuple[threading.Timer, list]:
     timer = threading.Timer(seconds, send)
     timer.start()
     return timer, sent
+
+
+def ctrl_c_while_binarizing(monkeypatch) -> list:
+    """Send a real SIGINT when the binarizer evaluates its first block of thresholds (once).
+
+    Returns a list that gets an entry when the signal has been sent.
+    """
+    block = binarize._threshold_block
+    sent = []
+
+    def block_with_ctrl_c(*args, **kwargs):
+        if not sent:
+            sent.append(1)
+            signal.raise_signal(signal.SIGINT)
+        return block(*args, **kwargs)
+
+    monkeypatch.setattr(binarize, "_threshold_block", block_with_ctrl_c)
+    return sent

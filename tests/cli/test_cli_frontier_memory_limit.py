@@ -10,11 +10,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import treeopt.solvers.base as driver
 from treeopt.cli import main
 from treeopt.cli.exits import EXIT_UNCERTIFIED
-from treeopt.frontier import search as frontier_search
-from treeopt.memory import resident_memory
+
+from frontier_memory import fake_memory_past
 
 
 @pytest.fixture
@@ -26,19 +25,6 @@ def table_path(tmp_path):
     return path
 
 
-def _fake_memory_past(monkeypatch, limit: int, solves: int) -> None:
-    """The driver reads a resident memory above ``limit`` once the frontier search has solved ``solves`` pairs."""
-    calls = {"n": 0}
-    original = frontier_search.FrontierSearch._solve
-
-    def counted(self, *args, **kwargs):
-        calls["n"] += 1
-        return (yield from original(self, *args, **kwargs))
-
-    monkeypatch.setattr(frontier_search.FrontierSearch, "_solve", counted)
-    monkeypatch.setattr(driver, "resident_memory", lambda: limit + 1 if calls["n"] >= solves else resident_memory())
-
-
 def test_the_flag_is_documented_and_a_bad_value_is_refused(table_path, capsys):
     with pytest.raises(SystemExit):
         main(["frontier", "--help"])
@@ -48,7 +34,7 @@ def test_the_flag_is_documented_and_a_bad_value_is_refused(table_path, capsys):
 
 
 def test_a_frontier_stopped_by_the_memory_limit_is_reported_and_written(table_path, tmp_path, capsys, monkeypatch):
-    _fake_memory_past(monkeypatch, 10**12, solves=200)
+    fake_memory_past(monkeypatch, 10**12, solves=200)
     output = tmp_path / "front.csv"
     code = main(["frontier", str(table_path), "--target", "y", "--depth-budget", "3", "--memory-limit", "1TB",
                  "--output", str(output)])
@@ -61,7 +47,7 @@ def test_a_frontier_stopped_by_the_memory_limit_is_reported_and_written(table_pa
 
 
 def test_a_cross_validated_frontier_stopped_by_the_memory_limit_says_so(table_path, capsys, monkeypatch):
-    _fake_memory_past(monkeypatch, 10**12, solves=50)
+    fake_memory_past(monkeypatch, 10**12, solves=50)
     code = main(["frontier", str(table_path), "--target", "y", "--cv", "3", "--max-leaves", "8",
                  "--memory-limit", "1TB"])
     printed = capsys.readouterr().out

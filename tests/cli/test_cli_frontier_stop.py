@@ -11,6 +11,8 @@ from treeopt.cli import main
 from treeopt.datasets import load_monk
 from treeopt.frontier import search as frontier_search
 
+from sigint_timer import ctrl_c_while_binarizing
+
 
 @pytest.mark.parametrize("signum, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_a_stopped_frontier_keeps_its_certified_points(tmp_path, capsys, monkeypatch, signum, code):
@@ -37,21 +39,10 @@ def test_a_stopped_frontier_keeps_its_certified_points(tmp_path, capsys, monkeyp
 
 def test_a_frontier_stopped_while_binarizing_says_so_and_writes_the_single_leaf(tmp_path, capsys, monkeypatch):
     """A real SIGINT during the setup: one line says where it stopped, exit 130, the single leaf written."""
-    import treeopt.binarize as binarize
-
     X, y = load_monk(2)
     path = tmp_path / "monk2.csv"
     X.assign(label=y, score=range(len(y))).to_csv(path, index=False)      # a numeric column to binarize
-    block = binarize._threshold_block
-    sent = []
-
-    def block_with_ctrl_c(*args, **kwargs):
-        if not sent:
-            sent.append(1)
-            signal.raise_signal(signal.SIGINT)
-        return block(*args, **kwargs)
-
-    monkeypatch.setattr(binarize, "_threshold_block", block_with_ctrl_c)
+    sent = ctrl_c_while_binarizing(monkeypatch)
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     output = tmp_path / "front.csv"
     try:

@@ -15,6 +15,7 @@ from sklearn.model_selection import KFold, StratifiedKFold
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from conftest import read_binary, require_datasets
+from frontier_memory import fake_memory_past
 from treeopt import OptimalTreeClassifier, OptimalTreeClassifierCV, frontier
 from treeopt.datasets import load_monk
 
@@ -358,25 +359,12 @@ def test_without_a_certified_frontier_tree_the_refit_searches_within_what_is_lef
 def test_memory_limit_stops_the_folds_searches_and_is_validated(monk, monkeypatch):
     """The process's resident memory (read by the driver, faked here past the limit once the searches
     have done some work) stops every fold's frontier search, which keeps its certified rows."""
-    import treeopt.solvers.base as driver
-    from treeopt.frontier import search as frontier_search
-    from treeopt.memory import resident_memory
-
     X, y = monk
     with pytest.raises(ValueError, match="memory_limit"):
         OptimalTreeClassifierCV(memory_limit=-1).fit(X, y)
     with pytest.raises(ValueError, match="memory_limit must be a positive number of bytes"):
         OptimalTreeClassifierCV(memory_limit="lots").fit(X, y)
-    limit = 10**12
-    calls = {"n": 0}
-    original = frontier_search.FrontierSearch._solve
-
-    def counted(self, *args, **kwargs):
-        calls["n"] += 1
-        return (yield from original(self, *args, **kwargs))
-
-    monkeypatch.setattr(frontier_search.FrontierSearch, "_solve", counted)
-    monkeypatch.setattr(driver, "resident_memory", lambda: limit + 1 if calls["n"] >= 100 else resident_memory())
+    fake_memory_past(monkeypatch, 10**12, solves=100)
     with pytest.warns(ConvergenceWarning, match="memory_limit"):
         clf = OptimalTreeClassifierCV(cv=StratifiedKFold(3), max_leaves=12, memory_limit="1TB").fit(X, y)
     results = clf.cv_results_

@@ -9,8 +9,9 @@ import pytest
 
 import treeopt.solvers.base as driver
 from treeopt import cross_validate_frontier, frontier
-from treeopt.frontier import search as frontier_search
 from treeopt.memory import resident_memory
+
+from frontier_memory import fake_memory_past
 
 LIMIT = 10**12                     # far above any real process: only the fake reading below passes it
 
@@ -21,21 +22,6 @@ def _table(n_rows: int = 40, seed: int = 0):
     return X, (rng.random(n_rows) < 0.5).astype(int)
 
 
-def _memory_passes_limit_after(monkeypatch, solves: int) -> dict:
-    """The driver reads a resident memory above ``LIMIT`` once the frontier search has solved
-    ``solves`` (subproblem, budget) pairs; the real reading before that."""
-    calls = {"n": 0}
-    original = frontier_search.FrontierSearch._solve
-
-    def counted(self, *args, **kwargs):
-        calls["n"] += 1
-        return (yield from original(self, *args, **kwargs))
-
-    monkeypatch.setattr(frontier_search.FrontierSearch, "_solve", counted)
-    monkeypatch.setattr(driver, "resident_memory", lambda: LIMIT + 1 if calls["n"] >= solves else resident_memory())
-    return calls
-
-
 def _certified(table: pd.DataFrame) -> pd.DataFrame:
     return table.loc[table["certified"], ["leaves", "loss"]].reset_index(drop=True)
 
@@ -44,7 +30,7 @@ def test_a_frontier_past_its_memory_limit_keeps_its_certified_points_and_resumes
     X, y = _table()
     whole = frontier(X, y, depth_budget=3)
     assert whole.complete
-    _memory_passes_limit_after(monkeypatch, solves=200)
+    fake_memory_past(monkeypatch, LIMIT, solves=200)
     stopped = frontier(X, y, depth_budget=3, memory_limit=LIMIT)
     assert stopped.search.status == "memory_limit" and not stopped.complete
     kept = _certified(stopped.table)
@@ -77,7 +63,7 @@ def test_a_binarized_table_that_cannot_fit_under_the_limit_is_refused_before_the
 
 def test_each_cross_validated_fold_stops_at_the_memory_limit(monkeypatch):
     X, y = _table()
-    _memory_passes_limit_after(monkeypatch, solves=50)
+    fake_memory_past(monkeypatch, LIMIT, solves=50)
     with pytest.warns(UserWarning, match="memory_limit"):
         cvf = cross_validate_frontier(X, y, cv=3, max_leaves=8, memory_limit=LIMIT)
     assert {f.status for f in cvf.folds} == {"memory_limit"} and cvf.full.status == "memory_limit"

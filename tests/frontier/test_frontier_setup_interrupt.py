@@ -14,8 +14,9 @@ import pandas as pd
 import pytest
 
 import treeopt
-import treeopt.binarize as binarize
 from treeopt.frontiers import cross_validate_frontier
+
+from sigint_timer import ctrl_c_while_binarizing
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "pthread_kill"), reason="needs POSIX signals")
 
@@ -32,21 +33,6 @@ def _table(rows=120, seed=0):
     rng = np.random.default_rng(seed)
     X = pd.DataFrame(rng.random((rows, 3)).round(3), columns=["a", "b", "c"])
     return X, np.where((X.a > 0.5) ^ (X.b > 0.7), "yes", "no")
-
-
-def ctrl_c_while_binarizing(monkeypatch) -> list:
-    """Send a real SIGINT when the first block of thresholds is evaluated (once)."""
-    block = binarize._threshold_block
-    sent = []
-
-    def block_with_ctrl_c(*args, **kwargs):
-        if not sent:
-            sent.append(1)
-            signal.raise_signal(signal.SIGINT)
-        return block(*args, **kwargs)
-
-    monkeypatch.setattr(binarize, "_threshold_block", block_with_ctrl_c)
-    return sent
 
 
 def _check_single_leaf(front, y):
