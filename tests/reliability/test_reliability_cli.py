@@ -37,23 +37,29 @@ def _wait_for_output(stream, timeout: float) -> bytes:
     return seen[0] if seen else b""
 
 
+def _signal_once_searching(command: list, signum, preexec_fn=None) -> tuple:
+    """Run ``command``, send it ``signum`` once its progress line shows the search has started, and
+    return ``(returncode, stdout, stderr)`` as text."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=preexec_fn)
+    try:
+        assert _wait_for_output(process.stderr, timeout=60), "no progress line: the search did not start"
+        process.send_signal(signum)
+        stdout, stderr = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    return process.returncode, stdout.decode(), stderr.decode()
+
+
 def test_sigterm_prints_the_best_tree_and_writes_the_json(tmp_path):
     require_datasets()
     out_json = tmp_path / "t.json"
     command = _treeopt_command() + ["fit", str(DATASETS / "binary" / "tic-tac-toe.csv"), "--target", "target",
                                     "--sep", ";", "--regularization", "0.002", "--json", str(out_json)]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        assert _wait_for_output(process.stderr, timeout=60), "no progress line: the search did not start"
-        process.send_signal(signal.SIGTERM)
-        stdout, stderr = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            process.kill()
-    text = stdout.decode()
-    assert process.returncode == 128 + signal.SIGTERM, stderr.decode()[-2000:]
+    returncode, text, stderr = _signal_once_searching(command, signal.SIGTERM)
+    assert returncode == 128 + signal.SIGTERM, stderr[-2000:]
     assert "NOT certified (interrupted" in text and "gap" in text and "predict" in text
-    assert "Traceback" not in stderr.decode()
+    assert "Traceback" not in stderr
     tree = Tree.from_dict(json.loads(out_json.read_text()))
     assert tree.n_leaves >= 1
 
@@ -66,17 +72,10 @@ def test_a_sigint_the_command_was_started_to_ignore_stays_ignored(tmp_path):
     command = _treeopt_command() + ["fit", str(DATASETS / "binary" / "tic-tac-toe.csv"), "--target", "target",
                                     "--sep", ";", "--regularization", "0.002", "--time-limit", "4", "--json", str(out_json)]
     ignore_sigint = lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)   # noqa: E731
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=ignore_sigint)
-    try:
-        assert _wait_for_output(process.stderr, timeout=60), "no progress line: the search did not start"
-        process.send_signal(signal.SIGINT)
-        stdout, stderr = process.communicate(timeout=120)
-    finally:
-        if process.poll() is None:
-            process.kill()
+    returncode, stdout, stderr = _signal_once_searching(command, signal.SIGINT, preexec_fn=ignore_sigint)
     # The search ran on to its time limit: not stopped by the signal.
-    assert process.returncode == EXIT_UNCERTIFIED, stderr.decode()[-2000:]
-    assert "time_limit" in stdout.decode() and "interrupted" not in stdout.decode()
+    assert returncode == EXIT_UNCERTIFIED, stderr[-2000:]
+    assert "time_limit" in stdout and "interrupted" not in stdout
     assert Tree.from_dict(json.loads(out_json.read_text())).n_leaves >= 1
 
 
