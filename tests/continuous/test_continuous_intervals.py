@@ -6,6 +6,23 @@ import pytest
 from treeopt.solvers.continuous.intervals import IntervalSearch
 
 
+def _search_in_batches(search: IntervalSearch, batch: int, rng) -> list:
+    """Ask for batches of at most ``batch`` thresholds until none is left, recording random child costs for
+    each; return the batches (each checked to be within size and new)."""
+    seen, best, batches = set(), np.inf, []
+    while True:
+        chosen = search.candidates(best, batch)
+        if not chosen:
+            return batches
+        assert len(chosen) <= batch and not seen & set(chosen)
+        seen |= set(chosen)
+        batches.append(chosen)
+        for f, m in chosen:
+            left, right = rng.uniform(0.5, 5, 2)
+            search.record(f, m, left, right)
+            best = min(best, left + right)
+
+
 @pytest.mark.parametrize("batch", [1, 3, 64])
 @pytest.mark.parametrize("pruning", [True, False])
 def test_every_threshold_is_evaluated_or_pruned_once(batch, pruning):
@@ -14,18 +31,7 @@ def test_every_threshold_is_evaluated_or_pruned_once(batch, pruning):
     cumulative = [np.cumsum(rng.integers(1, 3, n)).astype(float) for n in lengths]
     totals = [float(c[-1]) + 1 for c in cumulative]
     search = IntervalSearch(cumulative, totals, floor=0.5, pruning=pruning)
-    seen = set()
-    best = np.inf
-    while True:
-        chosen = search.candidates(best, batch)
-        if not chosen:
-            break
-        assert len(chosen) <= batch and not seen & set(chosen)
-        seen |= set(chosen)
-        for f, m in chosen:
-            left, right = rng.uniform(0.5, 5, 2)
-            search.record(f, m, left, right)
-            best = min(best, left + right)
+    seen = {pair for chosen in _search_in_batches(search, batch, rng) for pair in chosen}
     assert search.evaluated == len(seen)
     assert search.evaluated + search.pruned == sum(lengths)
     assert all(0 <= m < lengths[f] for f, m in seen)
@@ -59,18 +65,6 @@ def test_a_threshold_tried_first_comes_in_the_first_batch_and_is_counted_once(ba
     totals = [float(c[-1]) + 1 for c in cumulative]
     search = IntervalSearch(cumulative, totals, floor=0.5, pruning=True)
     search.try_first(0, first)
-    seen, best, batches = set(), np.inf, 0
-    while True:
-        chosen = search.candidates(best, batch)
-        if not chosen:
-            break
-        batches += 1
-        if batches == 1:
-            assert (0, first) in chosen
-        assert len(chosen) <= batch and not seen & set(chosen)
-        seen |= set(chosen)
-        for f, m in chosen:
-            left, right = rng.uniform(0.5, 5, 2)
-            search.record(f, m, left, right)
-            best = min(best, left + right)
+    batches = _search_in_batches(search, batch, rng)
+    assert (0, first) in batches[0]
     assert search.evaluated + search.pruned == 49
