@@ -336,8 +336,9 @@ def _continuous_fits(X, s: dict, y_ref, sample_weight=None) -> bool:
     >>> settings = {**SETTINGS, "depth_budget": 3}
     >>> _continuous_fits(np.array([[0.5, 1.0]]), settings, None)
     False
-    >>> _continuous_fits(np.array([[0.5, 1.0]]), {**settings, "regularization": 0}, None)
-    True
+    >>> zero = {**settings, "regularization": 0}                 # λ = 0: GOSDT on whole losses and few thresholds
+    >>> _continuous_fits(np.array([[0.5, 1.0]]), zero, None), _continuous_fits(np.array([[0.5, 1.0]]), zero, None, [0.5])
+    (False, True)
     >>> many = np.arange(600.0).reshape(300, 2)                  # 2 × 299 thresholds
     >>> _continuous_fits(many, settings, None), _continuous_fits(many, {**settings, "max_thresholds": 8}, None)
     (True, False)

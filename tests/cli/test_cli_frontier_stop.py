@@ -14,6 +14,15 @@ from treeopt.frontier import search as frontier_search
 from sigint_timer import ctrl_c_while_binarizing
 
 
+@pytest.fixture(autouse=True)
+def python_sigint_handler():
+    """Python's own SIGINT handler, as at a terminal (a test run started in the background inherits SIGINT
+    ignored, and the command leaves an ignored signal ignored)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 @pytest.mark.parametrize("signum, code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
 def test_a_stopped_frontier_keeps_its_certified_points(tmp_path, capsys, monkeypatch, signum, code):
     X, y = load_monk(2)
@@ -43,12 +52,8 @@ def test_a_frontier_stopped_while_binarizing_says_so_and_writes_the_single_leaf(
     path = tmp_path / "monk2.csv"
     X.assign(label=y, score=range(len(y))).to_csv(path, index=False)      # a numeric column to binarize
     sent = ctrl_c_while_binarizing(monkeypatch)
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     output = tmp_path / "front.csv"
-    try:
-        code = main(["frontier", str(path), "--target", "label", "--max-leaves", "4", "--output", str(output)])
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    code = main(["frontier", str(path), "--target", "label", "--max-leaves", "4", "--output", str(output)])
     assert sent and code == 130
     printed = capsys.readouterr().out
     lines = [line for line in printed.splitlines() if "interrupted while binarizing" in line]
