@@ -6,6 +6,9 @@ from __future__ import annotations
 import signal
 import threading
 import time
+import warnings
+
+import pytest
 
 import treeopt.binarize as binarize
 
@@ -26,6 +29,22 @@ def sigint_after(seconds: float) -> tuple[threading.Timer, list]:
     timer = threading.Timer(seconds, send)
     timer.start()
     return timer, sent
+
+
+def answers_sigint(fit, moment: float) -> float:
+    """Seconds from a real SIGINT sent ``moment`` seconds into ``fit()`` to ``KeyboardInterrupt`` leaving it
+    (the fit must raise it; its warnings are silenced)."""
+    timer, sent = sigint_after(moment)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with pytest.raises(KeyboardInterrupt):
+                fit()
+        stopped = time.perf_counter()
+    finally:
+        timer.cancel()
+    assert sent, "fit ended before the SIGINT was sent"
+    return stopped - sent[0]
 
 
 def ctrl_c_while_binarizing(monkeypatch) -> list:

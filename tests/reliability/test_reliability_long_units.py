@@ -11,11 +11,9 @@ optimum an uninterrupted one certifies.
 
 import signal
 import time
-import warnings
 
 import numpy as np
 import pytest
-from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import cross_val_score
 
 import treeopt.solvers.cart_start as cart_start
@@ -23,7 +21,7 @@ import treeopt.solvers.slices as slices
 from treeopt import OptimalTreeClassifier
 from treeopt.datasets import load_monk
 
-from sigint_timer import sigint_after
+from sigint_timer import answers_sigint
 
 #: Seconds from the SIGINT to the end of fit, far above the unit budget (shared test machines).
 HARD_LIMIT = 3.0
@@ -60,17 +58,8 @@ def slow_cart(monkeypatch):
 def test_sigint_while_cart_grows_stops_fit_with_a_tree_then_resumes(slow_cart, moment):
     X, y = load_monk(2)
     clf = OptimalTreeClassifier(regularization=0.01)
-    timer, sent = sigint_after(moment)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            with pytest.raises(KeyboardInterrupt):
-                clf.fit(X, y)
-        stopped = time.perf_counter()
-    finally:
-        timer.cancel()
-    assert sent, "fit ended before the SIGINT was sent"
-    assert stopped - sent[0] < HARD_LIMIT, f"fit answered the SIGINT after {stopped - sent[0]:.1f} s"
+    latency = answers_sigint(lambda: clf.fit(X, y), moment)
+    assert latency < HARD_LIMIT, f"fit answered the SIGINT after {latency:.1f} s"
     assert clf.status_ == "interrupted" and clf.tree_.n_leaves >= 1
     assert clf.predict(X).shape == (len(y),)
     resumed = clf.solver_.run()
@@ -80,16 +69,8 @@ def test_sigint_while_cart_grows_stops_fit_with_a_tree_then_resumes(slow_cart, m
 
 def test_sigint_while_cart_grows_stops_cross_val_score(slow_cart):
     X, y = load_monk(2)
-    timer, sent = sigint_after(0.3)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ConvergenceWarning)
-            with pytest.raises(KeyboardInterrupt):
-                cross_val_score(OptimalTreeClassifier(regularization=0.01), X, y, cv=3)
-        stopped = time.perf_counter()
-    finally:
-        timer.cancel()
-    assert sent and stopped - sent[0] < HARD_LIMIT
+    assert answers_sigint(lambda: cross_val_score(OptimalTreeClassifier(regularization=0.01), X, y, cv=3), 0.3) \
+        < HARD_LIMIT
 
 
 def test_every_unit_of_a_slow_cart_start_keeps_near_the_budget(slow_cart):
@@ -130,27 +111,12 @@ def test_osdt_grows_the_same_cart_warm_start_in_units_of_the_budget(slow_cart):
     assert solver.trace[0].upper_bound == pytest.approx(model.to_objective(cart), abs=1e-12)
 
 
-def _answers_sigint(fit, moment: float) -> float:
-    """Seconds from a real SIGINT sent ``moment`` seconds into ``fit()`` to ``KeyboardInterrupt`` leaving it."""
-    timer, sent = sigint_after(moment)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            with pytest.raises(KeyboardInterrupt):
-                fit()
-        stopped = time.perf_counter()
-    finally:
-        timer.cancel()
-    assert sent, "fit ended before the SIGINT was sent"
-    return stopped - sent[0]
-
-
 @pytest.mark.parametrize("moment", np.random.default_rng(11).uniform(0.05, 1.5, size=3).round(3).tolist())
 def test_sigint_stops_the_cross_validated_estimator_between_or_inside_folds(moment):
     """OptimalTreeClassifierCV runs a search per fold and a refit: Ctrl-C stops the fold loop at once."""
     from treeopt import OptimalTreeClassifierCV
     X, y = load_monk(2)
-    latency = _answers_sigint(lambda: OptimalTreeClassifierCV(cv=3).fit(X, y), moment)
+    latency = answers_sigint(lambda: OptimalTreeClassifierCV(cv=3).fit(X, y), moment)
     assert latency < HARD_LIMIT, f"OptimalTreeClassifierCV answered the SIGINT after {latency:.1f} s"
 
 
@@ -171,7 +137,7 @@ def test_sigint_stops_threshold_guessing(moment):
     X = pd.concat([X * rng.uniform(0.98, 1.02, size=X.shape) for _ in range(8)], ignore_index=True)
     y = pd.concat([y] * 8, ignore_index=True)
     fit = OptimalTreeClassifier(regularization=0.01, thresholds="guess").fit
-    latency = _answers_sigint(lambda: fit(X, y), moment)
+    latency = answers_sigint(lambda: fit(X, y), moment)
     assert latency < HARD_LIMIT, f"threshold guessing answered the SIGINT after {latency:.1f} s"
     assert fit.__self__.status_ == "interrupted" and fit.__self__.tree_.n_leaves >= 1    # a tree, kept
 
