@@ -22,8 +22,8 @@ from .guessing.fitting import reference_kwargs
 from .memory import format_bytes, memory_room, parse_memory_limit, resident_memory
 from .objectives import OBJECTIVES, Objective, get_objective
 from .sorted_columns import SortedDataset, search_bytes
-from .solvers.base import EPS, Solver, check_zero_regularization
-from .solvers.gosdt.search import TIE_OVER_TOLERANCE
+from .solvers.base import Solver, check_zero_regularization
+from .solvers.gosdt.search import tie_charge_fits
 from .input_validation import check_labels
 from .regularization import DEFAULT_REGULARIZATION
 from .registry import SOLVERS, solvers_that
@@ -312,7 +312,7 @@ def _whole_losses(s: dict, sample_weight, n_rows: int) -> bool:
         if not np.all(np.isfinite(weights)) or not np.all(weights == np.round(weights)):
             return False
         total = float(weights.sum())
-    return TIE_OVER_TOLERANCE * EPS * total < 2.0 ** -(s["depth_budget"] + 1)
+    return tie_charge_fits(total, s["depth_budget"])
 
 
 def _continuous_fits(X, s: dict, y_ref, sample_weight=None) -> bool:

@@ -147,10 +147,22 @@ from .plugin_bounds import PluginLowerBounds
 from .starts import IncumbentStarts
 from .subsolver_calls import SubsolverCalls, Subsolvers
 
-__all__ = ["GOSDT", "TIE_OVER_TOLERANCE", "tie_charge"]
+__all__ = ["GOSDT", "tie_charge", "tie_charge_fits"]
 
 #: The tie charge must stay this many times above the tolerance the search compares within.
 TIE_OVER_TOLERANCE = 100
+
+
+def tie_charge_fits(total_weight: float, depth_budget: int) -> bool:
+    """Whether the charge per leaf of :func:`tie_charge` stands :data:`TIE_OVER_TOLERANCE` times above the
+    search's tolerance (``EPS`` times the total weight) for this total weight and depth budget.
+
+    Examples
+    --------
+    >>> tie_charge_fits(1000.0, 3), tie_charge_fits(1e9, 3)
+    (True, False)
+    """
+    return TIE_OVER_TOLERANCE * EPS * total_weight < 2.0 ** -(depth_budget + 1)
 
 
 def tie_charge(model, dataset: Dataset, depth_budget: int | None) -> float:
@@ -183,7 +195,7 @@ def tie_charge(model, dataset: Dataset, depth_budget: int | None) -> float:
         raise ValueError("regularization=0 with solver='gosdt' needs whole losses (whole sample weights and "
                          "objective='accuracy'); use solver='continuous' (or solver='auto'), which takes any weights.")
     charge = 2.0 ** -(depth_budget + 1)
-    if TIE_OVER_TOLERANCE * EPS * dataset.total_weight >= charge:
+    if not tie_charge_fits(dataset.total_weight, depth_budget):
         raise ValueError(f"regularization=0 with solver='gosdt' at depth_budget={depth_budget} needs a total sample "
                          f"weight below {charge / (TIE_OVER_TOLERANCE * EPS):.0f}; use solver='continuous' "
                          "(or solver='auto').")
