@@ -142,6 +142,12 @@ def build_frontier_search(X, y=None, max_leaves: int = DEFAULT_MAX_LEAVES, *, ob
         return make_solver(X, None, **settings), None
     if y is None:
         raise ValueError("y is required (the labels), unless X is a treeopt Dataset.")
+
+    def single_leaf() -> Solver:
+        """The search over no binary feature (the setup stopped): it holds the single leaf."""
+        return make_solver(X, y, sample_weight=sample_weight, missing=missing,
+                           binarizer=no_feature_binarizer(X, missing), **settings)
+
     try:
         # A long binarization stops at the time limit; a Ctrl-C is answered at once, and again at the
         # setup's next checkpoint if a finalizer swallowed it (treeopt/setup_signals.py).
@@ -152,13 +158,11 @@ def build_frontier_search(X, y=None, max_leaves: int = DEFAULT_MAX_LEAVES, *, ob
     except BinarizationTimeout as stopped:
         # As the estimators do: keep the single leaf (the search sees no binary feature); the caller never
         # runs the search (it would call that leaf optimal) and marks it uncertified.
-        return make_solver(X, y, sample_weight=sample_weight, missing=missing,
-                           binarizer=no_feature_binarizer(X, missing), **settings), str(stopped)
+        return single_leaf(), str(stopped)
     except KeyboardInterrupt:
         # As a Ctrl-C during the search does (run_frontier): the frontier known so far, here the single
         # leaf, uncertified, travels with the exception, which still stops the caller.
-        search = make_solver(X, y, sample_weight=sample_weight, missing=missing,
-                             binarizer=no_feature_binarizer(X, missing), **settings)
+        search = single_leaf()
         error = KeyboardInterrupt(f"{SETUP_INTERRUPTED} The frontier holds only the single leaf, uncertified: "
                                   "it is this exception's .frontier; call frontier() again to search.")
         error.frontier = Frontier(search, setup_stopped=SETUP_INTERRUPTED)

@@ -155,6 +155,12 @@ def _fmt_lambda(value: float) -> str:
     return "inf" if math.isinf(value) else f"{value:.4f}"
 
 
+def _memory_limit_hint(args, whose: str, searches: str) -> str:
+    """The line that says ``whose`` memory passed ``--memory-limit`` and what certifies more."""
+    return (f"{whose} passed --memory-limit {args.memory_limit}: raise it, or cap the {searches} with "
+            "--cache-limit or --min-regularization, to certify more.")
+
+
 def run_cli(args, out=None) -> int:
     """Run ``treeopt frontier`` with parsed ``args``; print to ``out`` (default stdout, stderr with ``--output -``).
 
@@ -210,8 +216,7 @@ def run_cli(args, out=None) -> int:
         f"search stopped ({front.search.status}) with budgets up to {front.certified_leaves} leaves certified"
     line = f"{state} up to {front.max_leaves} leaves: every λ >= {bound:.6g} has its certified optimum above."
     if front.search.status == "memory_limit":
-        line += (f"\nthe process's resident memory passed --memory-limit {args.memory_limit}: raise it, or cap the "
-                 "search with --cache-limit or --min-regularization, to certify more.")
+        line += "\n" + _memory_limit_hint(args, "the process's resident memory", "search")
     if front.over_guessed_thresholds:
         line += ("\ncertified over the guessed thresholds only, NOT over all thresholds (--thresholds all "
                  "searches them all).")
@@ -291,8 +296,7 @@ def _run_cv(args, X, y, out, time_limit) -> int:
     print(f"{cvf.n_splits}-fold cross-validated {cvf.scoring}; {state}", file=out)
     searches = cvf.folds + ([cvf.full] if cvf.full is not None else [])
     if any(f.status == "memory_limit" for f in searches):
-        print(f"a search stopped when its process's resident memory passed --memory-limit {args.memory_limit}: "
-              "raise it, or cap the searches with --cache-limit or --min-regularization, to certify more.", file=out)
+        print("a search stopped when " + _memory_limit_hint(args, "its process's resident memory", "searches"), file=out)
     guessed = cvf.full is not None and cvf.full.over_guessed_thresholds
     if guessed:
         print("certified over the guessed thresholds only, NOT over all thresholds (--thresholds all searches "
