@@ -375,7 +375,7 @@ class ContinuousSearch(Solver):
         self._memo[key] = result
         if parent is not None and frame.tree[0] in ("pending", "split"):
             f, r, goes_left = path[-1]
-            parent.best_splits[((f, goes_left, depth), r)] = (frame.tree[1], frame.tree[2])
+            parent.best_splits.setdefault((f, goes_left, depth), {})[r] = (frame.tree[1], frame.tree[2])
         return result
 
     def _parent_of(self, path: tuple):
@@ -395,8 +395,7 @@ class ContinuousSearch(Solver):
         gives the child a tight incumbent, and with it a low target, at once.
         """
         f, r, goes_left = path[-1]
-        near = [(abs(s - r), g, rank) for (key, s), (g, rank) in parent.best_splits.items()
-                if key == (f, goes_left, depth)]
+        near = [(abs(s - r), g, rank) for s, (g, rank) in parent.best_splits.get((f, goes_left, depth), {}).items()]
         if not near:
             return
         _, g, rank = min(near)
@@ -649,5 +648,5 @@ class _Frame:
         self.search = search
         self.least_evaluated = float("inf")
         self.counted = 0
-        # Its solved children's best root splits, by (column, goes left, depth) and threshold rank.
+        # Its solved children's best root splits: (column, goes left, depth) -> threshold rank -> split.
         self.best_splits: dict = {}
