@@ -66,7 +66,7 @@ import hashlib
 import numpy as np
 
 from ..slices import SliceClock
-from .terminal import SupportColumns, batch_size, best_depth_one, depth_two_children, leaf_loss
+from .terminal import SupportColumns, batch_size, best_depth_one, depth_two_children, leaf_loss, threshold_positions
 
 __all__ = ["DiscrepancySearch", "cart_floor", "gini_tree"]
 
@@ -106,7 +106,7 @@ def _gini_scores(cols: np.ndarray, rank: np.ndarray, cw: np.ndarray, clock: Slic
     out = []
     for j in range(cols.shape[0]):
         ranks = rank[j, cols[j]]
-        positions = np.flatnonzero(ranks[1:] != ranks[:-1])
+        positions = threshold_positions(ranks)
         cumulative = np.cumsum(cw[cols[j]], axis=0)
         left = cumulative[positions]                       # thresholds × classes
         right = cumulative[-1][None] - left

@@ -62,7 +62,7 @@ from .intervals import IntervalSearch
 from .column_bounds import ColumnBounds
 from . import split_blocks
 from .terminal import (SupportColumns, batch_size, best_depth_one, depth_one_by_column, depth_two_steps, leaf_loss,
-                       split_columns)
+                       split_columns, threshold_positions)
 
 __all__ = ["ContinuousSearch"]
 
@@ -343,7 +343,7 @@ class ContinuousSearch(Solver):
         least_side = self.penalty if self.bounds["leaf_support"] else -np.inf
         for f in range(cols.shape[0]):
             ranks = self._rank[f, cols[f]]
-            positions = np.flatnonzero(ranks[1:] != ranks[:-1])
+            positions = threshold_positions(ranks)
             cum = np.cumsum(self._cw_row[cols[f]])
             if least_side > 0:                      # both sides must weigh more than λ
                 at = cum[positions]

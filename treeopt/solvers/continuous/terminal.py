@@ -40,8 +40,8 @@ import numpy as np
 
 from ..slices import SliceClock, drain
 
-__all__ = ["leaf_loss", "best_depth_one", "split_columns", "SupportColumns", "depth_two_children", "depth_two_by_column",
-           "depth_two_steps", "depth_one_by_column", "batch_size"]
+__all__ = ["leaf_loss", "threshold_positions", "best_depth_one", "split_columns", "SupportColumns",
+           "depth_two_children", "depth_two_by_column", "depth_two_steps", "depth_one_by_column", "batch_size"]
 
 #: A column with thresholds at this share of its positions or more is read whole (see SupportColumns).
 DENSE_SHARE = 0.75
@@ -76,13 +76,21 @@ def leaf_loss(totals: np.ndarray) -> float:
     return float(np.asarray(totals).sum() - np.asarray(totals).max())
 
 
+def threshold_positions(ranks: np.ndarray) -> np.ndarray:
+    """The positions ``p`` of a column's ranks in its sorted order after which the value changes: a
+    threshold lies between rows ``p`` and ``p + 1``.
+
+    Examples
+    --------
+    >>> threshold_positions(np.array([0, 0, 1, 3, 3])).tolist()
+    [1, 2]
+    """
+    return np.flatnonzero(ranks[1:] != ranks[:-1])
+
+
 def _valid_positions(cols: np.ndarray, rank: np.ndarray) -> list:
     """For each column, the positions ``p`` of ``cols[j]`` after which the value changes (the thresholds)."""
-    out = []
-    for j in range(cols.shape[0]):
-        ranks = rank[j, cols[j]]
-        out.append(np.flatnonzero(ranks[1:] != ranks[:-1]))
-    return out
+    return [threshold_positions(rank[j, cols[j]]) for j in range(cols.shape[0])]
 
 
 def best_depth_one(cols: np.ndarray, rank: np.ndarray, cw: np.ndarray, *, penalty: float,
@@ -121,8 +129,7 @@ def best_depth_one(cols: np.ndarray, rank: np.ndarray, cw: np.ndarray, *, penalt
     weight = float(total.sum())
     best, split = leaf_loss(total) + penalty, None
     for j in range(cols.shape[0]) if columns is None else columns:
-        ranks = rank[j, cols[j]]
-        positions = np.flatnonzero(ranks[1:] != ranks[:-1])
+        positions = threshold_positions(rank[j, cols[j]])
         if not len(positions):
             continue
         left = np.cumsum(by_class[:, cols[j]], axis=1)[:, positions]          # classes × thresholds
