@@ -12,6 +12,7 @@ Lin et al., *Generalized and Scalable Optimal Sparse Decision Trees* (ICML 2020)
 - :mod:`.similar_support`: Theorem B.10's similar-support bound between sibling splits.
 - :mod:`.bit_columns`: columns as packed bits for counting and grouping equal columns.
 - :mod:`.gc_pause`: the garbage collector paused while the memo grows.
+- :mod:`.memo_trim`: problems the search can no longer reach dropped from a large memo.
 - :mod:`.deepening`, :mod:`.portfolio`: depth budgets 1, 2, ... with the leaf-count certificate,
   and both searches interleaved, sharing the exact subsolvers.
 """

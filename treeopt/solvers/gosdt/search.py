@@ -141,6 +141,7 @@ from .sorted_depth_two import SortedDepthTwo, nested_chains
 from .similar_support import SimilarSupport
 from .gc_pause import HeapFreeze
 from .dives import Dives
+from .memo_trim import MemoTrimming
 from .problem import Problem, counts_minus
 from ..plugins import declare_plugins
 from .plugin_bounds import PluginLowerBounds
@@ -202,7 +203,7 @@ def tie_charge(model, dataset: Dataset, depth_budget: int | None) -> float:
     return charge
 
 
-class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
+class GOSDT(IncumbentStarts, Dives, SubsolverCalls, MemoTrimming, Solver):
     """Optimal sparse decision trees by dynamic programming with bounds (GOSDT).
 
     Minimises ``loss + λ × leaves`` for additive objectives (accuracy,
@@ -396,6 +397,8 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
         # Completions need a full pair matrix at once; the exact solvers bound their way through any width.
         self._all_pairs = dataset.n_features <= self.max_pair_features
         self._similar = self._pairs is not None and self.bounds["similar_support"] and not self.lower_bound_guessed
+        self._trim_at = None                   # memo size at which it is trimmed next (MemoTrimming)
+        self.trimmed_problems = 0              # problems dropped from the memo by MemoTrimming
         self._three_runs = {}            # id(problem) -> RootSplitRun of a depth-three or depth-four solve under way
         self._subsolve_marks = (0, 0)    # the subsolvers' counters when this search last counted (_count_subsolves)
         self.root: Problem | None = None
@@ -557,6 +560,8 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
         while not root.solved and self._queue:
             self._subsolve_marks = self._subsolve_totals()       # others' solves since the last unit are theirs
             counts = dict(self.prune_counts) if self._events is not None else None
+            if self._memo_trim_due():
+                self._trim_memo()                                 # memo_trim.py: only unreachable problems go
             if root.ub < self._epoch_ub:
                 self._epoch_ub = root.ub
                 self._scope_epoch += 1                            # every scope is now stale (_fresh_scope)
@@ -1119,7 +1124,7 @@ class GOSDT(IncumbentStarts, Dives, SubsolverCalls, Solver):
         return entries
 
     def _snapshot_extra(self) -> dict:
-        return {"problems": len(self.problems)} | (
+        return {"problems": len(self.problems), "trimmed_problems": self.trimmed_problems} | (
             {"plugins": [plugin.name for plugin in self.plugins]} if self.plugins else {})
 
     def _drop_search(self) -> None:
