@@ -8,9 +8,9 @@ soon stop mattering: the hierarchical bound (Theorem B.3) removes a split from i
 split its tree uses. Such problems are reached from the root by no open path: nothing the search
 proves or returns reads them, yet they are most of its memory.
 
-:class:`MemoTrimming` keeps what is *live*: the problems reachable from the root (through every
+``MemoTrimming`` keeps what is *live*: the problems reachable from the root (through every
 viable split of an unsolved problem, and the best split of a solved one, which is the tree
-:meth:`GOSDT._extract` returns), together with the queue, the dive targets and the problems whose
+``GOSDT._extract`` returns), together with the queue, the dive targets and the problems whose
 subsolver runs are under way, and everything reachable from those. Every other problem leaves
 the memo; its links are cut so reference counting frees it at once (the memo is one large
 reference cycle otherwise), and the live problems forget their links to it.
@@ -21,7 +21,7 @@ if any, is repeated); no live problem's bounds change, and a live problem's ``ex
 stays true because every child of its viable splits is live. Trimming only changes how much
 work may repeat, never what is proved.
 
-It runs when the memo's estimated size passes :attr:`MemoTrimming.memo_trim_bytes`, and next
+It runs when the memo's estimated size passes ``MemoTrimming.memo_trim_bytes``, and next
 when the memo has doubled (or passed that size again), so its cost stays proportional to
 the problems created.
 """
@@ -53,9 +53,9 @@ def problem_bytes(n_points: int, budgeted: bool) -> int:
 
 
 class MemoTrimming:
-    """The memo trimming of a GOSDT search (a part of :class:`GOSDT`, see the module docstring)."""
+    """The memo trimming of a GOSDT search (a part of ``GOSDT``, see the module docstring)."""
 
-    #: The memo's estimated size (bytes, :func:`problem_bytes` per problem) from which problems the
+    #: The memo's estimated size (bytes, ``problem_bytes`` per problem) from which problems the
     #: search can no longer reach are dropped. None keeps every problem.
     memo_trim_bytes: float | None = 5e8
 
@@ -68,7 +68,7 @@ class MemoTrimming:
         return len(self.problems) >= self._trim_at
 
     def _memo_budget_problems(self) -> int:
-        """:attr:`memo_trim_bytes` in problems of this data (at least one)."""
+        """``memo_trim_bytes`` in problems of this data (at least one)."""
         per_problem = problem_bytes(self.dataset.n_points, self.depth_budget is not None)
         return max(int((self.memo_trim_bytes or 0) // per_problem), 1)
 
