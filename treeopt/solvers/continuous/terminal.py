@@ -53,6 +53,9 @@ INT32_TOTAL = 2 ** 30
 #: (one pass per batch rather than one per column: fewer, larger array operations).
 TOGETHER = 1 << 20
 
+#: Ranks below this are held as int16 where the kernels read them (a rank is below the table's row count).
+INT16_LIMIT = 2 ** 15
+
 #: A depth-two batch handles about this many (root threshold × class × row × column) entries, so that
 #: one unit of work stays short.
 BATCH_ENTRIES = 1 << 19
@@ -213,6 +216,9 @@ class SupportColumns:
         self.sorted_ranks = [rank[j, order] for j, order in enumerate(cols)]
         self._ranks: dict = {}
         self._together = None
+        # The kernels gather every column's ranks of a batch's rows and compare them with the root
+        # thresholds' ranks: the narrowest type that holds them halves that traffic on small tables.
+        self.rank_type = np.int16 if rank.shape[1] <= INT16_LIMIT else rank.dtype
         if cw.shape[1] == 2:
             # Two classes: a leaf's loss is (weight - |class 0 - class 1|) / 2, so one cumulative sum
             # of the class difference per column does (see _two_class_column).
@@ -229,13 +235,14 @@ class SupportColumns:
 
     def all_columns(self) -> tuple:
         """What :func:`_all_columns` reads, made once: every column's ranks of the rows in every
-        column's order (root column × column × position), each column's threshold positions padded
-        to one width by repeating its first (column × width), which columns have none, the rows'
+        column's order (root column × column × position, as :attr:`rank_type`), each column's
+        threshold positions padded to one width by repeating its first, as indices into the
+        flattened (column × position) axis (column × width), which columns have none, the rows'
         class difference in each column's order and the support's cumulative difference at those
         positions (two classes, see :func:`_two_class_column`)."""
         if self._together is None:
-            n_columns = self.cols.shape[0]
-            ranks = self.rank[:, self.cols]                             # root column × column × position
+            n_columns, n = self.cols.shape
+            ranks = self.rank[:, self.cols].astype(self.rank_type)         # root column × column × position
             width = max(1, max(len(p) for p in self.threshold_positions))
             at = np.zeros((n_columns, width), dtype=np.int64)
             for j, p in enumerate(self.threshold_positions):
@@ -245,14 +252,16 @@ class SupportColumns:
             empty = np.array([not len(p) for p in self.threshold_positions])
             difference = np.stack(self.difference)                             # column × position
             whole = np.stack([d[p] for d, p in zip(self.difference_at_all, at)])   # column × width
-            self._together = (ranks, at, empty, difference, whole)
+            flat = (np.arange(n_columns)[:, None] * n + at).ravel()
+            self._together = (ranks, flat, empty, difference, whole.astype(difference.dtype))
         return self._together
 
     def ranks_in_order(self, j: int) -> np.ndarray:
-        """``rank[:, cols[j]]``: every column's rank of the support's rows in column ``j``'s order."""
+        """``rank[:, cols[j]]``: every column's rank of the support's rows in column ``j``'s order (as
+        :attr:`rank_type`)."""
         made = self._ranks.get(j)
         if made is None:
-            made = self._ranks[j] = self.rank[:, self.cols[j]]
+            made = self._ranks[j] = self.rank[:, self.cols[j]].astype(self.rank_type)
         return made
 
 
@@ -459,12 +468,15 @@ def _all_columns(support: SupportColumns, columns: np.ndarray, ranks: np.ndarray
 
     :func:`_two_class_column` for all columns at once: the same sums over (batch × column ×
     position) arrays, each column's threshold positions gathered at one width (a repeated position
-    changes no extreme)."""
-    ranks_all, at, empty, difference, whole = support.all_columns()
-    member = ranks_all[columns] <= ranks[:, None, None]                        # batch × column × position
+    changes no extreme). The gather is one :func:`numpy.take` along the flattened (column ×
+    position) axis: it keeps the result C-ordered, so the extremes below reduce its contiguous
+    last axis."""
+    ranks_all, flat, empty, difference, whole = support.all_columns()
+    n_batch, n_columns = len(columns), len(difference)
+    member = ranks_all[columns] <= ranks.astype(ranks_all.dtype)[:, None, None]   # batch × column × position
     cumulative = member * difference[None]
     np.cumsum(cumulative, axis=2, out=cumulative)
-    left = np.take_along_axis(cumulative, at[None], axis=2)                    # left child, left of each threshold
+    left = np.take(cumulative.reshape(n_batch, -1), flat, axis=1).reshape(n_batch, n_columns, -1)
     extremes = [left.max(axis=2), left.min(axis=2)]
     np.subtract(whole[None], left, out=left)                                    # right child
     extremes += [left.max(axis=2), left.min(axis=2)]
@@ -484,24 +496,23 @@ def _column(support: SupportColumns, j: int, columns: np.ndarray, ranks: np.ndar
 
     A split of a child with class totals ``T`` loses ``W - max_c a_c - max_c (T_c - a_c)``, with
     ``a`` the class totals left of the split: the gain is the two maxima's sum (``-inf`` without a
-    threshold)."""
+    threshold). Every class is held in one (class × batch × position) array with the class first,
+    so each step below is one array operation for all classes, and the maxima over classes reduce
+    the outer axis (elementwise maxima of contiguous slabs)."""
     weighted, valid, blocked = support.weighted[j], support.positions[j], support.blocked[j]
     if blocked is None and not len(valid):
         return np.full(len(columns), -np.inf), np.full(len(columns), -np.inf)
-    member = support.ranks_in_order(j)[columns] <= ranks[:, None]               # batch × support
-    terms = None
-    for c in range(weighted.shape[0]):
-        a = member * weighted[c]
-        np.cumsum(a, axis=1, out=a)
-        a = a[:, valid]                                     # left child, left of the split
-        b = support.at_thresholds[j][c][None] - a          # right child, left of the split
-        four = (a, total_left[:, c, None] - a, b, total_right[:, c, None] - b)
-        if terms is None:
-            terms = [t.copy() if t is a else t for t in four]
-        else:
-            for kept, t in zip(terms, four):
-                np.maximum(kept, t, out=kept)
-    left_gain, right_gain = terms[0] + terms[1], terms[2] + terms[3]
+    order_ranks = support.ranks_in_order(j)
+    member = order_ranks[columns] <= ranks.astype(order_ranks.dtype)[:, None]   # batch × support
+    # Written into a C-ordered array: left to itself, numpy would lay the product out class-innermost
+    # (the operands' order), and every reduction over classes below would then stride across memory.
+    a = np.empty((weighted.shape[0], *member.shape), dtype=weighted.dtype)      # class × batch × support
+    np.multiply(member[None], weighted[:, None], out=a)
+    np.cumsum(a, axis=2, out=a)
+    a = a[:, :, valid] if isinstance(valid, slice) else np.take(a, valid, axis=2)   # left child, left of the split
+    b = support.at_thresholds[j][:, None] - a              # right child, left of the split
+    left_gain = a.max(axis=0) + (np.ascontiguousarray(total_left.T)[:, :, None] - a).max(axis=0)
+    right_gain = b.max(axis=0) + (np.ascontiguousarray(total_right.T)[:, :, None] - b).max(axis=0)
     if blocked is not None:
         left_gain -= blocked
         right_gain -= blocked
@@ -522,10 +533,11 @@ def _two_class_column(support: SupportColumns, j: int, columns: np.ndarray, rank
     valid = support.threshold_positions[j]
     if not len(valid):
         return np.full(len(columns), -np.inf), np.full(len(columns), -np.inf)
-    member = support.ranks_in_order(j)[columns] <= ranks[:, None]               # batch × support
+    order_ranks = support.ranks_in_order(j)
+    member = order_ranks[columns] <= ranks.astype(order_ranks.dtype)[:, None]   # batch × support
     cumulative = member * support.difference[j]
     np.cumsum(cumulative, axis=1, out=cumulative)
-    left = cumulative[:, valid]                            # left child, left of each threshold
+    left = np.take(cumulative, valid, axis=1)             # left child, left of each threshold (C-ordered)
     high_left, low_left = left.max(axis=1), left.min(axis=1)
     np.subtract(support.difference_at_thresholds[j][None], left, out=left)     # right child
     high_right, low_right = left.max(axis=1), left.min(axis=1)
