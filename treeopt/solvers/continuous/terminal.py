@@ -235,14 +235,14 @@ class SupportColumns:
 
     def all_columns(self) -> tuple:
         """What :func:`_all_columns` reads, made once: every column's ranks of the rows in every
-        column's order (root column × column × position, as :attr:`rank_type`), each column's
+        column's order (root column × position × column, as :attr:`rank_type`), each column's
         threshold positions padded to one width by repeating its first, as indices into the
-        flattened (column × position) axis (column × width), which columns have none, the rows'
-        class difference in each column's order and the support's cumulative difference at those
-        positions (two classes, see :func:`_two_class_column`)."""
+        flattened (position × column) axis (column × width), which columns have none, the rows'
+        class difference in each column's order (position × column) and the support's cumulative
+        difference at those positions (column × width; two classes, see :func:`_two_class_column`)."""
         if self._together is None:
             n_columns, n = self.cols.shape
-            ranks = self.rank[:, self.cols].astype(self.rank_type)         # root column × column × position
+            ranks = self.rank[:, self.cols.T].astype(self.rank_type)       # root column × position × column
             width = max(1, max(len(p) for p in self.threshold_positions))
             at = np.zeros((n_columns, width), dtype=np.int64)
             for j, p in enumerate(self.threshold_positions):
@@ -250,9 +250,9 @@ class SupportColumns:
                     at[j] = p[0]
                     at[j, :len(p)] = p
             empty = np.array([not len(p) for p in self.threshold_positions])
-            difference = np.stack(self.difference)                             # column × position
+            difference = np.stack(self.difference, axis=1)                     # position × column
             whole = np.stack([d[p] for d, p in zip(self.difference_at_all, at)])   # column × width
-            flat = (np.arange(n_columns)[:, None] * n + at).ravel()
+            flat = (at * n_columns + np.arange(n_columns)[:, None]).ravel()
             self._together = (ranks, flat, empty, difference, whole.astype(difference.dtype))
         return self._together
 
@@ -466,16 +466,18 @@ def _all_columns(support: SupportColumns, columns: np.ndarray, ranks: np.ndarray
     """The best split's gain on every column of both children of each root threshold (batch × column),
     for two classes.
 
-    :func:`_two_class_column` for all columns at once: the same sums over (batch × column ×
-    position) arrays, each column's threshold positions gathered at one width (a repeated position
-    changes no extreme). The gather is one :func:`numpy.take` along the flattened (column ×
-    position) axis: it keeps the result C-ordered, so the extremes below reduce its contiguous
-    last axis."""
+    :func:`_two_class_column` for all columns at once: the same sums over (batch × position ×
+    column) arrays, each column's threshold positions gathered at one width (a repeated position
+    changes no extreme). With the columns innermost, the cumulative sum along the positions adds
+    whole rows of columns at a time (vectorised), where along a contiguous last axis each sum would
+    wait for the one before. The gather is one :func:`numpy.take` along the flattened (position ×
+    column) axis into a C-ordered (batch × column × width) array, whose extremes then reduce the
+    contiguous last axis."""
     ranks_all, flat, empty, difference, whole = support.all_columns()
-    n_batch, n_columns = len(columns), len(difference)
-    member = ranks_all[columns] <= ranks.astype(ranks_all.dtype)[:, None, None]   # batch × column × position
+    n_batch, n_columns = len(columns), difference.shape[1]
+    member = ranks_all[columns] <= ranks.astype(ranks_all.dtype)[:, None, None]   # batch × position × column
     cumulative = member * difference[None]
-    np.cumsum(cumulative, axis=2, out=cumulative)
+    np.cumsum(cumulative, axis=1, out=cumulative)
     left = np.take(cumulative.reshape(n_batch, -1), flat, axis=1).reshape(n_batch, n_columns, -1)
     extremes = [left.max(axis=2), left.min(axis=2)]
     np.subtract(whole[None], left, out=left)                                    # right child
