@@ -254,9 +254,10 @@ class SplitBlocks:
             positions = blocks[:, None] * s + np.arange(s)[None]
             inside = positions < self.n
             positions = np.minimum(positions, self.n - 1)
-            # The root columns' ranks of the block's rows, read straight from the table (only these
-            # few positions are needed, not every column's ranks in j's order).
-            member = support.rank[columns[rows, None], support.cols[j][positions]] <= ranks[rows, None]
+            # The root columns' ranks of the block's rows, from every column's ranks in j's order
+            # (made once per support and column, in the narrowest type that holds them).
+            order_ranks = support.ranks_in_order(j)
+            member = order_ranks[columns[rows, None], positions] <= ranks.astype(order_ranks.dtype)[rows, None]
             member &= inside
             usable = self.valid[j][positions] & inside
             # Every class at once (class × block read × position), gathered with np.take so that the
