@@ -49,6 +49,10 @@ DENSE_SHARE = 0.75
 #: Supports whose cost-weighted total stays below this are summed in int32 when their weights are whole.
 INT32_TOTAL = 2 ** 30
 
+#: With more than two classes, supports whose cost-weighted total stays below this are summed in
+#: int16 when their weights are whole (every partial sum the kernels form is at most the total).
+INT16_TOTAL = 2 ** 15 - 1
+
 #: Supports with at most this many (column × column × row) entries are read all columns at once
 #: (one pass per batch rather than one per column: fewer, larger array operations).
 TOGETHER = 1 << 20
@@ -192,6 +196,11 @@ class SupportColumns:
         # traffic of float64 in the cumulative sums that dominate the solver's time.
         integral = bool(np.all(weighted == np.round(weighted))) and float(weighted.sum()) < INT32_TOTAL
         kind = np.int32 if integral else cw.dtype
+        # Several classes: the per-column kernel's passes over (class × batch × support) arrays cost
+        # about their bytes, so small whole-weight supports use int16. (Two classes keep int32: the
+        # all-columns kernel's cumulative sum across columns is vectorised for int32, not int16.)
+        if integral and cw.shape[1] > 2 and float(weighted.sum()) < INT16_TOTAL:
+            kind = np.int16
         by_class = cw.T.astype(kind)                              # classes × rows, gathered once per column
         self.weighted = [by_class[:, order] for order in cols]   # classes × support
         self.positions = _valid_positions(cols, rank)
@@ -210,7 +219,9 @@ class SupportColumns:
                 self.positions[j] = slice(0, n_positions)
             else:
                 self.blocked.append(None)
-        self.at_thresholds = [c[:, p] for c, p in zip(cumulative, self.positions)]
+        # In the weights' own type (int32 for whole weights; numpy's cumulative sum widens to int64),
+        # so that the kernels' arithmetic on them stays in the narrow type.
+        self.at_thresholds = [c[:, p].astype(kind) for c, p in zip(cumulative, self.positions)]
         self.total = cumulative[0][:, -1] if cumulative else np.zeros(cw.shape[1])
         self.cumulative = cumulative                              # per column: classes × support
         self.sorted_ranks = [rank[j, order] for j, order in enumerate(cols)]
@@ -513,12 +524,16 @@ def _column(support: SupportColumns, j: int, columns: np.ndarray, ranks: np.ndar
     np.cumsum(a, axis=2, out=a)
     a = a[:, :, valid] if isinstance(valid, slice) else np.take(a, valid, axis=2)   # left child, left of the split
     b = support.at_thresholds[j][:, None] - a              # right child, left of the split
-    left_gain = a.max(axis=0) + (np.ascontiguousarray(total_left.T)[:, :, None] - a).max(axis=0)
-    right_gain = b.max(axis=0) + (np.ascontiguousarray(total_right.T)[:, :, None] - b).max(axis=0)
+    # The children's totals in the weights' type (whole numbers when the weights are): no pass
+    # below widens to float.
+    totals_left = total_left.T.astype(a.dtype)[:, :, None]
+    totals_right = total_right.T.astype(a.dtype)[:, :, None]
+    left_gain = a.max(axis=0) + (totals_left - a).max(axis=0)
+    right_gain = b.max(axis=0) + (totals_right - b).max(axis=0)
     if blocked is not None:
-        left_gain -= blocked
-        right_gain -= blocked
-    return left_gain.max(axis=1), right_gain.max(axis=1)
+        left_gain = left_gain - blocked
+        right_gain = right_gain - blocked
+    return left_gain.max(axis=1).astype(float), right_gain.max(axis=1).astype(float)
 
 
 def _two_class_column(support: SupportColumns, j: int, columns: np.ndarray, ranks: np.ndarray,
