@@ -262,13 +262,15 @@ class SplitBlocks:
             usable = self.valid[j][positions] & inside
             # Every class at once (class × block read × position), gathered with np.take so that the
             # arrays stay C-ordered and the maxima over classes reduce their outer axis.
+            # In the weights' type: the grids' sums of whole weights are whole, so casting them is exact.
+            kind = support.weighted[j].dtype
             cum_left = np.take(support.weighted[j], positions, axis=1)
             cum_left *= member
             np.cumsum(cum_left, axis=2, out=cum_left)
-            cum_left = cum_left + left[:, rows, blocks][:, :, None]
+            cum_left += left[:, rows, blocks].astype(kind)[:, :, None]
             cum_right = np.take(support.cumulative[j], positions, axis=1) - cum_left
             for (exact, bound, side), cum in zip(out, (cum_left, cum_right)):
-                gain = cum.max(axis=0) + (np.ascontiguousarray(side[:, rows, -1:]) - cum).max(axis=0)
+                gain = cum.max(axis=0) + (side[:, rows, -1:].astype(kind) - cum).max(axis=0)
                 best = np.where(usable, gain, -np.inf).max(axis=1)
                 np.maximum.at(exact, rows, best)
                 bound[rows, blocks] = -np.inf                                    # read: its gain is exact

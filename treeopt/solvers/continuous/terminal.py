@@ -206,7 +206,7 @@ class SupportColumns:
         self.positions = _valid_positions(cols, rank)
         self.threshold_positions = list(self.positions)          # the thresholds, dense columns too
         # Each column's cumulative class weights at its thresholds (classes × thresholds), and its total.
-        cumulative = [np.cumsum(w, axis=1) for w in self.weighted]
+        cumulative = [np.cumsum(w, axis=1, dtype=kind) for w in self.weighted]
         # A column whose values are nearly all distinct is read at every position (a view, no copy),
         # the few positions between equal values made unusable by an infinite loss.
         self.blocked = []
