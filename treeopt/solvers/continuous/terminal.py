@@ -225,6 +225,7 @@ class SupportColumns:
         self.total = cumulative[0][:, -1] if cumulative else np.zeros(cw.shape[1])
         self.cumulative = cumulative                              # per column: classes × support
         self.sorted_ranks = [rank[j, order] for j, order in enumerate(cols)]
+        self._keys = self._stacked = None
         self._ranks: dict = {}
         self._together = None
         # The kernels gather every column's ranks of a batch's rows and compare them with the root
@@ -266,6 +267,31 @@ class SupportColumns:
             flat = (at * n_columns + np.arange(n_columns)[:, None]).ravel()
             self._together = (ranks, flat, empty, difference, whole.astype(difference.dtype))
         return self._together
+
+    def left_sizes(self, columns: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+        """How many of the support's rows each root threshold (``rank[columns[b]] <= ranks[b]``)
+        sends left: one :func:`numpy.searchsorted` for the whole batch, in every column's sorted
+        ranks laid end to end, each column's shifted above the one before (by the table's row count,
+        which every rank is below), so that the concatenation is sorted.
+
+        Examples
+        --------
+        >>> rank = np.array([[0, 1, 2, 3], [0, 1, 0, 1]], dtype=np.int32)
+        >>> cols = np.array([[0, 1, 2, 3], [0, 2, 1, 3]], dtype=np.int32)
+        >>> SupportColumns(cols, rank, np.eye(2)[[0, 0, 1, 1]]).left_sizes(np.array([0, 1, 1]), np.array([2, 0, 1])).tolist()
+        [3, 2, 4]
+        """
+        n_columns, n = self.cols.shape
+        shift = self.rank.shape[1]
+        if self._keys is None:
+            self._keys = (np.stack(self.sorted_ranks).astype(np.int64) + np.arange(n_columns)[:, None] * shift).ravel()
+        return np.searchsorted(self._keys, columns * shift + ranks, side="right") - columns * n
+
+    def stacked_cumulative(self) -> np.ndarray:
+        """Every column's cumulative class weights in one array (column × class × position)."""
+        if self._stacked is None:
+            self._stacked = np.stack(self.cumulative)
+        return self._stacked
 
     def ranks_in_order(self, j: int) -> np.ndarray:
         """``rank[:, cols[j]]``: every column's rank of the support's rows in column ``j``'s order (as
@@ -407,8 +433,8 @@ def depth_two_steps(support: SupportColumns, columns: np.ndarray, ranks: np.ndar
     (2, [0.2])
     """
     n_batch, n_columns = len(columns), len(support.weighted)
-    at = np.array([np.searchsorted(support.sorted_ranks[f], r, side="right") - 1 for f, r in zip(columns, ranks)])
-    total_left = np.stack([support.cumulative[f][:, p] for f, p in zip(columns, at)]).astype(float)   # batch × classes
+    at = support.left_sizes(columns, ranks) - 1                   # each left child's last position in its column
+    total_left = support.stacked_cumulative()[columns, :, at].astype(float)   # batch × classes
     total_right = support.total[None].astype(float) - total_left
     weight_left, weight_right = total_left.sum(axis=1), total_right.sum(axis=1)
     leaf_left = weight_left - total_left.max(axis=1) + penalty
