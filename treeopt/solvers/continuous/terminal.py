@@ -46,6 +46,10 @@ __all__ = ["leaf_loss", "threshold_positions", "best_depth_one", "split_columns"
 #: A column with thresholds at this share of its positions or more is read whole (see SupportColumns).
 DENSE_SHARE = 0.75
 
+#: A column with thresholds at this share of its positions or fewer is summed segment by segment
+#: (see :func:`_left_of_thresholds`).
+SPARSE_SHARE = 0.1
+
 #: Supports whose cost-weighted total stays below this are summed in int32 when their weights are whole.
 INT32_TOTAL = 2 ** 30
 
@@ -225,6 +229,10 @@ class SupportColumns:
         self.total = cumulative[0][:, -1] if cumulative else np.zeros(cw.shape[1])
         self.cumulative = cumulative                              # per column: classes × support
         self.sorted_ranks = [rank[j, order] for j, order in enumerate(cols)]
+        # Columns with few thresholds: where each segment between two thresholds starts (the last
+        # one, after the last threshold, is never needed); None for the others.
+        self.segment_starts = [np.concatenate(([0], p + 1)) if len(p) <= SPARSE_SHARE * max(1, cols.shape[1] - 1)
+                               else None for p in self.threshold_positions]
         self._keys = self._stacked = None
         self._ranks: dict = {}
         self._together = None
@@ -547,8 +555,7 @@ def _column(support: SupportColumns, j: int, columns: np.ndarray, ranks: np.ndar
     # (the operands' order), and every reduction over classes below would then stride across memory.
     a = np.empty((weighted.shape[0], *member.shape), dtype=weighted.dtype)      # class × batch × support
     np.multiply(member[None], weighted[:, None], out=a)
-    np.cumsum(a, axis=2, out=a)
-    a = a[:, :, valid] if isinstance(valid, slice) else np.take(a, valid, axis=2)   # left child, left of the split
+    a = _left_of_thresholds(a, valid, support.segment_starts[j])   # left child, left of the split
     b = support.at_thresholds[j][:, None] - a              # right child, left of the split
     # The children's totals in the weights' type (whole numbers when the weights are): no pass
     # below widens to float.
@@ -560,6 +567,29 @@ def _column(support: SupportColumns, j: int, columns: np.ndarray, ranks: np.ndar
         left_gain = left_gain - blocked
         right_gain = right_gain - blocked
     return left_gain.max(axis=1).astype(float), right_gain.max(axis=1).astype(float)
+
+
+def _left_of_thresholds(values: np.ndarray, valid, starts: np.ndarray | None) -> np.ndarray:
+    """The sums of ``values`` (last axis: a column's positions) up to each threshold position ``valid``.
+
+    With few thresholds (``starts`` given: where each segment between two thresholds begins), one
+    :meth:`numpy.ufunc.reduceat` sums each segment and a cumulative sum runs over the segments
+    alone; otherwise one cumulative sum runs over every position (in place) and the thresholds are
+    gathered with :func:`numpy.take` (C-ordered) or sliced (every position).
+
+    Examples
+    --------
+    >>> values = np.array([[1, -1, 1, 1, -1]])
+    >>> _left_of_thresholds(values.copy(), np.array([1, 3]), None).tolist()
+    [[0, 2]]
+    >>> _left_of_thresholds(values.copy(), np.array([1, 3]), np.array([0, 2, 4])).tolist()
+    [[0, 2]]
+    """
+    if starts is not None:
+        segments = np.add.reduceat(values, starts, axis=-1)[..., :-1]
+        return np.cumsum(segments, axis=-1, dtype=values.dtype)
+    np.cumsum(values, axis=-1, out=values)
+    return values[..., valid] if isinstance(valid, slice) else np.take(values, valid, axis=-1)
 
 
 def _two_class_column(support: SupportColumns, j: int, columns: np.ndarray, ranks: np.ndarray,
@@ -578,9 +608,8 @@ def _two_class_column(support: SupportColumns, j: int, columns: np.ndarray, rank
         return np.full(len(columns), -np.inf), np.full(len(columns), -np.inf)
     order_ranks = support.ranks_in_order(j)
     member = order_ranks[columns] <= ranks.astype(order_ranks.dtype)[:, None]   # batch × support
-    cumulative = member * support.difference[j]
-    np.cumsum(cumulative, axis=1, out=cumulative)
-    left = np.take(cumulative, valid, axis=1)             # left child, left of each threshold (C-ordered)
+    # Left child, left of each threshold.
+    left = _left_of_thresholds(member * support.difference[j], valid, support.segment_starts[j])
     high_left, low_left = left.max(axis=1), left.min(axis=1)
     np.subtract(support.difference_at_thresholds[j][None], left, out=left)     # right child
     high_right, low_right = left.max(axis=1), left.min(axis=1)
