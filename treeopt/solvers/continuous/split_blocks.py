@@ -175,8 +175,11 @@ class SplitBlocks:
             counts = np.bincount(cell.ravel(), weights=np.tile(self.weight[ids], n_columns), minlength=size)
         counts = counts.reshape(n_columns, n_classes, steps, count)
         np.cumsum(counts, axis=3, out=counts)
+        # Summed in place (contiguous) and then copied: a cumulative sum written straight into the
+        # grid's strided corner is slower.
+        np.cumsum(counts, axis=2, out=counts)
         made = self._grids[f]
-        np.cumsum(counts, axis=2, out=made[:, :, 1:, 1:])
+        made[:, :, 1:, 1:] = counts
         self._made[f] = True
         return made
 
