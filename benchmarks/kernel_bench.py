@@ -5,14 +5,18 @@ that a before/after pair runs under the same load; ``--contree`` adds ``pycontre
 same data. Two tables are generated here besides ``continuous_data``'s: ``rotated_4k`` (two classes)
 and ``mixture_4k_5c`` (five classes), 4,000 rows × 6 columns.
 
-Run from the repository root (or with ``PYTHONPATH`` at another checkout, for the "before" column)::
+Run from the repository root; ``--before DIR`` fits each cell first with the package of another
+checkout (``git worktree add`` or ``git archive`` of the older commit), in a subprocess, right before
+this checkout's fit::
 
-    flock /work/bench.lock .venv/bin/python benchmarks/kernel_bench.py --contree
+    flock /work/bench.lock .venv/bin/python benchmarks/kernel_bench.py --contree --before ../old
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -60,13 +64,26 @@ def main() -> None:
     parser.add_argument("--contree", action="store_true", help="also fit ConTree on every cell")
     parser.add_argument("--time-limit", type=float, default=120.0)
     parser.add_argument("--only", nargs="*", help="data names to run (all by default)")
+    parser.add_argument("--before", help="a checkout whose package is fitted first on every cell")
+    parser.add_argument("--cell", type=int, help=argparse.SUPPRESS)      # one cell's fit, for --before
     args = parser.parse_args()
-    for name, depth, lam in CELLS:
+    if args.cell is not None:
+        name, depth, lam = CELLS[args.cell]
+        print(*treeopt_fit(*data(name), depth, lam, args.time_limit))
+        return
+    for index, (name, depth, lam) in enumerate(CELLS):
         if args.only and name not in args.only:
             continue
         X, y = data(name)
+        row = f"| {name} ({X.shape[0]} × {X.shape[1]}, {len(np.unique(y))}) | {depth} | {lam} |"
+        if args.before:
+            env = dict(os.environ, PYTHONPATH=str(Path(args.before).resolve()))
+            done = subprocess.run([sys.executable, __file__, "--cell", str(index), "--time-limit", str(args.time_limit)],
+                                  env=env, capture_output=True, text=True, check=True)
+            before, before_optimal, _ = done.stdout.split()
+            row += f" {float(before):.2f}{'' if before_optimal == 'True' else ' (stopped)'} |"
         seconds, optimal, objective = treeopt_fit(X, y, depth, lam, args.time_limit)
-        row = f"| {name} ({X.shape[0]} × {X.shape[1]}, {len(np.unique(y))}) | {depth} | {lam} | {seconds:.2f} | {optimal} | {objective:.6f} |"
+        row += f" {seconds:.2f} | {optimal} | {objective:.6f} |"
         if args.contree:
             contree_seconds, errors = contree_fit(X, y, depth, lam, args.time_limit)
             row += f" {contree_seconds:.2f} | {errors} |"
