@@ -31,8 +31,10 @@ def reading(request, monkeypatch):
 
 
 def small_blocks(monkeypatch):
-    """Blocks of a few positions on every support, always used (the oracle's tables are small)."""
-    from treeopt.solvers.continuous import split_blocks
+    """Blocks of a few positions on every support, always used (the oracle's tables are small; a
+    support read all columns at once skips its blocks, so none is)."""
+    from treeopt.solvers.continuous import split_blocks, terminal
+    monkeypatch.setattr(terminal, "TOGETHER", 0)
     monkeypatch.setattr(split_blocks, "FEWEST_ROWS", 4)
     monkeypatch.setattr(split_blocks, "LEAST_BLOCK", 2)
     monkeypatch.setattr(split_blocks, "MOST_READ", 1.0)

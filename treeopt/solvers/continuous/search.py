@@ -415,7 +415,9 @@ class ContinuousSearch(Solver):
         support = SupportColumns(cols, self._rank, self._cw)
         size = batch_size(cols.shape[1], self._cw.shape[1], cols.shape[0], BATCH_LIMIT)
         neighbours = blocks = None
-        if self.bounds["split_blocks"] and cols.shape[1] >= split_blocks.FEWEST_ROWS:
+        # Two-class supports small enough to read every column at once are read so even when large
+        # enough for blocks: that pass costs less than bounding blocks column by column.
+        if self.bounds["split_blocks"] and cols.shape[1] >= split_blocks.FEWEST_ROWS and not support.together:
             if clock.due():
                 yield
             blocks = split_blocks.SplitBlocks(support)
