@@ -60,6 +60,7 @@ from ..switches import Switches, bound, first_incumbent, search_order, subsolver
 from .anytime import DiscrepancySearch, cart_floor
 from .intervals import IntervalSearch
 from .column_bounds import ColumnBounds
+from .leaf_counts import least_cost, least_error
 from . import split_blocks
 from .terminal import (SupportColumns, batch_size, best_depth_one, depth_one_by_column, depth_two_steps, leaf_loss,
                        split_columns, threshold_positions)
@@ -73,7 +74,7 @@ _LEAF = ("leaf",)
 
 #: The switches that prune (each emits ``Pruned``); ``depth_two`` chooses a subsolver.
 _PRUNING = ("interval_pruning", "column_bounds", "split_blocks", "upper_bound_pass_down", "leaf_lookahead", "leaf_support",
-            "leaf_bound")
+            "leaf_bound", "class_count_bound", "perfect_depth_bound")
 
 
 class ContinuousSearch(Solver):
@@ -91,7 +92,8 @@ class ContinuousSearch(Solver):
         Any additive objective.
     bounds : dict of str to bool, optional
         Switch off ``interval_pruning``, ``column_bounds``, ``split_blocks``,
-        ``upper_bound_pass_down``, ``leaf_lookahead``, ``leaf_bound`` or ``leaf_support``.
+        ``upper_bound_pass_down``, ``leaf_lookahead``, ``leaf_bound``, ``leaf_support``,
+        ``class_count_bound`` or ``perfect_depth_bound``.
     depth_budget : int, optional
         Maximum depth. Without one (λ > 0), depths 1, 2, … are solved until the leaf-count bound
         certifies the best tree.
@@ -115,9 +117,9 @@ class ContinuousSearch(Solver):
     >>> result.optimal, result.objective, result.tree.n_leaves
     (True, 0.0, 4)
     >>> sorted(solver.prune_counts)  # doctest: +NORMALIZE_WHITESPACE
-    ['cart_start', 'column_bounds', 'depth_two', 'discrepancy_search', 'interval_budget', 'interval_pruning',
-     'larger_child_first', 'leaf_bound', 'leaf_lookahead', 'leaf_support', 'shallower_start', 'sibling_split_first',
-     'split_blocks', 'upper_bound_pass_down']
+    ['cart_start', 'class_count_bound', 'column_bounds', 'depth_two', 'discrepancy_search', 'interval_budget',
+     'interval_pruning', 'larger_child_first', 'leaf_bound', 'leaf_lookahead', 'leaf_support', 'perfect_depth_bound',
+     'shallower_start', 'sibling_split_first', 'split_blocks', 'upper_bound_pass_down']
     """
 
     name = "continuous"
@@ -135,6 +137,14 @@ class ContinuousSearch(Solver):
         bound("leaf_lookahead", "GOSDT Theorem B.5 (one-step lookahead): a leaf whose loss is at most λ is not split"),
         bound("leaf_bound", "GOSDT Theorem B.4 (upper bound on the number of leaves): below a budget b a tree has "
                             "fewer than b / λ leaves, so a subproblem is solved at depth at most ceil(b / λ) - 2"),
+        bound("class_count_bound", "leaf counting (treeopt/solvers/continuous/leaf_counts.py; Lin et al., ICML 2020, "
+                                   "Theorem B.4's leaf-count argument): a tree without errors has a leaf per class present "
+                                   "and one with errors loses at least the least row, so a support costs at least "
+                                   "min(leaf, least error + 2λ, classes × λ)"),
+        bound("perfect_depth_bound", "leaf counting (treeopt/solvers/continuous/leaf_counts.py): when no tree one "
+                                     "level shallower is without errors, a tree without errors has depth exactly d, "
+                                     "hence d + 1 leaves; at λ = 0 a depth-two support reads its depth-one optimum "
+                                     "first to know it"),
         bound("leaf_support", "OSDT Theorem 3 (lower bound on leaf support), in its one-sided form: a split with a "
                               "side of cost-weighted weight at most λ is no better than its other side's subtree"),
         search_order("larger_child_first", "Brița et al. (AAAI 2025), ConTree's schedule: of a split's two children "
@@ -185,6 +195,7 @@ class ContinuousSearch(Solver):
         # λ = 0: an infinitesimal charge per leaf breaks ties towards fewer leaves (module docstring).
         self._tie = self.eps / 2 ** (deepest + 1) if self.penalty == 0 else 0.0
         self._lambda = self.penalty + self._tie
+        self._least_error = least_error(self._cw_row)           # the least loss of a tree with errors
         self._memo: dict = {}
         self._frames: list = []                                   # the subproblems being searched, root first
         root_loss = leaf_loss(self._cw.sum(axis=0))
@@ -287,8 +298,8 @@ class ContinuousSearch(Solver):
                 self._record(improved=True)
             # Only the full-depth root bounds the optimum: a shallower root (the shallower start's)
             # bounds a shallower optimum, which may be above it.
-            lb = min(self._best, frame.search.lower_bound() if frame.search is not None else frame.best) \
-                if frame.depth == self.depth else self._lb
+            lb = min(self._best, max(frame.lower, frame.search.lower_bound()) if frame.search is not None
+                     else frame.best) if frame.depth == self.depth else self._lb
             if lb > self._lb:
                 self._lb = lb
                 self._record(raised=True)
@@ -304,7 +315,8 @@ class ContinuousSearch(Solver):
         """
         lam = self._lambda
         rows = cols[0]
-        loss = leaf_loss(self._cw[rows].sum(axis=0))
+        class_totals = self._cw[rows].sum(axis=0)
+        loss = leaf_loss(class_totals)
         leaf = loss + lam
         if depth == 0 or loss <= 0 or len(rows) < 2:
             return leaf, _LEAF
@@ -312,7 +324,12 @@ class ContinuousSearch(Solver):
             self._count("leaf_lookahead")         # a split costs at least 2λ >= loss + λ
             return leaf, _LEAF
         floor = min(leaf, 2 * lam)
+        counted = self.bounds["class_count_bound"]
+        if counted:
+            floor = max(floor, least_cost(class_totals, depth=depth, penalty=lam, least_error=self._least_error))
         if floor >= budget:
+            if counted and min(leaf, 2 * lam) < budget:
+                self._count("class_count_bound")      # the classes present close the subproblem
             return floor, None
         if self.penalty > 0 and budget < np.inf and self.bounds["leaf_bound"]:
             # A tree that costs less than the budget has fewer than budget / λ leaves, so depth <= leaves - 1.
@@ -330,12 +347,32 @@ class ContinuousSearch(Solver):
         known = self._memo.get(key)
         if known is not None and (known[1] is not None or known[0] >= budget):
             return known
-        start = (leaf, _LEAF)
+        start, shallower = (leaf, _LEAF), None       # the support's optimum (or a bound) at depth - 1
         if depth >= 3 and self.bounds["shallower_start"]:
             self._count("shallower_start")
-            cost, tree = yield from self._solve(cols, depth - 1, budget, path, known_lower)
-            if tree is not None and cost < leaf:
-                start = (cost, tree)
+            shallower = yield from self._solve(cols, depth - 1, budget, path, known_lower)
+        elif depth == 2 and self._tie and self.bounds["perfect_depth_bound"]:
+            cost, split = best_depth_one(cols, self._rank, self._cw, penalty=lam)
+            shallower = (cost, _LEAF if split is None else ("split", *split, _LEAF, _LEAF))
+        if shallower is not None and shallower[1] is not None and shallower[0] < leaf:
+            start = shallower
+        # Stop as soon as the best split reaches a lower bound: the caller's interval bound, or
+        # (leaf_counts.least_cost) the leaves a tree without errors needs.
+        stop_at = known_lower if self.bounds["interval_pruning"] else -np.inf
+        stopping = None                              # the switch whose bound raised ``stop_at``
+        # Every tree of depth ``depth - 1`` without errors costs at most 2**(depth - 1) leaves.
+        fewest = depth + 1 if (self.bounds["perfect_depth_bound"] and shallower is not None
+                               and shallower[0] > (2 ** (depth - 1) + 0.5) * lam) else 0
+        if counted or fewest:
+            lower = least_cost(class_totals, depth=depth, penalty=lam, least_error=self._least_error,
+                               fewest_leaves=fewest, count_classes=counted)
+            closing = "perfect_depth_bound" if fewest else "class_count_bound"
+            if lower >= budget or start[0] <= lower:
+                self._count(closing)                # no search: the bound answers the budget, or the start meets it
+                return (lower, None) if lower >= budget else start
+            if lower > stop_at:
+                stop_at, stopping = lower, closing
+            floor = max(floor, lower)
         terminal = depth == 2 and self.bounds["depth_two"]
         if terminal:
             self._count("depth_two")
@@ -354,24 +391,27 @@ class ContinuousSearch(Solver):
             cumulative.append(cum[positions])
             totals.append(float(cum[-1]))
         frame = _Frame(path, depth, "depth_two" if terminal else "recursion", start, float(totals[0]),
-                       IntervalSearch(cumulative, totals, floor=lam, pruning=self.bounds["interval_pruning"]))
+                       IntervalSearch(cumulative, totals, floor=lam, pruning=self.bounds["interval_pruning"]),
+                       lower=max(floor, known_lower))
         parent = self._parent_of(path)
         if parent is not None:
             self._try_sibling_split(parent, path, depth, frame.search, thresholds)
         self._frames.append(frame)
         try:
             if terminal:
-                yield from self._depth_two(frame, cols, thresholds, cumulative, totals, budget, known_lower)
+                yield from self._depth_two(frame, cols, thresholds, cumulative, totals, budget, stop_at)
             else:
-                yield from self._recursion(frame, cols, thresholds, depth, budget, known_lower)
+                yield from self._recursion(frame, cols, thresholds, depth, budget, stop_at)
         finally:
             self._frames.pop()
         search = frame.search
         self._count("interval_pruning", search.pruned - frame.counted)
+        if stopping is not None and frame.best <= stop_at and search.lower_bound() < frame.best:
+            self._count(stopping)                    # the search stopped at the bound with thresholds open
         if frame.best < budget:
             result = (frame.best, frame.tree)
         else:
-            result = (min(frame.best, search.closed_bound, frame.least_evaluated), None)
+            result = (max(min(frame.best, search.closed_bound, frame.least_evaluated), floor), None)
         self._memo[key] = result
         if parent is not None and frame.tree[0] in ("pending", "split"):
             f, r, goes_left = path[-1]
@@ -637,10 +677,12 @@ def _leaves(tree) -> int:
 
 
 class _Frame:
-    """One subproblem being searched: its path from the root, its best split so far, its intervals."""
+    """One subproblem being searched: its path from the root, its best split so far, its intervals, and
+    a lower bound on its optimum."""
 
-    def __init__(self, path, depth, subsolver, start, weight, search):
+    def __init__(self, path, depth, subsolver, start, weight, search, lower=0.0):
         self.path = path
+        self.lower = lower                        # a lower bound on its optimum known before its search
         self.depth = depth
         self.subsolver = subsolver
         self.best, self.tree = start
