@@ -19,13 +19,23 @@ from treeopt.solvers.continuous.leaf_counts import least_cost, least_error
 #: λ for the oracle's stand-in of λ = 0: below one error divided by the most leaves (16 at depth four).
 TIE_LAMBDA = 1e-3
 
-#: Both bounds on, each off, and both off.
-SETTINGS = [{}, {"class_count_bound": False}, {"perfect_depth_bound": False},
-            {"class_count_bound": False, "perfect_depth_bound": False}]
+#: The switches of this file, each with its keyword of ``make_solver``.
+LEAF_COUNT_SWITCHES = {"class_count_bound": "bounds", "perfect_depth_bound": "bounds",
+                       "pure_side_dominance": "bounds", "one_error_budget": "strategies"}
+
+#: Everything on, each of them off, and all of them off.
+SETTINGS = [(), *((name,) for name in LEAF_COUNT_SWITCHES), tuple(LEAF_COUNT_SWITCHES)]
 
 
-def _setting_id(bounds):
-    return "+".join(f"{name}_off" for name in bounds) or "all"
+def _setting_id(off):
+    return "+".join(f"{name}_off" for name in off) or "all"
+
+
+def _options(off, strategies):
+    options = {"bounds": {}, "strategies": dict(strategies)}
+    for name in off:
+        options[LEAF_COUNT_SWITCHES[name]][name] = False
+    return options
 
 
 def planted(seed: int, n_rows: int, depth: int, n_classes: int, noise: float = 0.0):
@@ -64,9 +74,9 @@ STARTS = {"exact_only": {"cart_start": False, "discrepancy_search": False},
           "anytime": {}}
 
 
-def _check(X, y, depth, bounds, strategies, weights=None):
-    solver = make_solver(X, y, solver="continuous", regularization=0, depth_budget=depth, bounds=bounds,
-                         strategies=strategies, sample_weight=weights)
+def _check(X, y, depth, off, strategies, weights=None):
+    solver = make_solver(X, y, solver="continuous", regularization=0, depth_budget=depth,
+                         sample_weight=weights, **_options(off, strategies))
     result = solver.run()
     errors, leaves = _expected(X, y, depth, weights)
     total = len(y) if weights is None else weights.sum()
@@ -77,41 +87,40 @@ def _check(X, y, depth, bounds, strategies, weights=None):
 
 
 @pytest.mark.parametrize("starts", STARTS)
-@pytest.mark.parametrize("bounds", SETTINGS, ids=_setting_id)
+@pytest.mark.parametrize("off", SETTINGS, ids=_setting_id)
 @pytest.mark.parametrize("depth", [1, 2, 3, 4])
 @pytest.mark.parametrize("n_classes", [2, 3])
-def test_perfect_and_noisy_tables_get_the_fewest_leaves(starts, bounds, depth, n_classes):
-    for seed in range(16 if depth < 4 else 4):
+def test_perfect_and_noisy_tables_get_the_fewest_leaves(starts, off, depth, n_classes):
+    for seed in range(12 if depth < 4 else 3):
         X, y = planted(seed, 40, depth, n_classes, noise=0.1 if seed % 3 == 2 else 0.0)
-        _check(X, y, depth, bounds, STARTS[starts])
+        _check(X, y, depth, off, STARTS[starts])
 
 
 @pytest.mark.parametrize("starts", STARTS)
-@pytest.mark.parametrize("bounds", SETTINGS, ids=_setting_id)
+@pytest.mark.parametrize("off", SETTINGS, ids=_setting_id)
 @pytest.mark.parametrize("depth", [2, 3, 4])
-def test_weighted_three_class_tables_with_and_without_noise(starts, bounds, depth):
+def test_weighted_three_class_tables_with_and_without_noise(starts, off, depth):
     for seed in range(4):
         X, y = planted(seed, 36, depth, 3, noise=0.1 if seed % 2 else 0.0)
         weights = np.random.default_rng(seed).integers(1, 4, len(y)) * 0.5      # half weights: not whole rows
-        _check(X, y, depth, bounds, STARTS[starts], weights)
+        _check(X, y, depth, off, STARTS[starts], weights)
 
 
-def test_both_bounds_act_on_a_perfect_table():
-    """On a table with a perfect depth-three tree both bounds close subproblems, and together they
-    evaluate fewer thresholds than without them (the tests above show the optimum is the same)."""
-    rng = np.random.default_rng(0)
-    X = rng.normal(size=(300, 3)).round(2)
-    y = np.where(X[:, 0] > 0.2, (X[:, 1] > -0.3).astype(int), 2 * (X[:, 2] > 0.4).astype(int))
+def test_each_leaf_count_switch_acts_on_a_perfect_table():
+    """On a table with a perfect depth-three tree each bound prunes and the budget below one error is
+    used; together they evaluate fewer thresholds than without them (the oracle tests above show
+    that the optimum stays the same)."""
+    X, y = planted(7, 400, 3, 2)
+    X = X + np.random.default_rng(7).normal(scale=0.01, size=X.shape)      # many distinct values
     expansions = {}
     for on in (True, False):
-        solver = make_solver(X, y, solver="continuous", regularization=0, depth_budget=3,
-                             bounds={"class_count_bound": on, "perfect_depth_bound": on})
+        off = () if on else tuple(LEAF_COUNT_SWITCHES)
+        solver = make_solver(X, y, solver="continuous", regularization=0, depth_budget=3, **_options(off, {}))
         result = solver.run()
-        assert result.optimal and result.objective == 0.0 and result.tree.n_leaves == 4
+        assert result.optimal and result.objective == 0.0
         expansions[on] = solver.expansions
         if on:
-            assert solver.prune_counts["class_count_bound"] > 0, solver.prune_counts
-            assert solver.prune_counts["perfect_depth_bound"] > 0, solver.prune_counts
+            assert all(solver.prune_counts[name] > 0 for name in LEAF_COUNT_SWITCHES), solver.prune_counts
     assert expansions[True] < expansions[False], expansions
 
 

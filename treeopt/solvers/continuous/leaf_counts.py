@@ -20,6 +20,8 @@ So the optimum of a support is at least the least of a leaf's cost, ``least_erro
 is far below one error, and the bound is ``max(k, d + 1)`` tie charges whenever a search looks for
 a tree below one error: a tree without errors that reaches it is optimal at once (a perfect tree
 with ``k`` leaves on ``k`` classes), and a budget below it closes the subproblem unsearched.
+:func:`split_floors` applies the same count to both children of every threshold of a column at once,
+so that below one error a threshold whose sides' classes need too many leaves is not evaluated.
 These are the counting arguments behind GOSDT's leaf bounds (Lin et al., *Generalized and
 Scalable Optimal Sparse Decision Trees*, ICML 2020, Theorem B.4: a lower bound on a tree's leaves
 bounds its cost), applied to the trees without errors.
@@ -41,7 +43,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["least_error", "least_cost"]
+__all__ = ["least_error", "least_cost", "split_floors"]
 
 
 def least_error(row_costs: np.ndarray) -> float:
@@ -89,3 +91,45 @@ def least_cost(totals: np.ndarray, *, depth: int, penalty: float, least_error: f
     leaves = max(classes, fewest_leaves)
     without_errors = leaves * penalty if leaves <= 2 ** depth else float("inf")
     return min(leaf, with_errors, without_errors)
+
+
+def split_floors(present: np.ndarray, positions: np.ndarray, *, depth: int, penalty: float,
+                 least_error: float) -> np.ndarray:
+    """Lower bounds on the splits at the thresholds of one column, from the classes on each side.
+
+    Parameters
+    ----------
+    present : ndarray of int, shape (n_support, n_classes)
+        Running counts, in the column's sorted order, of the support's rows of each class (rows of
+        positive cost-weighted weight only).
+    positions : ndarray of int
+        The thresholds: a threshold lies after row ``p`` of the sorted order.
+    depth : int
+        The children's depth budget.
+    penalty, least_error : float
+        As in :func:`least_cost`.
+
+    Returns
+    -------
+    ndarray of float, one per threshold
+        The sum of both children's bounds: a child with ``k`` classes costs at least
+        ``max(k, 1)`` leaves if a tree of ``depth`` can have ``k`` leaves, and otherwise has errors.
+        (The bound of a child with errors is taken as ``least_error + penalty``: this is meant for
+        budgets below one error, where only trees without errors are left.)
+
+    Examples
+    --------
+    Two classes along a column; the first threshold leaves one class on the left:
+
+    >>> present = np.cumsum([[1, 0], [0, 1], [1, 0], [0, 1]], axis=0)
+    >>> (split_floors(present, np.array([0, 1, 2]), depth=1, penalty=0.01, least_error=1.0) / 0.01).round(6).tolist()
+    [3.0, 4.0, 3.0]
+    """
+    below = present[positions]
+    above = present[-1] - below
+
+    def side(counts: np.ndarray) -> np.ndarray:
+        classes = np.maximum(np.count_nonzero(counts > 0, axis=1), 1)
+        return np.where(classes <= 2 ** depth, classes * penalty, least_error + penalty)
+
+    return side(below) + side(above)
