@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["least_error", "least_cost", "split_floors"]
+__all__ = ["least_error", "least_cost", "split_floors", "pure_runs"]
 
 
 def least_error(row_costs: np.ndarray) -> float:
@@ -133,3 +133,38 @@ def split_floors(present: np.ndarray, positions: np.ndarray, *, depth: int, pena
         return np.where(classes <= 2 ** depth, classes * penalty, least_error + penalty)
 
     return side(below) + side(above)
+
+
+def pure_runs(labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Where each column's sorted rows stop holding one class, from either end.
+
+    Parameters
+    ----------
+    labels : ndarray of int, shape (n_columns, n_support)
+        The class of each row of a support in each column's sorted order, -1 for rows of no
+        cost-weighted weight (they hold no class). The support holds at least two classes.
+
+    Returns
+    -------
+    first_other : ndarray of int, shape (n_columns,)
+        The first position whose class differs from the first row's: a threshold before it leaves
+        one class on the left.
+    other_last : ndarray of int, shape (n_columns,)
+        The last position whose class differs from the last row's: a threshold at or after it leaves
+        one class on the right. A column splits the support into two pure sides when
+        ``other_last < first_other`` and the values at these two positions differ.
+
+    Examples
+    --------
+    >>> first_other, other_last = pure_runs(np.array([[0, 0, 1, 1], [0, 1, 0, 1]]))
+    >>> first_other.tolist(), other_last.tolist()
+    ([2, 1], [1, 2])
+    """
+    n_columns, n = labels.shape
+    rows = np.arange(n_columns)
+    weighted = labels >= 0
+    first = labels[rows, np.argmax(weighted, axis=1)]
+    last = labels[rows, n - 1 - np.argmax(weighted[:, ::-1], axis=1)]
+    differs_first = weighted & (labels != first[:, None])
+    differs_last = weighted & (labels != last[:, None])
+    return np.argmax(differs_first, axis=1), n - 1 - np.argmax(differs_last[:, ::-1], axis=1)

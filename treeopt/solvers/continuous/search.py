@@ -73,7 +73,7 @@ from ..switches import Switches, bound, first_incumbent, search_order, subsolver
 from .anytime import DiscrepancySearch, cart_floor
 from .intervals import IntervalSearch
 from .column_bounds import ColumnBounds
-from .leaf_counts import least_cost, least_error, split_floors
+from .leaf_counts import least_cost, least_error, pure_runs, split_floors
 from . import split_blocks
 from .terminal import (SupportColumns, batch_size, best_depth_one, depth_one_by_column, depth_two_steps, leaf_loss,
                        split_columns, threshold_positions)
@@ -383,9 +383,11 @@ class ContinuousSearch(Solver):
         if depth >= 3 and self.bounds["shallower_start"]:
             self._count("shallower_start")
             shallower = yield from self._solve(cols, depth - 1, budget, path, known_lower)
-        elif depth == 2 and self._tie and self.bounds["perfect_depth_bound"]:
-            cost, split = best_depth_one(cols, self._rank, self._cw, penalty=lam)
-            shallower = (cost, _LEAF if split is None else ("split", *split, _LEAF, _LEAF))
+        runs = None
+        if self.bounds["pure_side_dominance"] or (depth == 2 and self._tie and self.bounds["perfect_depth_bound"]):
+            runs = pure_runs(self._label[cols])
+        if depth == 2 and self._tie and self.bounds["perfect_depth_bound"]:
+            shallower = self._depth_one_without_errors(cols, *runs)
         if shallower is not None and shallower[1] is not None and shallower[0] < leaf:
             start = shallower
         # Stop as soon as the best split reaches a lower bound: the caller's interval bound, or
@@ -425,7 +427,7 @@ class ContinuousSearch(Solver):
                 self._count("leaf_support", len(positions) - int(kept.sum()))
                 positions = positions[kept]
             if self.bounds["pure_side_dominance"] and len(positions) > 1:
-                positions = self._undominated(cols[f], positions)
+                positions = self._undominated(positions, runs[0][f], runs[1][f])
             if by_classes and len(positions):
                 bounds = split_floors(np.cumsum(self._present[cols[f]], axis=0), positions, depth=depth - 1,
                                       penalty=lam, least_error=self._least_error)
@@ -465,24 +467,15 @@ class ContinuousSearch(Solver):
             parent.best_splits.setdefault((f, goes_left, depth), {})[r] = (frame.tree[1], frame.tree[2])
         return result
 
-    def _undominated(self, order: np.ndarray, positions: np.ndarray) -> np.ndarray:
-        """The thresholds of one column (positions in its sorted order ``order``) that are not dominated.
+    def _undominated(self, positions: np.ndarray, first_other: int, other_last: int) -> np.ndarray:
+        """The thresholds of one column (positions in its sorted order) that are not dominated.
 
         Every subtree costs at least one leaf, and a side holding one class (rows of positive weight)
-        costs exactly that. Of the thresholds whose left side holds one class, the last has the
-        smallest right side, which costs no more than any larger one (monotonicity, Brița et al., AAAI
-        2025, section 4.2): the others are no better and are dropped. Likewise on the right.
+        costs exactly that. Of the thresholds whose left side holds one class (before ``first_other``,
+        :func:`.leaf_counts.pure_runs`), the last has the smallest right side, which costs no more
+        than any larger one (monotonicity, Brița et al., AAAI 2025, section 4.2): the others are no
+        better and are dropped. Likewise on the right (at or after ``other_last``).
         """
-        labels = self._label[order]
-        weighted = np.flatnonzero(labels >= 0)
-        if len(weighted) == 0:
-            return positions
-        first, last = labels[weighted[0]], labels[weighted[-1]]
-        other = weighted[labels[weighted] != first]
-        if len(other) == 0:
-            return positions
-        first_other = other[0]                     # rows before it hold one class
-        other_last = weighted[labels[weighted] != last][-1]   # rows after it hold one class
         pure_left = positions < first_other
         pure_right = positions >= other_last
         keep = ~(pure_left | pure_right)
@@ -492,6 +485,24 @@ class ContinuousSearch(Solver):
             keep[np.flatnonzero(pure_right)[0]] = True
         self._count("pure_side_dominance", len(positions) - int(keep.sum()))
         return positions[keep]
+
+    def _depth_one_without_errors(self, cols: np.ndarray, first_other: np.ndarray, other_last: np.ndarray):
+        """A support's best tree of depth one if it has no errors, else a lower bound on that optimum.
+
+        A split without errors leaves one class on each side: on column ``f`` the rows before
+        ``first_other[f]`` and those after ``other_last[f]`` (:func:`.leaf_counts.pure_runs`) must
+        cover the weighted rows, with a change of value between them. Such a split has the two leaves
+        that any split has, so it is the optimum; otherwise every tree of depth one has errors.
+        """
+        columns = np.arange(cols.shape[0])
+        n = cols.shape[1]
+        before = self._rank[columns, cols[columns, np.minimum(other_last, n - 1)]]
+        after = self._rank[columns, cols[columns, np.minimum(first_other, n - 1)]]
+        clean = np.flatnonzero((other_last < first_other) & (before < after))
+        if len(clean):
+            f = int(clean[0])
+            return 2 * self._lambda, ("split", f, int(before[f]), _LEAF, _LEAF)
+        return self._least_error + self._lambda, None
 
     def _parent_of(self, path: tuple):
         """The frame whose split made the child ``path`` when ``sibling_split_first`` is on (else None)."""
