@@ -126,12 +126,13 @@ def test_children_read_in_blocks_and_with_column_bounds_equal_every_row_read(n_c
 
 
 @pytest.mark.parametrize("n_classes", [2, 3])
-def test_a_large_depth_two_support_comes_in_slices_that_do_not_change_the_tree(n_classes):
-    """With blocks of split positions (supports of ``FEWEST_ROWS`` rows or more), the depth-two
-    solver's setup and each batch yield whenever the unit budget is spent (``depth_two_steps``):
-    more units, the same certified tree and the same thresholds evaluated."""
+def test_a_large_depth_two_support_comes_in_slices_that_do_not_change_the_tree(n_classes, monkeypatch):
+    """With blocks of split positions (supports of ``FEWEST_ROWS`` rows or more, not read all
+    columns at once), the depth-two solver's setup and each batch yield whenever the unit budget is
+    spent (``depth_two_steps``): more units, the same certified tree and the same thresholds evaluated."""
     from treeopt import make_solver
-    from treeopt.solvers.continuous import split_blocks
+    from treeopt.solvers.continuous import split_blocks, terminal
+    monkeypatch.setattr(terminal, "TOGETHER", 0)
     rng = np.random.default_rng(n_classes)
     n_rows = 2 * split_blocks.FEWEST_ROWS
     X = rng.normal(size=(n_rows, 4))

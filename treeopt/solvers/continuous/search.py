@@ -33,7 +33,20 @@ Dynamic Programming with Branch-and-Bound*, AAAI 2025, section 3). This module r
 ``regularization=0`` with a depth budget asks for the most accurate tree of at most that depth,
 ties broken by fewer leaves. The search charges every leaf an infinitesimal penalty (a
 ``2**-(d+1)`` share of the tolerance within which treeopt calls two objectives equal), so a
-tree with fewer leaves wins every tie; objectives are reported without it.
+tree with fewer leaves wins every tie; objectives are reported without it. When a tree without
+errors exists, proving that none has fewer leaves is most of the work, and four parts make it short:
+
+* ``class_count_bound`` (:mod:`.leaf_counts`): a tree without errors has a leaf per class present,
+  one with errors loses at least the least row; a subproblem whose budget is below that bound is
+  closed unsearched, one whose tree reaches it stops, and below one error a threshold whose two
+  sides' classes need too many leaves is not evaluated;
+* ``perfect_depth_bound``: when the support's best tree one level shallower has errors, a tree
+  without errors has depth exactly ``d``, hence ``d + 1`` leaves;
+* ``pure_side_dominance``: of the thresholds that leave one class on a side, only the one leaving
+  the other side smallest is evaluated;
+* ``one_error_budget``: a subproblem asked below one error is asked for its best tree without
+  errors or a proof that it has errors, an answer the memo serves to every later budget below one
+  error.
 
 Without a depth budget (λ > 0) the search deepens, ``d = 1, 2, …``, and stops when the leaf-count
 bound of :mod:`treeopt.solvers.deepening` certifies the best tree.
@@ -60,6 +73,7 @@ from ..switches import Switches, bound, first_incumbent, search_order, subsolver
 from .anytime import DiscrepancySearch, cart_floor
 from .intervals import IntervalSearch
 from .column_bounds import ColumnBounds
+from .leaf_counts import least_cost, least_error, pure_runs, split_floors
 from . import split_blocks
 from .terminal import (SupportColumns, batch_size, best_depth_one, depth_one_by_column, depth_two_steps, leaf_loss,
                        split_columns, threshold_positions)
@@ -69,11 +83,15 @@ __all__ = ["ContinuousSearch"]
 #: A depth-two batch evaluates at most this many root thresholds.
 BATCH_LIMIT = 64
 
+#: ... and at most this many when only trees without errors are searched for (``one_error_budget``): the
+#: bounds of a few thresholds close most of the others, so large batches mostly evaluate closed ones.
+TIE_BATCH_LIMIT = 16
+
 _LEAF = ("leaf",)
 
 #: The switches that prune (each emits ``Pruned``); ``depth_two`` chooses a subsolver.
 _PRUNING = ("interval_pruning", "column_bounds", "split_blocks", "upper_bound_pass_down", "leaf_lookahead", "leaf_support",
-            "leaf_bound")
+            "leaf_bound", "class_count_bound", "perfect_depth_bound", "pure_side_dominance")
 
 
 class ContinuousSearch(Solver):
@@ -91,7 +109,8 @@ class ContinuousSearch(Solver):
         Any additive objective.
     bounds : dict of str to bool, optional
         Switch off ``interval_pruning``, ``column_bounds``, ``split_blocks``,
-        ``upper_bound_pass_down``, ``leaf_lookahead``, ``leaf_bound`` or ``leaf_support``.
+        ``upper_bound_pass_down``, ``leaf_lookahead``, ``leaf_bound``, ``leaf_support``,
+        ``class_count_bound``, ``perfect_depth_bound`` or ``pure_side_dominance``.
     depth_budget : int, optional
         Maximum depth. Without one (λ > 0), depths 1, 2, … are solved until the leaf-count bound
         certifies the best tree.
@@ -100,8 +119,10 @@ class ContinuousSearch(Solver):
         ones), the ``shallower_start`` or ``cart_start`` first incumbent, the
         ``discrepancy_search`` passes that find good trees before the exact search (both from depth
         three on, ``treeopt.solvers.continuous.anytime``), the ``larger_child_first`` and
-        ``interval_budget`` orders of a split's children, or ``sibling_split_first`` (a subproblem
-        tries its nearest solved sibling's best root split in its first batch).
+        ``interval_budget`` orders of a split's children, ``sibling_split_first`` (a subproblem
+        tries its nearest solved sibling's best root split in its first batch), or
+        ``one_error_budget`` (at λ = 0, a subproblem asked below one error looks for its best tree
+        without errors).
 
     Examples
     --------
@@ -115,9 +136,10 @@ class ContinuousSearch(Solver):
     >>> result.optimal, result.objective, result.tree.n_leaves
     (True, 0.0, 4)
     >>> sorted(solver.prune_counts)  # doctest: +NORMALIZE_WHITESPACE
-    ['cart_start', 'column_bounds', 'depth_two', 'discrepancy_search', 'interval_budget', 'interval_pruning',
-     'larger_child_first', 'leaf_bound', 'leaf_lookahead', 'leaf_support', 'shallower_start', 'sibling_split_first',
-     'split_blocks', 'upper_bound_pass_down']
+    ['cart_start', 'class_count_bound', 'column_bounds', 'depth_two', 'discrepancy_search', 'interval_budget',
+     'interval_pruning', 'larger_child_first', 'leaf_bound', 'leaf_lookahead', 'leaf_support', 'one_error_budget',
+     'perfect_depth_bound', 'pure_side_dominance', 'shallower_start', 'sibling_split_first', 'split_blocks',
+     'upper_bound_pass_down']
     """
 
     name = "continuous"
@@ -135,6 +157,17 @@ class ContinuousSearch(Solver):
         bound("leaf_lookahead", "GOSDT Theorem B.5 (one-step lookahead): a leaf whose loss is at most λ is not split"),
         bound("leaf_bound", "GOSDT Theorem B.4 (upper bound on the number of leaves): below a budget b a tree has "
                             "fewer than b / λ leaves, so a subproblem is solved at depth at most ceil(b / λ) - 2"),
+        bound("class_count_bound", "leaf counting (treeopt/solvers/continuous/leaf_counts.py; Lin et al., ICML 2020, "
+                                   "Theorem B.4's leaf-count argument): a tree without errors has a leaf per class present "
+                                   "and one with errors loses at least the least row, so a support costs at least "
+                                   "min(leaf, least error + 2λ, classes × λ)"),
+        bound("perfect_depth_bound", "leaf counting (treeopt/solvers/continuous/leaf_counts.py): when no tree one "
+                                     "level shallower is without errors, a tree without errors has depth exactly d, "
+                                     "hence d + 1 leaves; at λ = 0 a depth-two support reads its depth-one optimum "
+                                     "first to know it"),
+        bound("pure_side_dominance", "Brița et al. (AAAI 2025) section 4.2's monotonicity: of the thresholds whose "
+                                     "left (right) side holds one class, a leaf at the least cost of any subtree, the "
+                                     "last (first) leaves the other side smallest and is no worse than the rest"),
         bound("leaf_support", "OSDT Theorem 3 (lower bound on leaf support), in its one-sided form: a split with a "
                               "side of cost-weighted weight at most λ is no better than its other side's subtree"),
         search_order("larger_child_first", "Brița et al. (AAAI 2025), ConTree's schedule: of a split's two children "
@@ -151,6 +184,10 @@ class ContinuousSearch(Solver):
         search_order("sibling_split_first", "Brița et al. (AAAI 2025) section 4.2's similarity bound (Lin et al., "
                                             "ICML 2020, similar support): a subproblem's first batch tries the best "
                                             "root split of its nearest solved sibling (same parent column and side)"),
+        search_order("one_error_budget", "leaf counting (treeopt/solvers/continuous/leaf_counts.py): at λ = 0 a "
+                                         "subproblem asked below one error is asked for its best tree without errors "
+                                         "(or a proof that it has errors), an answer the memo gives every later budget "
+                                         "below one error; its depth-two batches are small"),
         search_order("discrepancy_search", "Harvey and Ginsberg, Limited Discrepancy Search (IJCAI 1995), ConTree's "
                                            "anytime variant (pytrees-rs use_lds): passes over ranked splits with exact "
                                            "depth-two trees below find good trees before the exact search"),
@@ -185,6 +222,9 @@ class ContinuousSearch(Solver):
         # λ = 0: an infinitesimal charge per leaf breaks ties towards fewer leaves (module docstring).
         self._tie = self.eps / 2 ** (deepest + 1) if self.penalty == 0 else 0.0
         self._lambda = self.penalty + self._tie
+        self._least_error = least_error(self._cw_row)           # the least loss of a tree with errors
+        self._present = (self._cw > 0).astype(np.int32)         # each row's class, if it weighs anything
+        self._label = np.where(self._cw_row > 0, np.argmax(self._cw, axis=1), -1)
         self._memo: dict = {}
         self._frames: list = []                                   # the subproblems being searched, root first
         root_loss = leaf_loss(self._cw.sum(axis=0))
@@ -287,8 +327,8 @@ class ContinuousSearch(Solver):
                 self._record(improved=True)
             # Only the full-depth root bounds the optimum: a shallower root (the shallower start's)
             # bounds a shallower optimum, which may be above it.
-            lb = min(self._best, frame.search.lower_bound() if frame.search is not None else frame.best) \
-                if frame.depth == self.depth else self._lb
+            lb = min(self._best, max(frame.lower, frame.search.lower_bound()) if frame.search is not None
+                     else frame.best) if frame.depth == self.depth else self._lb
             if lb > self._lb:
                 self._lb = lb
                 self._record(raised=True)
@@ -304,7 +344,8 @@ class ContinuousSearch(Solver):
         """
         lam = self._lambda
         rows = cols[0]
-        loss = leaf_loss(self._cw[rows].sum(axis=0))
+        class_totals = self._cw[rows].sum(axis=0)
+        loss = leaf_loss(class_totals)
         leaf = loss + lam
         if depth == 0 or loss <= 0 or len(rows) < 2:
             return leaf, _LEAF
@@ -312,8 +353,16 @@ class ContinuousSearch(Solver):
             self._count("leaf_lookahead")         # a split costs at least 2λ >= loss + λ
             return leaf, _LEAF
         floor = min(leaf, 2 * lam)
+        counted = self.bounds["class_count_bound"]
+        if counted:
+            floor = max(floor, least_cost(class_totals, depth=depth, penalty=lam, least_error=self._least_error))
         if floor >= budget:
+            if counted and min(leaf, 2 * lam) < budget:
+                self._count("class_count_bound")      # the classes present close the subproblem
             return floor, None
+        if path and self._tie and budget < self._least_error and self.bounds["one_error_budget"]:
+            budget = self._least_error                # below one error: its best tree without errors, or none
+            self._count("one_error_budget")
         if self.penalty > 0 and budget < np.inf and self.bounds["leaf_bound"]:
             # A tree that costs less than the budget has fewer than budget / λ leaves, so depth <= leaves - 1.
             deepest = max(int(np.ceil(budget / lam)) - 2, 1)
@@ -330,16 +379,43 @@ class ContinuousSearch(Solver):
         known = self._memo.get(key)
         if known is not None and (known[1] is not None or known[0] >= budget):
             return known
-        start = (leaf, _LEAF)
+        start, shallower = (leaf, _LEAF), None       # the support's optimum (or a bound) at depth - 1
         if depth >= 3 and self.bounds["shallower_start"]:
             self._count("shallower_start")
-            cost, tree = yield from self._solve(cols, depth - 1, budget, path, known_lower)
-            if tree is not None and cost < leaf:
-                start = (cost, tree)
+            shallower = yield from self._solve(cols, depth - 1, budget, path, known_lower)
+        runs = None
+        if self.bounds["pure_side_dominance"] or (depth == 2 and self._tie and self.bounds["perfect_depth_bound"]):
+            runs = pure_runs(self._label[cols])
+        if depth == 2 and self._tie and self.bounds["perfect_depth_bound"]:
+            shallower = self._depth_one_without_errors(cols, *runs)
+        if shallower is not None and shallower[1] is not None and shallower[0] < leaf:
+            start = shallower
+        # Stop as soon as the best split reaches a lower bound: the caller's interval bound, or
+        # (leaf_counts.least_cost) the leaves a tree without errors needs.
+        stop_at = known_lower if self.bounds["interval_pruning"] else -np.inf
+        stopping = None                              # the switch whose bound raised ``stop_at``
+        # Every tree of depth ``depth - 1`` without errors costs at most 2**(depth - 1) leaves.
+        fewest = depth + 1 if (self.bounds["perfect_depth_bound"] and shallower is not None
+                               and shallower[0] > (2 ** (depth - 1) + 0.5) * lam) else 0
+        if counted or fewest:
+            lower = least_cost(class_totals, depth=depth, penalty=lam, least_error=self._least_error,
+                               fewest_leaves=fewest, count_classes=counted)
+            closing = "perfect_depth_bound" if fewest else "class_count_bound"
+            if lower >= budget or start[0] <= lower:
+                self._count(closing)                # no search: the bound answers the budget, or the start meets it
+                return (lower, None) if lower >= budget else start
+            if lower > stop_at:
+                stop_at, stopping = lower, closing
+            floor = max(floor, lower)
         terminal = depth == 2 and self.bounds["depth_two"]
         if terminal:
             self._count("depth_two")
         thresholds, cumulative, totals = [], [], []
+        # Below one error only trees without errors are left, and a threshold is kept only if the
+        # classes on its two sides leave such a tree room (leaf_counts.threshold_classes).
+        target = min(start[0], budget)
+        by_classes = counted and self._tie > 0 and target <= self._least_error
+        dropped = np.inf                             # the least bound of a threshold not kept
         least_side = self.penalty if self.bounds["leaf_support"] else -np.inf
         for f in range(cols.shape[0]):
             ranks = self._rank[f, cols[f]]
@@ -350,33 +426,83 @@ class ContinuousSearch(Solver):
                 kept = (at > least_side) & (cum[-1] - at > least_side)
                 self._count("leaf_support", len(positions) - int(kept.sum()))
                 positions = positions[kept]
+            if self.bounds["pure_side_dominance"] and len(positions) > 1:
+                positions = self._undominated(positions, runs[0][f], runs[1][f])
+            if by_classes and len(positions):
+                bounds = split_floors(np.cumsum(self._present[cols[f]], axis=0), positions, depth=depth - 1,
+                                      penalty=lam, least_error=self._least_error)
+                kept = bounds < target
+                self._count("class_count_bound", len(positions) - int(kept.sum()))
+                dropped = min(dropped, float(bounds[~kept].min(initial=np.inf)))
+                positions = positions[kept]
             thresholds.append(ranks[positions])
             cumulative.append(cum[positions])
             totals.append(float(cum[-1]))
         frame = _Frame(path, depth, "depth_two" if terminal else "recursion", start, float(totals[0]),
-                       IntervalSearch(cumulative, totals, floor=lam, pruning=self.bounds["interval_pruning"]))
+                       IntervalSearch(cumulative, totals, floor=lam, pruning=self.bounds["interval_pruning"]),
+                       lower=max(floor, known_lower))
+        frame.least_evaluated = dropped
         parent = self._parent_of(path)
         if parent is not None:
             self._try_sibling_split(parent, path, depth, frame.search, thresholds)
         self._frames.append(frame)
         try:
             if terminal:
-                yield from self._depth_two(frame, cols, thresholds, cumulative, totals, budget, known_lower)
+                yield from self._depth_two(frame, cols, thresholds, cumulative, totals, budget, stop_at)
             else:
-                yield from self._recursion(frame, cols, thresholds, depth, budget, known_lower)
+                yield from self._recursion(frame, cols, thresholds, depth, budget, stop_at)
         finally:
             self._frames.pop()
         search = frame.search
         self._count("interval_pruning", search.pruned - frame.counted)
+        if stopping is not None and frame.best <= stop_at and search.lower_bound() < frame.best:
+            self._count(stopping)                    # the search stopped at the bound with thresholds open
         if frame.best < budget:
             result = (frame.best, frame.tree)
         else:
-            result = (min(frame.best, search.closed_bound, frame.least_evaluated), None)
+            result = (max(min(frame.best, search.closed_bound, frame.least_evaluated), floor), None)
         self._memo[key] = result
         if parent is not None and frame.tree[0] in ("pending", "split"):
             f, r, goes_left = path[-1]
             parent.best_splits.setdefault((f, goes_left, depth), {})[r] = (frame.tree[1], frame.tree[2])
         return result
+
+    def _undominated(self, positions: np.ndarray, first_other: int, other_last: int) -> np.ndarray:
+        """The thresholds of one column (positions in its sorted order) that are not dominated.
+
+        Every subtree costs at least one leaf, and a side holding one class (rows of positive weight)
+        costs exactly that. Of the thresholds whose left side holds one class (before ``first_other``,
+        :func:`.leaf_counts.pure_runs`), the last has the smallest right side, which costs no more
+        than any larger one (monotonicity, Brița et al., AAAI 2025, section 4.2): the others are no
+        better and are dropped. Likewise on the right (at or after ``other_last``).
+        """
+        pure_left = positions < first_other
+        pure_right = positions >= other_last
+        keep = ~(pure_left | pure_right)
+        if pure_left.any():
+            keep[np.flatnonzero(pure_left)[-1]] = True
+        if pure_right.any():
+            keep[np.flatnonzero(pure_right)[0]] = True
+        self._count("pure_side_dominance", len(positions) - int(keep.sum()))
+        return positions[keep]
+
+    def _depth_one_without_errors(self, cols: np.ndarray, first_other: np.ndarray, other_last: np.ndarray):
+        """A support's best tree of depth one if it has no errors, else a lower bound on that optimum.
+
+        A split without errors leaves one class on each side: on column ``f`` the rows before
+        ``first_other[f]`` and those after ``other_last[f]`` (:func:`.leaf_counts.pure_runs`) must
+        cover the weighted rows, with a change of value between them. Such a split has the two leaves
+        that any split has, so it is the optimum; otherwise every tree of depth one has errors.
+        """
+        columns = np.arange(cols.shape[0])
+        n = cols.shape[1]
+        before = self._rank[columns, cols[columns, np.minimum(other_last, n - 1)]]
+        after = self._rank[columns, cols[columns, np.minimum(first_other, n - 1)]]
+        clean = np.flatnonzero((other_last < first_other) & (before < after))
+        if len(clean):
+            f = int(clean[0])
+            return 2 * self._lambda, ("split", f, int(before[f]), _LEAF, _LEAF)
+        return self._least_error + self._lambda, None
 
     def _parent_of(self, path: tuple):
         """The frame whose split made the child ``path`` when ``sibling_split_first`` is on (else None)."""
@@ -415,7 +541,9 @@ class ContinuousSearch(Solver):
         support = SupportColumns(cols, self._rank, self._cw)
         size = batch_size(cols.shape[1], self._cw.shape[1], cols.shape[0], BATCH_LIMIT)
         neighbours = blocks = None
-        if self.bounds["split_blocks"] and cols.shape[1] >= split_blocks.FEWEST_ROWS:
+        # Two-class supports small enough to read every column at once are read so even when large
+        # enough for blocks: that pass costs less than bounding blocks column by column.
+        if self.bounds["split_blocks"] and cols.shape[1] >= split_blocks.FEWEST_ROWS and not support.together:
             if clock.due():
                 yield
             blocks = split_blocks.SplitBlocks(support)
@@ -423,6 +551,8 @@ class ContinuousSearch(Solver):
         # Small supports read in rows are read every column at once (terminal.SupportColumns.together).
         if self.bounds["column_bounds"] and (blocks is not None or not support.together):
             neighbours = ColumnBounds(cumulative, totals, whole=depth_one_by_column(support, penalty=self._lambda))
+        if self._tie and self.bounds["one_error_budget"] and min(frame.best, budget) <= self._least_error:
+            size = min(size, TIE_BATCH_LIMIT)
         if clock.due():
             yield
         best_split = None
@@ -512,6 +642,8 @@ class ContinuousSearch(Solver):
             second_budget = target - costs[first] if pass_down else np.inf
             if widen:
                 second_budget += search.interval_reach(f, a, m, b)
+            if self._tie and self.bounds["one_error_budget"] and target < self._least_error:
+                second_budget = min(second_budget, self._least_error)   # errors are all its bound can tell
             if rules_out and not (widen and second_budget > low[second]):
                 self._count("upper_bound_pass_down")           # the second child cannot make this split the best
                 costs[second] = low[second]
@@ -637,10 +769,12 @@ def _leaves(tree) -> int:
 
 
 class _Frame:
-    """One subproblem being searched: its path from the root, its best split so far, its intervals."""
+    """One subproblem being searched: its path from the root, its best split so far, its intervals, and
+    a lower bound on its optimum."""
 
-    def __init__(self, path, depth, subsolver, start, weight, search):
+    def __init__(self, path, depth, subsolver, start, weight, search, lower=0.0):
         self.path = path
+        self.lower = lower                        # a lower bound on its optimum known before its search
         self.depth = depth
         self.subsolver = subsolver
         self.best, self.tree = start

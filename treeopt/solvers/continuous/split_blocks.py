@@ -175,8 +175,11 @@ class SplitBlocks:
             counts = np.bincount(cell.ravel(), weights=np.tile(self.weight[ids], n_columns), minlength=size)
         counts = counts.reshape(n_columns, n_classes, steps, count)
         np.cumsum(counts, axis=3, out=counts)
+        # Summed in place (contiguous) and then copied: a cumulative sum written straight into the
+        # grid's strided corner is slower.
+        np.cumsum(counts, axis=2, out=counts)
         made = self._grids[f]
-        np.cumsum(counts, axis=2, out=made[:, :, 1:, 1:])
+        made[:, :, 1:, 1:] = counts
         self._made[f] = True
         return made
 
@@ -231,12 +234,14 @@ class SplitBlocks:
         right = self.whole[j][:, None] - left
         out, refine = [], None
         for side, need in ((left, need_left), (right, need_right)):
-            totals = side[:, :, -1:]
+            # The largest class left of each boundary, and right of it: each reduction made once serves
+            # both the exact gains at the boundaries and the bounds of the blocks between them.
+            largest, largest_right = side.max(axis=0), (side[:, :, -1:] - side).max(axis=0)
             # Exact gains at the boundaries that are thresholds.
-            at_boundaries = side.max(axis=0) + (totals - side).max(axis=0)
+            at_boundaries = largest + largest_right
             exact = np.where(self.boundary_valid[j][None], at_boundaries, -np.inf).max(axis=1)
             # A split inside block b: its left totals lie between boundaries b and b + 1.
-            bound = side[:, :, 1:].max(axis=0) + (totals - side[:, :, :-1]).max(axis=0)
+            bound = largest[:, 1:] + largest_right[:, :-1]
             wanted = bound > np.maximum(need, exact)[:, None]
             refine = wanted if refine is None else refine | wanted
             out.append((exact, bound, side))
@@ -252,17 +257,23 @@ class SplitBlocks:
             positions = blocks[:, None] * s + np.arange(s)[None]
             inside = positions < self.n
             positions = np.minimum(positions, self.n - 1)
-            # The root columns' ranks of the block's rows, read straight from the table (only these
-            # few positions are needed, not every column's ranks in j's order).
-            member = support.rank[columns[rows, None], support.cols[j][positions]] <= ranks[rows, None]
+            # The root columns' ranks of the block's rows, from every column's ranks in j's order
+            # (made once per support and column, in the narrowest type that holds them).
+            order_ranks = support.ranks_in_order(j)
+            member = order_ranks[columns[rows, None], positions] <= ranks.astype(order_ranks.dtype)[rows, None]
             member &= inside
             usable = self.valid[j][positions] & inside
-            weighted, whole = support.weighted[j], support.cumulative[j]
-            cum_left = np.stack([np.cumsum(np.where(member, weighted[c][positions], 0), axis=1)
-                                 for c in range(n_classes)]) + left[:, rows, blocks][:, :, None]
-            cum_right = np.stack([whole[c][positions] for c in range(n_classes)]) - cum_left
+            # Every class at once (class × block read × position), gathered with np.take so that the
+            # arrays stay C-ordered and the maxima over classes reduce their outer axis.
+            # In the weights' type: the grids' sums of whole weights are whole, so casting them is exact.
+            kind = support.weighted[j].dtype
+            cum_left = np.take(support.weighted[j], positions, axis=1)
+            cum_left *= member
+            np.cumsum(cum_left, axis=2, out=cum_left)
+            cum_left += left[:, rows, blocks].astype(kind)[:, :, None]
+            cum_right = np.take(support.cumulative[j], positions, axis=1) - cum_left
             for (exact, bound, side), cum in zip(out, (cum_left, cum_right)):
-                gain = cum.max(axis=0) + (side[:, rows, -1:] - cum).max(axis=0)
+                gain = cum.max(axis=0) + (side[:, rows, -1:].astype(kind) - cum).max(axis=0)
                 best = np.where(usable, gain, -np.inf).max(axis=1)
                 np.maximum.at(exact, rows, best)
                 bound[rows, blocks] = -np.inf                                    # read: its gain is exact

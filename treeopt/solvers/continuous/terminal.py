@@ -46,12 +46,23 @@ __all__ = ["leaf_loss", "threshold_positions", "best_depth_one", "split_columns"
 #: A column with thresholds at this share of its positions or more is read whole (see SupportColumns).
 DENSE_SHARE = 0.75
 
+#: A column with thresholds at this share of its positions or fewer is summed segment by segment
+#: (see :func:`_left_of_thresholds`).
+SPARSE_SHARE = 0.1
+
 #: Supports whose cost-weighted total stays below this are summed in int32 when their weights are whole.
 INT32_TOTAL = 2 ** 30
+
+#: With more than two classes, supports whose cost-weighted total stays below this are summed in
+#: int16 when their weights are whole (every partial sum the kernels form is at most the total).
+INT16_TOTAL = 2 ** 15 - 1
 
 #: Supports with at most this many (column × column × row) entries are read all columns at once
 #: (one pass per batch rather than one per column: fewer, larger array operations).
 TOGETHER = 1 << 20
+
+#: Ranks below this are held as int16 where the kernels read them (a rank is below the table's row count).
+INT16_LIMIT = 2 ** 15
 
 #: A depth-two batch handles about this many (root threshold × class × row × column) entries, so that
 #: one unit of work stays short.
@@ -189,12 +200,17 @@ class SupportColumns:
         # traffic of float64 in the cumulative sums that dominate the solver's time.
         integral = bool(np.all(weighted == np.round(weighted))) and float(weighted.sum()) < INT32_TOTAL
         kind = np.int32 if integral else cw.dtype
+        # Several classes: the per-column kernel's passes over (class × batch × support) arrays cost
+        # about their bytes, so small whole-weight supports use int16. (Two classes keep int32: the
+        # all-columns kernel's cumulative sum across columns is vectorised for int32, not int16.)
+        if integral and cw.shape[1] > 2 and float(weighted.sum()) < INT16_TOTAL:
+            kind = np.int16
         by_class = cw.T.astype(kind)                              # classes × rows, gathered once per column
         self.weighted = [by_class[:, order] for order in cols]   # classes × support
         self.positions = _valid_positions(cols, rank)
         self.threshold_positions = list(self.positions)          # the thresholds, dense columns too
         # Each column's cumulative class weights at its thresholds (classes × thresholds), and its total.
-        cumulative = [np.cumsum(w, axis=1) for w in self.weighted]
+        cumulative = [np.cumsum(w, axis=1, dtype=kind) for w in self.weighted]
         # A column whose values are nearly all distinct is read at every position (a view, no copy),
         # the few positions between equal values made unusable by an infinite loss.
         self.blocked = []
@@ -207,12 +223,22 @@ class SupportColumns:
                 self.positions[j] = slice(0, n_positions)
             else:
                 self.blocked.append(None)
-        self.at_thresholds = [c[:, p] for c, p in zip(cumulative, self.positions)]
+        # In the weights' own type (int32 for whole weights; numpy's cumulative sum widens to int64),
+        # so that the kernels' arithmetic on them stays in the narrow type.
+        self.at_thresholds = [c[:, p].astype(kind) for c, p in zip(cumulative, self.positions)]
         self.total = cumulative[0][:, -1] if cumulative else np.zeros(cw.shape[1])
         self.cumulative = cumulative                              # per column: classes × support
         self.sorted_ranks = [rank[j, order] for j, order in enumerate(cols)]
+        # Columns with few thresholds: where each segment between two thresholds starts (the last
+        # one, after the last threshold, is never needed); None for the others.
+        self.segment_starts = [np.concatenate(([0], p + 1)) if len(p) <= SPARSE_SHARE * max(1, cols.shape[1] - 1)
+                               else None for p in self.threshold_positions]
+        self._keys = self._stacked = None
         self._ranks: dict = {}
         self._together = None
+        # The kernels gather every column's ranks of a batch's rows and compare them with the root
+        # thresholds' ranks: the narrowest type that holds them halves that traffic on small tables.
+        self.rank_type = np.int16 if rank.shape[1] <= INT16_LIMIT else rank.dtype
         if cw.shape[1] == 2:
             # Two classes: a leaf's loss is (weight - |class 0 - class 1|) / 2, so one cumulative sum
             # of the class difference per column does (see _two_class_column).
@@ -229,13 +255,14 @@ class SupportColumns:
 
     def all_columns(self) -> tuple:
         """What :func:`_all_columns` reads, made once: every column's ranks of the rows in every
-        column's order (root column × column × position), each column's threshold positions padded
-        to one width by repeating its first (column × width), which columns have none, the rows'
-        class difference in each column's order and the support's cumulative difference at those
-        positions (two classes, see :func:`_two_class_column`)."""
+        column's order (root column × position × column, as :attr:`rank_type`), each column's
+        threshold positions padded to one width by repeating its first, as indices into the
+        flattened (position × column) axis (column × width), which columns have none, the rows'
+        class difference in each column's order (position × column) and the support's cumulative
+        difference at those positions (column × width; two classes, see :func:`_two_class_column`)."""
         if self._together is None:
-            n_columns = self.cols.shape[0]
-            ranks = self.rank[:, self.cols]                             # root column × column × position
+            n_columns, n = self.cols.shape
+            ranks = self.rank[:, self.cols.T].astype(self.rank_type)       # root column × position × column
             width = max(1, max(len(p) for p in self.threshold_positions))
             at = np.zeros((n_columns, width), dtype=np.int64)
             for j, p in enumerate(self.threshold_positions):
@@ -243,16 +270,43 @@ class SupportColumns:
                     at[j] = p[0]
                     at[j, :len(p)] = p
             empty = np.array([not len(p) for p in self.threshold_positions])
-            difference = np.stack(self.difference)                             # column × position
+            difference = np.stack(self.difference, axis=1)                     # position × column
             whole = np.stack([d[p] for d, p in zip(self.difference_at_all, at)])   # column × width
-            self._together = (ranks, at, empty, difference, whole)
+            flat = (at * n_columns + np.arange(n_columns)[:, None]).ravel()
+            self._together = (ranks, flat, empty, difference, whole.astype(difference.dtype))
         return self._together
 
+    def left_sizes(self, columns: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+        """How many of the support's rows each root threshold (``rank[columns[b]] <= ranks[b]``)
+        sends left: one :func:`numpy.searchsorted` for the whole batch, in every column's sorted
+        ranks laid end to end, each column's shifted above the one before (by the table's row count,
+        which every rank is below), so that the concatenation is sorted.
+
+        Examples
+        --------
+        >>> rank = np.array([[0, 1, 2, 3], [0, 1, 0, 1]], dtype=np.int32)
+        >>> cols = np.array([[0, 1, 2, 3], [0, 2, 1, 3]], dtype=np.int32)
+        >>> SupportColumns(cols, rank, np.eye(2)[[0, 0, 1, 1]]).left_sizes(np.array([0, 1, 1]), np.array([2, 0, 1])).tolist()
+        [3, 2, 4]
+        """
+        n_columns, n = self.cols.shape
+        shift = self.rank.shape[1]
+        if self._keys is None:
+            self._keys = (np.stack(self.sorted_ranks).astype(np.int64) + np.arange(n_columns)[:, None] * shift).ravel()
+        return np.searchsorted(self._keys, columns * shift + ranks, side="right") - columns * n
+
+    def stacked_cumulative(self) -> np.ndarray:
+        """Every column's cumulative class weights in one array (column × class × position)."""
+        if self._stacked is None:
+            self._stacked = np.stack(self.cumulative)
+        return self._stacked
+
     def ranks_in_order(self, j: int) -> np.ndarray:
-        """``rank[:, cols[j]]``: every column's rank of the support's rows in column ``j``'s order."""
+        """``rank[:, cols[j]]``: every column's rank of the support's rows in column ``j``'s order (as
+        :attr:`rank_type`)."""
         made = self._ranks.get(j)
         if made is None:
-            made = self._ranks[j] = self.rank[:, self.cols[j]]
+            made = self._ranks[j] = self.rank[:, self.cols[j]].astype(self.rank_type)
         return made
 
 
@@ -387,8 +441,8 @@ def depth_two_steps(support: SupportColumns, columns: np.ndarray, ranks: np.ndar
     (2, [0.2])
     """
     n_batch, n_columns = len(columns), len(support.weighted)
-    at = np.array([np.searchsorted(support.sorted_ranks[f], r, side="right") - 1 for f, r in zip(columns, ranks)])
-    total_left = np.stack([support.cumulative[f][:, p] for f, p in zip(columns, at)]).astype(float)   # batch × classes
+    at = support.left_sizes(columns, ranks) - 1                   # each left child's last position in its column
+    total_left = support.stacked_cumulative()[columns, :, at].astype(float)   # batch × classes
     total_right = support.total[None].astype(float) - total_left
     weight_left, weight_right = total_left.sum(axis=1), total_right.sum(axis=1)
     leaf_left = weight_left - total_left.max(axis=1) + penalty
@@ -457,14 +511,19 @@ def _all_columns(support: SupportColumns, columns: np.ndarray, ranks: np.ndarray
     """The best split's gain on every column of both children of each root threshold (batch × column),
     for two classes.
 
-    :func:`_two_class_column` for all columns at once: the same sums over (batch × column ×
-    position) arrays, each column's threshold positions gathered at one width (a repeated position
-    changes no extreme)."""
-    ranks_all, at, empty, difference, whole = support.all_columns()
-    member = ranks_all[columns] <= ranks[:, None, None]                        # batch × column × position
+    :func:`_two_class_column` for all columns at once: the same sums over (batch × position ×
+    column) arrays, each column's threshold positions gathered at one width (a repeated position
+    changes no extreme). With the columns innermost, the cumulative sum along the positions adds
+    whole rows of columns at a time (vectorised), where along a contiguous last axis each sum would
+    wait for the one before. The gather is one :func:`numpy.take` along the flattened (position ×
+    column) axis into a C-ordered (batch × column × width) array, whose extremes then reduce the
+    contiguous last axis."""
+    ranks_all, flat, empty, difference, whole = support.all_columns()
+    n_batch, n_columns = len(columns), difference.shape[1]
+    member = ranks_all[columns] <= ranks.astype(ranks_all.dtype)[:, None, None]   # batch × position × column
     cumulative = member * difference[None]
-    np.cumsum(cumulative, axis=2, out=cumulative)
-    left = np.take_along_axis(cumulative, at[None], axis=2)                    # left child, left of each threshold
+    np.cumsum(cumulative, axis=1, out=cumulative)
+    left = np.take(cumulative.reshape(n_batch, -1), flat, axis=1).reshape(n_batch, n_columns, -1)
     extremes = [left.max(axis=2), left.min(axis=2)]
     np.subtract(whole[None], left, out=left)                                    # right child
     extremes += [left.max(axis=2), left.min(axis=2)]
@@ -484,28 +543,53 @@ def _column(support: SupportColumns, j: int, columns: np.ndarray, ranks: np.ndar
 
     A split of a child with class totals ``T`` loses ``W - max_c a_c - max_c (T_c - a_c)``, with
     ``a`` the class totals left of the split: the gain is the two maxima's sum (``-inf`` without a
-    threshold)."""
+    threshold). Every class is held in one (class × batch × position) array with the class first,
+    so each step below is one array operation for all classes, and the maxima over classes reduce
+    the outer axis (elementwise maxima of contiguous slabs)."""
     weighted, valid, blocked = support.weighted[j], support.positions[j], support.blocked[j]
     if blocked is None and not len(valid):
         return np.full(len(columns), -np.inf), np.full(len(columns), -np.inf)
-    member = support.ranks_in_order(j)[columns] <= ranks[:, None]               # batch × support
-    terms = None
-    for c in range(weighted.shape[0]):
-        a = member * weighted[c]
-        np.cumsum(a, axis=1, out=a)
-        a = a[:, valid]                                     # left child, left of the split
-        b = support.at_thresholds[j][c][None] - a          # right child, left of the split
-        four = (a, total_left[:, c, None] - a, b, total_right[:, c, None] - b)
-        if terms is None:
-            terms = [t.copy() if t is a else t for t in four]
-        else:
-            for kept, t in zip(terms, four):
-                np.maximum(kept, t, out=kept)
-    left_gain, right_gain = terms[0] + terms[1], terms[2] + terms[3]
+    order_ranks = support.ranks_in_order(j)
+    member = order_ranks[columns] <= ranks.astype(order_ranks.dtype)[:, None]   # batch × support
+    # Written into a C-ordered array: left to itself, numpy would lay the product out class-innermost
+    # (the operands' order), and every reduction over classes below would then stride across memory.
+    a = np.empty((weighted.shape[0], *member.shape), dtype=weighted.dtype)      # class × batch × support
+    np.multiply(member[None], weighted[:, None], out=a)
+    a = _left_of_thresholds(a, valid, support.segment_starts[j])   # left child, left of the split
+    b = support.at_thresholds[j][:, None] - a              # right child, left of the split
+    # The children's totals in the weights' type (whole numbers when the weights are): no pass
+    # below widens to float.
+    totals_left = total_left.T.astype(a.dtype)[:, :, None]
+    totals_right = total_right.T.astype(a.dtype)[:, :, None]
+    left_gain = a.max(axis=0) + (totals_left - a).max(axis=0)
+    right_gain = b.max(axis=0) + (totals_right - b).max(axis=0)
     if blocked is not None:
-        left_gain -= blocked
-        right_gain -= blocked
-    return left_gain.max(axis=1), right_gain.max(axis=1)
+        left_gain = left_gain - blocked
+        right_gain = right_gain - blocked
+    return left_gain.max(axis=1).astype(float), right_gain.max(axis=1).astype(float)
+
+
+def _left_of_thresholds(values: np.ndarray, valid, starts: np.ndarray | None) -> np.ndarray:
+    """The sums of ``values`` (last axis: a column's positions) up to each threshold position ``valid``.
+
+    With few thresholds (``starts`` given: where each segment between two thresholds begins), one
+    :meth:`numpy.ufunc.reduceat` sums each segment and a cumulative sum runs over the segments
+    alone; otherwise one cumulative sum runs over every position (in place) and the thresholds are
+    gathered with :func:`numpy.take` (C-ordered) or sliced (every position).
+
+    Examples
+    --------
+    >>> values = np.array([[1, -1, 1, 1, -1]])
+    >>> _left_of_thresholds(values.copy(), np.array([1, 3]), None).tolist()
+    [[0, 2]]
+    >>> _left_of_thresholds(values.copy(), np.array([1, 3]), np.array([0, 2, 4])).tolist()
+    [[0, 2]]
+    """
+    if starts is not None:
+        segments = np.add.reduceat(values, starts, axis=-1)[..., :-1]
+        return np.cumsum(segments, axis=-1, dtype=values.dtype)
+    np.cumsum(values, axis=-1, out=values)
+    return values[..., valid] if isinstance(valid, slice) else np.take(values, valid, axis=-1)
 
 
 def _two_class_column(support: SupportColumns, j: int, columns: np.ndarray, ranks: np.ndarray,
@@ -522,10 +606,10 @@ def _two_class_column(support: SupportColumns, j: int, columns: np.ndarray, rank
     valid = support.threshold_positions[j]
     if not len(valid):
         return np.full(len(columns), -np.inf), np.full(len(columns), -np.inf)
-    member = support.ranks_in_order(j)[columns] <= ranks[:, None]               # batch × support
-    cumulative = member * support.difference[j]
-    np.cumsum(cumulative, axis=1, out=cumulative)
-    left = cumulative[:, valid]                            # left child, left of each threshold
+    order_ranks = support.ranks_in_order(j)
+    member = order_ranks[columns] <= ranks.astype(order_ranks.dtype)[:, None]   # batch × support
+    # Left child, left of each threshold.
+    left = _left_of_thresholds(member * support.difference[j], valid, support.segment_starts[j])
     high_left, low_left = left.max(axis=1), left.min(axis=1)
     np.subtract(support.difference_at_thresholds[j][None], left, out=left)     # right child
     high_right, low_right = left.max(axis=1), left.min(axis=1)
