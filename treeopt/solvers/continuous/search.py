@@ -412,7 +412,7 @@ class ContinuousSearch(Solver):
             self._count("depth_two")
         thresholds, cumulative, totals = [], [], []
         # Below one error only trees without errors are left, and a threshold is kept only if the
-        # classes on its two sides leave such a tree room (leaf_counts.threshold_classes).
+        # classes on its two sides leave such a tree room (leaf_counts.split_floors).
         target = min(start[0], budget)
         by_classes = counted and self._tie > 0 and target <= self._least_error
         dropped = np.inf                             # the least bound of a threshold not kept

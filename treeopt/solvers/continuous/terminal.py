@@ -223,9 +223,9 @@ class SupportColumns:
                 self.positions[j] = slice(0, n_positions)
             else:
                 self.blocked.append(None)
-        # In the weights' own type (int32 for whole weights; numpy's cumulative sum widens to int64),
-        # so that the kernels' arithmetic on them stays in the narrow type.
-        self.at_thresholds = [c[:, p].astype(kind) for c, p in zip(cumulative, self.positions)]
+        # In the weights' own type (the cumulative sums above are), so that the kernels' arithmetic on
+        # them stays in the narrow type.
+        self.at_thresholds = [c[:, p] for c, p in zip(cumulative, self.positions)]
         self.total = cumulative[0][:, -1] if cumulative else np.zeros(cw.shape[1])
         self.cumulative = cumulative                              # per column: classes × support
         self.sorted_ranks = [rank[j, order] for j, order in enumerate(cols)]
@@ -300,6 +300,22 @@ class SupportColumns:
         if self._stacked is None:
             self._stacked = np.stack(self.cumulative)
         return self._stacked
+
+    def goes_left(self, j: int, columns: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+        """Which of the support's rows, in column ``j``'s order, each root threshold of a batch
+        (``rank[columns[b]] <= ranks[b]``) sends left (batch × support). The thresholds' ranks are cast
+        to :attr:`rank_type` first, so that the comparison runs in the narrow type.
+
+        Examples
+        --------
+        >>> rank = np.array([[0, 1, 2, 3], [0, 1, 0, 1]], dtype=np.int32)
+        >>> cols = np.array([[0, 1, 2, 3], [0, 2, 1, 3]], dtype=np.int32)
+        >>> support = SupportColumns(cols, rank, np.eye(2)[[0, 0, 1, 1]])
+        >>> support.goes_left(1, np.array([0]), np.array([1])).astype(int).tolist()   # x0 <= rank 1, in x1's order
+        [[1, 0, 1, 0]]
+        """
+        order_ranks = self.ranks_in_order(j)
+        return order_ranks[columns] <= ranks.astype(order_ranks.dtype)[:, None]
 
     def ranks_in_order(self, j: int) -> np.ndarray:
         """``rank[:, cols[j]]``: every column's rank of the support's rows in column ``j``'s order (as
@@ -549,8 +565,7 @@ def _column(support: SupportColumns, j: int, columns: np.ndarray, ranks: np.ndar
     weighted, valid, blocked = support.weighted[j], support.positions[j], support.blocked[j]
     if blocked is None and not len(valid):
         return np.full(len(columns), -np.inf), np.full(len(columns), -np.inf)
-    order_ranks = support.ranks_in_order(j)
-    member = order_ranks[columns] <= ranks.astype(order_ranks.dtype)[:, None]   # batch × support
+    member = support.goes_left(j, columns, ranks)                             # batch × support
     # Written into a C-ordered array: left to itself, numpy would lay the product out class-innermost
     # (the operands' order), and every reduction over classes below would then stride across memory.
     a = np.empty((weighted.shape[0], *member.shape), dtype=weighted.dtype)      # class × batch × support
@@ -606,8 +621,7 @@ def _two_class_column(support: SupportColumns, j: int, columns: np.ndarray, rank
     valid = support.threshold_positions[j]
     if not len(valid):
         return np.full(len(columns), -np.inf), np.full(len(columns), -np.inf)
-    order_ranks = support.ranks_in_order(j)
-    member = order_ranks[columns] <= ranks.astype(order_ranks.dtype)[:, None]   # batch × support
+    member = support.goes_left(j, columns, ranks)                             # batch × support
     # Left child, left of each threshold.
     left = _left_of_thresholds(member * support.difference[j], valid, support.segment_starts[j])
     high_left, low_left = left.max(axis=1), left.min(axis=1)
