@@ -64,9 +64,12 @@ TOGETHER = 1 << 20
 #: Ranks below this are held as int16 where the kernels read them (a rank is below the table's row count).
 INT16_LIMIT = 2 ** 15
 
-#: A depth-two batch handles about this many (root threshold × class × row × column) entries, so that
-#: one unit of work stays short.
-BATCH_ENTRIES = 1 << 19
+#: A depth-two batch handles about this many (root threshold × class × row × column) entries. Few enough
+#: that one unit of work stays short and a batch's arrays stay in the processor's cache (per root
+#: threshold, a larger batch costs more, not less, once they do not); and few enough that a batch
+#: rarely evaluates thresholds that the results of its first ones would have closed (a sequential
+#: order, ConTree's, evaluates each threshold only after its neighbours' bounds are known).
+BATCH_ENTRIES = 1 << 16
 
 
 def _side(a: np.ndarray) -> np.ndarray:
@@ -175,8 +178,8 @@ def batch_size(n_support: int, n_classes: int, n_columns: int, limit: int) -> in
 
     Examples
     --------
-    >>> batch_size(1000, 2, 4, 64), batch_size(10_000, 2, 8, 64), batch_size(10**6, 2, 4, 64)
-    (64, 3, 1)
+    >>> batch_size(100, 2, 4, 64), batch_size(1000, 2, 4, 64), batch_size(10**6, 2, 4, 64)
+    (64, 8, 1)
     """
     return max(1, min(limit, BATCH_ENTRIES // max(1, n_support * n_classes * n_columns)))
 
