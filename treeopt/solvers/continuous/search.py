@@ -580,7 +580,7 @@ class ContinuousSearch(Solver):
                 frame.least_evaluated = min(frame.least_evaluated, lo + hi)
                 if lo + hi < frame.best:
                     frame.best = lo + hi
-                    best_split = (f, r, split_columns(by_left[row], lo), split_columns(by_right[row], hi))
+                    best_split = (f, r, (by_left[row], lo), (by_right[row], hi))
             if best_split is not None:
                 frame.tree = ("pending", *best_split)
             self.expansions += len(chosen)
@@ -590,13 +590,16 @@ class ContinuousSearch(Solver):
         if best_split is not None:
             frame.tree = self._depth_two_tree(cols, *best_split)
 
-    def _depth_two_tree(self, cols, f, r, left_columns=None, right_columns=None):
+    def _depth_two_tree(self, cols, f, r, left=None, right=None):
         """The tree of a depth-two split found by the terminal solver: its children's best depth-one
-        trees, searched on the columns that can hold them (all by default)."""
+        trees, searched on the columns that can hold them (:func:`.terminal.split_columns` of each
+        child's per-column costs and optimum, ``left`` and ``right``; all columns by default). The
+        columns are chosen here, once, not at each improvement of the search."""
         chosen = self._rank[f][cols] <= r
         n = cols.shape[0]
         children = []
-        for part, columns in ((cols[chosen].reshape(n, -1), left_columns), (cols[~chosen].reshape(n, -1), right_columns)):
+        for part, costs in ((cols[chosen].reshape(n, -1), left), (cols[~chosen].reshape(n, -1), right)):
+            columns = None if costs is None else split_columns(*costs)
             _, split = best_depth_one(part, self._rank, self._cw, penalty=self._lambda, columns=columns)
             children.append(_LEAF if split is None else ("split", *split, _LEAF, _LEAF))
         return ("split", f, r, *children)
