@@ -14,7 +14,9 @@ Dynamic Programming with Branch-and-Bound*, AAAI 2025, section 3). This module r
   bound closes the interval's neighbours even when the split itself is ruled out;
 * the terminal depth-two solver (:mod:`.terminal`, section 4.3) for the last two levels, whose
   children read only the columns their neighbours' per-column costs leave open
-  (:mod:`.column_bounds`);
+  (:mod:`.column_bounds`); a support whose root thresholds all fit in one of its batches evaluates
+  them all at once (``whole_depth_two``), where the interval search's bookkeeping would cost more
+  than the thresholds it closes;
 * a memo of subproblems by (depth, support), results and lower bounds alike;
 * a subproblem's first batch tries the best root split of its nearest solved sibling (the child
   on the same side of a nearby threshold of the same parent column): nested supports that differ
@@ -68,7 +70,7 @@ from ...sorted_columns import SortedDataset
 from ...tree import Tree
 from ..base import EPS, QueueEntry, Solver
 from ..capabilities import Capabilities
-from ..slices import SliceClock
+from ..slices import SliceClock, drain
 from ..switches import Switches, bound, first_incumbent, search_order, subsolver
 from .anytime import DiscrepancySearch, cart_floor
 from .intervals import IntervalSearch
@@ -116,7 +118,7 @@ class ContinuousSearch(Solver):
         certifies the best tree.
     strategies : dict of str to bool, optional
         Switch off the ``depth_two`` subsolver (the depth-two levels are then searched like deeper
-        ones), the ``shallower_start`` or ``cart_start`` first incumbent, the
+        ones) or its ``whole_depth_two`` path for small supports, the ``shallower_start`` or ``cart_start`` first incumbent, the
         ``discrepancy_search`` passes that find good trees before the exact search (both from depth
         three on, ``treeopt.solvers.continuous.anytime``), the ``larger_child_first`` and
         ``interval_budget`` orders of a split's children, ``sibling_split_first`` (a subproblem
@@ -139,7 +141,7 @@ class ContinuousSearch(Solver):
     ['cart_start', 'class_count_bound', 'column_bounds', 'depth_two', 'discrepancy_search', 'interval_budget',
      'interval_pruning', 'larger_child_first', 'leaf_bound', 'leaf_lookahead', 'leaf_support', 'one_error_budget',
      'perfect_depth_bound', 'pure_side_dominance', 'shallower_start', 'sibling_split_first', 'split_blocks',
-     'upper_bound_pass_down']
+     'upper_bound_pass_down', 'whole_depth_two']
     """
 
     name = "continuous"
@@ -177,6 +179,9 @@ class ContinuousSearch(Solver):
                                         "its bound closes the neighbours"),
         subsolver("depth_two", "Brița et al. (AAAI 2025) section 4.3: the terminal depth-two solver, one pass per "
                                "root threshold"),
+        subsolver("whole_depth_two", "a depth-two support whose root thresholds all fit in one batch of the terminal "
+                                     "solver (section 4.3 of Brița et al., AAAI 2025) evaluates them all at once, "
+                                     "without the interval search"),
         first_incumbent("shallower_start", "a support's best tree one level shallower (solved under the same "
                                            "budget) starts its search, so its children get tight budgets at once"),
         first_incumbent("cart_start", "Breiman et al., Classification and Regression Trees (1984): the Gini-greedy "
@@ -379,6 +384,16 @@ class ContinuousSearch(Solver):
         known = self._memo.get(key)
         if known is not None and (known[1] is not None or known[0] >= budget):
             return known
+        if depth == 2 and self.bounds["depth_two"] and self.bounds["whole_depth_two"]:
+            whole = self._whole_depth_two(cols, leaf)
+            if whole is not None:
+                cost, tree = whole
+                result = self._memo[key] = (cost, tree) if cost < budget else (cost, None)
+                parent = self._parent_of(path)
+                if parent is not None and tree[0] == "split":
+                    f, r, goes_left = path[-1]
+                    parent.best_splits.setdefault((f, goes_left, depth), {})[r] = (tree[1], tree[2])
+                return result
         start, shallower = (leaf, _LEAF), None       # the support's optimum (or a bound) at depth - 1
         if depth >= 3 and self.bounds["shallower_start"]:
             self._count("shallower_start")
@@ -466,6 +481,35 @@ class ContinuousSearch(Solver):
             f, r, goes_left = path[-1]
             parent.best_splits.setdefault((f, goes_left, depth), {})[r] = (frame.tree[1], frame.tree[2])
         return result
+
+    def _whole_depth_two(self, cols: np.ndarray, leaf: float):
+        """A small support's optimum at depth two, every root threshold in one batch; None for a support
+        whose thresholds do not fit in one batch (:func:`.terminal.batch_size`).
+
+        When one batch holds them all, the interval search's bookkeeping (its heap, the bounds of each
+        interval, a unit of work per batch) costs more than the thresholds it would close: every
+        threshold is evaluated instead, and the optimum is exact without any bound.
+        """
+        support = SupportColumns(cols, self._rank, self._cw)
+        ranks = support.sorted_ranks
+        positions = support.threshold_positions
+        n_thresholds = sum(len(p) for p in positions)
+        if not n_thresholds:
+            return leaf, _LEAF
+        if batch_size(cols.shape[1], self._cw.shape[1], cols.shape[0], n_thresholds) < n_thresholds:
+            return None
+        self._count("whole_depth_two")
+        columns = np.repeat(np.arange(len(positions)), [len(p) for p in positions])
+        roots = np.concatenate([ranks[f][p] for f, p in enumerate(positions)])
+        left, right, by_left, by_right, _ = drain(depth_two_steps(support, columns, roots, penalty=self._lambda))
+        costs = left + right
+        best = int(np.argmin(costs))
+        self.expansions += n_thresholds
+        if costs[best] >= leaf:
+            return leaf, _LEAF
+        f, r = int(columns[best]), int(roots[best])
+        return float(costs[best]), self._depth_two_tree(cols, f, r, (by_left[best], float(left[best])),
+                                                        (by_right[best], float(right[best])))
 
     def _undominated(self, positions: np.ndarray, first_other: int, other_last: int) -> np.ndarray:
         """The thresholds of one column (positions in its sorted order) that are not dominated.
