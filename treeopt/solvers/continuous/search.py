@@ -484,7 +484,7 @@ class ContinuousSearch(Solver):
 
     def _whole_depth_two(self, cols: np.ndarray, leaf: float):
         """A small support's optimum at depth two, every root threshold in one batch; None for a support
-        whose thresholds do not fit in one batch (:func:`.terminal.batch_size`).
+        whose thresholds do not fit in one batch (:meth:`.terminal.SupportColumns.batch_size`).
 
         When one batch holds them all, the interval search's bookkeeping (its heap, the bounds of each
         interval, a unit of work per batch) costs more than the thresholds it would close: every
@@ -496,7 +496,7 @@ class ContinuousSearch(Solver):
         n_thresholds = sum(len(p) for p in positions)
         if not n_thresholds:
             return leaf, _LEAF
-        if batch_size(cols.shape[1], self._cw.shape[1], cols.shape[0], n_thresholds) < n_thresholds:
+        if support.batch_size(n_thresholds) < n_thresholds:
             return None
         self._count("whole_depth_two")
         columns = np.repeat(np.arange(len(positions)), [len(p) for p in positions])
@@ -583,7 +583,7 @@ class ContinuousSearch(Solver):
         search = frame.search
         clock = SliceClock(self.unit_budget)          # a large support's setup (and each batch) comes in slices
         support = SupportColumns(cols, self._rank, self._cw)
-        size = batch_size(cols.shape[1], self._cw.shape[1], cols.shape[0], BATCH_LIMIT)
+        size = support.batch_size(BATCH_LIMIT)
         neighbours = blocks = None
         # Two-class supports small enough to read every column at once are read so even when large
         # enough for blocks: that pass costs less than bounding blocks column by column.

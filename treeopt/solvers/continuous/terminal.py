@@ -65,12 +65,21 @@ TOGETHER = 1 << 20
 #: Ranks below this are held as int16 where the kernels read them (a rank is below the table's row count).
 INT16_LIMIT = 2 ** 15
 
-#: A depth-two batch handles about this many (root threshold × class × row × column) entries. Few enough
-#: that one unit of work stays short and a batch's arrays stay in the processor's cache (per root
-#: threshold, a larger batch costs more, not less, once they do not); and few enough that a batch
-#: rarely evaluates thresholds that the results of its first ones would have closed (a sequential
-#: order, ConTree's, evaluates each threshold only after its neighbours' bounds are known).
-BATCH_ENTRIES = 1 << 16
+#: A depth-two batch handles about this many (root threshold × class × row × column) entries, so that
+#: one unit of work stays short.
+BATCH_ENTRIES = 1 << 19
+
+#: ... and a batch of the two-class all-columns kernel (:attr:`SupportColumns.together`) about this many:
+#: its cost per batch is small, so a smaller batch costs little, and it rarely evaluates thresholds that
+#: the results of its first ones would have closed (a sequential order, ConTree's, evaluates each
+#: threshold only after its neighbours' bounds are known); its arrays also stay in the processor's
+#: cache, where a larger batch costs more per root threshold, not less. The per-column kernels keep
+#: the larger batches: their fixed cost per batch (a pass per column) outweighs the thresholds saved.
+TOGETHER_BATCH_ENTRIES = 1 << 16
+
+#: ... but it holds at least this many root thresholds (when the limit allows): on wide supports fewer
+#: would make its fixed cost per batch the larger part.
+TOGETHER_FEWEST = 8
 
 
 def _side(a: np.ndarray) -> np.ndarray:
@@ -169,15 +178,19 @@ def split_columns(by_column: np.ndarray, best: float) -> list:
     return np.flatnonzero(by_column <= best + 1e-9 * max(1.0, abs(best))).tolist()
 
 
-def batch_size(n_support: int, n_classes: int, n_columns: int, limit: int) -> int:
-    """How many root thresholds one depth-two batch evaluates (at least one, at most ``limit``).
+def batch_size(n_support: int, n_classes: int, n_columns: int, limit: int, entries: int | None = None) -> int:
+    """How many root thresholds one depth-two batch of about ``entries`` entries (:data:`BATCH_ENTRIES`
+    by default) evaluates (at least one, at most ``limit``).
 
     Examples
     --------
-    >>> batch_size(100, 2, 4, 64), batch_size(1000, 2, 4, 64), batch_size(10**6, 2, 4, 64)
-    (64, 8, 1)
+    >>> batch_size(1000, 2, 4, 64), batch_size(10_000, 2, 8, 64), batch_size(10**6, 2, 4, 64)
+    (64, 3, 1)
+    >>> batch_size(1000, 2, 4, 64, entries=TOGETHER_BATCH_ENTRIES)
+    8
     """
-    return max(1, min(limit, BATCH_ENTRIES // max(1, n_support * n_classes * n_columns)))
+    entries = BATCH_ENTRIES if entries is None else entries
+    return max(1, min(limit, entries // max(1, n_support * n_classes * n_columns)))
 
 
 class SupportColumns:
@@ -299,6 +312,23 @@ class SupportColumns:
     def difference_at_thresholds(self) -> list:
         """Two classes: per column, the cumulative class difference at its thresholds."""
         return [d[p] for d, p in zip(self.difference_at_all, self.threshold_positions)]
+
+    def batch_size(self, limit: int) -> int:
+        """How many root thresholds one depth-two batch on this support evaluates (at most ``limit``):
+        :func:`batch_size` of :data:`BATCH_ENTRIES`, or of :data:`TOGETHER_BATCH_ENTRIES` but at least
+        :data:`TOGETHER_FEWEST` when the all-columns kernel reads it.
+
+        Examples
+        --------
+        >>> rank = np.array([[0, 1, 2, 3], [0, 1, 0, 1]], dtype=np.int32)
+        >>> cols = np.array([[0, 1, 2, 3], [0, 2, 1, 3]], dtype=np.int32)
+        >>> SupportColumns(cols, rank, np.eye(2)[[0, 0, 1, 1]]).batch_size(64)
+        64
+        """
+        n_columns, n = self.cols.shape
+        if not self.together:
+            return batch_size(n, len(self.total), n_columns, limit)
+        return max(min(limit, TOGETHER_FEWEST), batch_size(n, len(self.total), n_columns, limit, TOGETHER_BATCH_ENTRIES))
 
     @property
     def together(self) -> bool:
