@@ -46,7 +46,9 @@ errors exists, proving that none has fewer leaves is most of the work, and four 
   the other side smallest is evaluated;
 * ``one_error_budget``: a subproblem asked below one error is asked for its best tree without
   errors or a proof that it has errors, an answer the memo serves to every later budget below one
-  error.
+  error;
+* ``perfect_depth_two`` (:mod:`.perfect_depth_two`): a depth-two support asked below one error gets
+  that answer from one pass per root column, for all its root thresholds at once.
 
 Without a depth budget (λ > 0) the search deepens, ``d = 1, 2, …``, and stops when the leaf-count
 bound of :mod:`treeopt.solvers.deepening` certifies the best tree.
@@ -74,6 +76,7 @@ from .anytime import DiscrepancySearch, cart_floor
 from .intervals import IntervalSearch
 from .column_bounds import ColumnBounds
 from .leaf_counts import least_cost, least_error, pure_runs, split_floors
+from .perfect_depth_two import fewest_leaves_without_errors
 from . import split_blocks
 from .terminal import (SupportColumns, batch_size, best_depth_one, depth_one_by_column, depth_two_steps, leaf_loss,
                        split_columns, threshold_positions)
@@ -122,7 +125,8 @@ class ContinuousSearch(Solver):
         ``interval_budget`` orders of a split's children, ``sibling_split_first`` (a subproblem
         tries its nearest solved sibling's best root split in its first batch), or
         ``one_error_budget`` (at λ = 0, a subproblem asked below one error looks for its best tree
-        without errors).
+        without errors), or the ``perfect_depth_two`` subsolver (at λ = 0 below one error, a
+        depth-two support's fewest leaves without errors for all root thresholds at once).
 
     Examples
     --------
@@ -138,8 +142,8 @@ class ContinuousSearch(Solver):
     >>> sorted(solver.prune_counts)  # doctest: +NORMALIZE_WHITESPACE
     ['cart_start', 'class_count_bound', 'column_bounds', 'depth_two', 'discrepancy_search', 'interval_budget',
      'interval_pruning', 'larger_child_first', 'leaf_bound', 'leaf_lookahead', 'leaf_support', 'one_error_budget',
-     'perfect_depth_bound', 'pure_side_dominance', 'shallower_start', 'sibling_split_first', 'split_blocks',
-     'upper_bound_pass_down']
+     'perfect_depth_bound', 'perfect_depth_two', 'pure_side_dominance', 'shallower_start', 'sibling_split_first',
+     'split_blocks', 'upper_bound_pass_down']
     """
 
     name = "continuous"
@@ -177,6 +181,10 @@ class ContinuousSearch(Solver):
                                         "its bound closes the neighbours"),
         subsolver("depth_two", "Brița et al. (AAAI 2025) section 4.3: the terminal depth-two solver, one pass per "
                                "root threshold"),
+        subsolver("perfect_depth_two", "Brița et al. (AAAI 2025) section 4.3's depth-two solver for trees without "
+                                       "errors (treeopt/solvers/continuous/perfect_depth_two.py): at λ = 0 below one "
+                                       "error, a depth-two support's fewest leaves without errors for every root "
+                                       "threshold of a column at once, from running class rank ranges"),
         first_incumbent("shallower_start", "a support's best tree one level shallower (solved under the same "
                                            "budget) starts its search, so its children get tight budgets at once"),
         first_incumbent("cart_start", "Breiman et al., Classification and Regression Trees (1984): the Gini-greedy "
@@ -379,6 +387,10 @@ class ContinuousSearch(Solver):
         known = self._memo.get(key)
         if known is not None and (known[1] is not None or known[0] >= budget):
             return known
+        if depth == 2 and self._tie and budget <= self._least_error and self.bounds["perfect_depth_two"]:
+            self._count("perfect_depth_two")
+            self._memo[key] = result = self._perfect_depth_two(cols, leaf)
+            return result if result[0] < budget else (result[0], None)
         start, shallower = (leaf, _LEAF), None       # the support's optimum (or a bound) at depth - 1
         if depth >= 3 and self.bounds["shallower_start"]:
             self._count("shallower_start")
@@ -503,6 +515,19 @@ class ContinuousSearch(Solver):
             f = int(clean[0])
             return 2 * self._lambda, ("split", f, int(before[f]), _LEAF, _LEAF)
         return self._least_error + self._lambda, None
+
+    def _perfect_depth_two(self, cols: np.ndarray, leaf: float):
+        """A depth-two support's optimum when only trees without errors can be below its budget.
+
+        Its best tree without errors (:mod:`.perfect_depth_two`) is the optimum, since every tree
+        with errors costs at least one error more than any tree without; when there is none, every
+        tree has errors and costs at least the least of its leaf and one error plus two leaves.
+        """
+        found = fewest_leaves_without_errors(cols, self._rank, self._label, self._cw.shape[1])
+        if found is None:
+            return min(leaf, self._least_error + 2 * self._lambda), None
+        leaves, f, r = found
+        return leaves * self._lambda, _LEAF if leaves == 1 else self._depth_two_tree(cols, f, r)
 
     def _parent_of(self, path: tuple):
         """The frame whose split made the child ``path`` when ``sibling_split_first`` is on (else None)."""
