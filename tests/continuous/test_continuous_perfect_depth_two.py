@@ -13,7 +13,8 @@ import pytest
 from test_continuous_leaf_counts import _expected, planted
 
 from treeopt import make_solver
-from treeopt.solvers.continuous.perfect_depth_two import WITH_ERRORS, fewest_leaves_without_errors, side_leaves
+from treeopt.solvers.continuous.perfect_depth_two import (WITH_ERRORS, fewest_leaves_without_errors, side_leaves,
+                                                        split_leaf_floors)
 
 
 def _classes(label, rows):
@@ -118,3 +119,23 @@ def test_the_solver_with_and_without_it_matches_the_oracle(on, depth, n_classes)
         assert result.tree.n_leaves == leaves
         if not on:
             assert solver.prune_counts["perfect_depth_two"] == 0
+
+
+@pytest.mark.parametrize("n_classes", [2, 3, 4])
+def test_side_floors_bound_the_fewest_leaves_of_each_side(n_classes):
+    """Below the exact fewest leaves of a depth-two tree without errors (at depth three), equal to them
+    up to two leaves, and no tree at all (at depth two) exactly where no depth-one tree is without errors."""
+    for seed in range(12):
+        rank, label = _table(seed, 24, 3, n_classes, 5)
+        rows = np.arange(24)
+        cols = np.argsort(rank, axis=1, kind="stable")
+        for depth in (2, 3):
+            left, right = split_leaf_floors(cols, rank, label, n_classes, depth=depth)
+            for f in range(3):
+                for q in range(23):
+                    for floor, side in ((left[f, q], cols[f][:q + 1]), (right[f, q + 1], cols[f][q + 1:])):
+                        exact = _side_by_enumeration(rank, label, side) if depth == 2 else \
+                            _by_enumeration(rank, label, side)
+                        assert floor <= exact, (seed, depth, f, q)
+                        if exact <= 2 or (depth == 2 and exact >= WITH_ERRORS):
+                            assert floor == exact, (seed, depth, f, q)

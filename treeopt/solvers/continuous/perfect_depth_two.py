@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["side_leaves", "fewest_leaves_without_errors"]
+__all__ = ["side_leaves", "fewest_leaves_without_errors", "split_leaf_floors"]
 
 #: The leaves of a side that no depth-one tree classifies without errors.
 WITH_ERRORS = 1 << 20
@@ -142,3 +142,57 @@ def fewest_leaves_without_errors(cols: np.ndarray, rank: np.ndarray, label: np.n
         if total[at] < WITH_ERRORS and (best is None or total[at] < best[0]):
             best = (int(total[at]), int(roots[at[0]]), int(own[at]))
     return best
+
+
+def split_leaf_floors(cols: np.ndarray, rank: np.ndarray, label: np.ndarray, n_classes: int, *,
+                      depth: int) -> tuple[np.ndarray, np.ndarray]:
+    """Lower bounds on the leaves of trees without errors on both sides of every root threshold.
+
+    A side's tree of depth at most ``depth - 1`` without errors has a leaf per class present
+    (:mod:`.leaf_counts`), and it has at most two leaves only if it is one class or one split
+    separates it (:func:`side_leaves`), so a side that no split separates needs three. A side with
+    more classes than ``2 ** (depth - 1)``, or that no split separates when ``depth - 1`` is one,
+    has no such tree at all.
+
+    Parameters
+    ----------
+    cols, rank, label, n_classes
+        As in :func:`fewest_leaves_without_errors`.
+    depth : int
+        The depth budget of the support (its children get ``depth - 1``).
+
+    Returns
+    -------
+    left, right : ndarray of int, shape (n_columns, n_support)
+        ``left[f, q]``: a lower bound on the leaves of the rows up to position ``q`` of column
+        ``f``'s order; ``right[f, q]``: on the rows from position ``q`` on. :data:`WITH_ERRORS` for a
+        side with no tree without errors.
+
+    Examples
+    --------
+    Two classes alternating along column 0, separated by column 1:
+
+    >>> rank = np.array([[0, 1, 2, 3], [0, 2, 1, 3]], dtype=np.int32)
+    >>> cols = np.argsort(rank, axis=1, kind="stable").astype(np.int32)
+    >>> left, right = split_leaf_floors(cols, rank, np.array([0, 1, 0, 1]), 2, depth=3)
+    >>> left[0].tolist(), right[0].tolist()
+    ([1, 2, 2, 2], [2, 2, 2, 1])
+    """
+    n_columns, n = cols.shape
+    chunk = max(1, CHUNK_ENTRIES // (n_columns * n))
+    left, right = [], []
+    for first in range(0, n_columns, chunk):
+        orders = cols[first:first + chunk]
+        ranks = rank[:, orders]
+        labels = label[orders]
+        for out, side_ranks, side_labels, back in ((left, ranks, labels, slice(None)),
+                                                   (right, ranks[:, :, ::-1], labels[:, ::-1], slice(None, None, -1))):
+            leaves = side_leaves(side_ranks, side_labels, n_classes)
+            present = np.zeros(leaves.shape, dtype=np.int64)
+            for c in range(n_classes):
+                present += np.cumsum(side_labels == c, axis=-1) > 0
+            if depth - 1 >= 2:
+                leaves = np.where(leaves >= WITH_ERRORS, 3, leaves)
+            leaves = np.maximum(leaves, present)
+            out.append(np.where(present > 2 ** (depth - 1), WITH_ERRORS, leaves)[:, back])
+    return np.concatenate(left), np.concatenate(right)

@@ -44,11 +44,16 @@ errors exists, proving that none has fewer leaves is most of the work, and four 
   without errors has depth exactly ``d``, hence ``d + 1`` leaves;
 * ``pure_side_dominance``: of the thresholds that leave one class on a side, only the one leaving
   the other side smallest is evaluated;
-* ``one_error_budget``: a subproblem asked below one error is asked for its best tree without
-  errors or a proof that it has errors, an answer the memo serves to every later budget below one
-  error;
+* ``one_error_budget``: a subproblem asked below one error with a budget that admits every tree
+  without errors of its depth is asked for its best tree without errors or a proof that it has
+  errors, an answer the memo serves to every later budget below one error (a smaller budget is a
+  leaf budget, kept so that the search stops sooner);
 * ``perfect_depth_two`` (:mod:`.perfect_depth_two`): a depth-two support asked below one error gets
-  that answer from one pass per root column, for all its root thresholds at once.
+  its best tree without errors from one pass per root column, for all its root thresholds at once;
+* ``side_leaf_floors``: below one error a threshold is kept only if its sides' leaves fit the
+  budget, a side needing a leaf per class and three unless one split separates it; and, since the
+  support's best tree one level shallower is not below the target, a better tree has full depth, so
+  one of its children needs as many leaves as the support's depth.
 
 Without a depth budget (λ > 0) the search deepens, ``d = 1, 2, …``, and stops when the leaf-count
 bound of :mod:`treeopt.solvers.deepening` certifies the best tree.
@@ -76,7 +81,7 @@ from .anytime import DiscrepancySearch, cart_floor
 from .intervals import IntervalSearch
 from .column_bounds import ColumnBounds
 from .leaf_counts import least_cost, least_error, pure_runs, split_floors
-from .perfect_depth_two import fewest_leaves_without_errors
+from .perfect_depth_two import WITH_ERRORS, fewest_leaves_without_errors, split_leaf_floors
 from . import split_blocks
 from .terminal import (SupportColumns, batch_size, best_depth_one, depth_one_by_column, depth_two_steps, leaf_loss,
                        split_columns, threshold_positions)
@@ -94,7 +99,7 @@ _LEAF = ("leaf",)
 
 #: The switches that prune (each emits ``Pruned``); ``depth_two`` chooses a subsolver.
 _PRUNING = ("interval_pruning", "column_bounds", "split_blocks", "upper_bound_pass_down", "leaf_lookahead", "leaf_support",
-            "leaf_bound", "class_count_bound", "perfect_depth_bound", "pure_side_dominance")
+            "leaf_bound", "class_count_bound", "perfect_depth_bound", "pure_side_dominance", "side_leaf_floors")
 
 
 class ContinuousSearch(Solver):
@@ -113,7 +118,7 @@ class ContinuousSearch(Solver):
     bounds : dict of str to bool, optional
         Switch off ``interval_pruning``, ``column_bounds``, ``split_blocks``,
         ``upper_bound_pass_down``, ``leaf_lookahead``, ``leaf_bound``, ``leaf_support``,
-        ``class_count_bound``, ``perfect_depth_bound`` or ``pure_side_dominance``.
+        ``class_count_bound``, ``perfect_depth_bound``, ``pure_side_dominance`` or ``side_leaf_floors``.
     depth_budget : int, optional
         Maximum depth. Without one (λ > 0), depths 1, 2, … are solved until the leaf-count bound
         certifies the best tree.
@@ -124,8 +129,8 @@ class ContinuousSearch(Solver):
         three on, ``treeopt.solvers.continuous.anytime``), the ``larger_child_first`` and
         ``interval_budget`` orders of a split's children, ``sibling_split_first`` (a subproblem
         tries its nearest solved sibling's best root split in its first batch), or
-        ``one_error_budget`` (at λ = 0, a subproblem asked below one error looks for its best tree
-        without errors), or the ``perfect_depth_two`` subsolver (at λ = 0 below one error, a
+        ``one_error_budget`` (at λ = 0, a subproblem asked below one error, with a budget that admits
+        every tree without errors of its depth, looks for its best tree without errors), or the ``perfect_depth_two`` subsolver (at λ = 0 below one error, a
         depth-two support's fewest leaves without errors for all root thresholds at once).
 
     Examples
@@ -143,7 +148,7 @@ class ContinuousSearch(Solver):
     ['cart_start', 'class_count_bound', 'column_bounds', 'depth_two', 'discrepancy_search', 'interval_budget',
      'interval_pruning', 'larger_child_first', 'leaf_bound', 'leaf_lookahead', 'leaf_support', 'one_error_budget',
      'perfect_depth_bound', 'perfect_depth_two', 'pure_side_dominance', 'shallower_start', 'sibling_split_first',
-     'split_blocks', 'upper_bound_pass_down']
+     'side_leaf_floors', 'split_blocks', 'upper_bound_pass_down']
     """
 
     name = "continuous"
@@ -172,6 +177,10 @@ class ContinuousSearch(Solver):
         bound("pure_side_dominance", "Brița et al. (AAAI 2025) section 4.2's monotonicity: of the thresholds whose "
                                      "left (right) side holds one class, a leaf at the least cost of any subtree, the "
                                      "last (first) leaves the other side smallest and is no worse than the rest"),
+        bound("side_leaf_floors", "leaf counting (treeopt/solvers/continuous/perfect_depth_two.py): below one error, "
+                                  "a side needs a leaf per class, and three leaves unless one split separates it; and "
+                                  "when the support's best tree one level shallower is not below the target, a better "
+                                  "tree has full depth, so one child needs as many leaves as the support's depth"),
         bound("leaf_support", "OSDT Theorem 3 (lower bound on leaf support), in its one-sided form: a split with a "
                               "side of cost-weighted weight at most λ is no better than its other side's subtree"),
         search_order("larger_child_first", "Brița et al. (AAAI 2025), ConTree's schedule: of a split's two children "
@@ -193,7 +202,8 @@ class ContinuousSearch(Solver):
                                             "ICML 2020, similar support): a subproblem's first batch tries the best "
                                             "root split of its nearest solved sibling (same parent column and side)"),
         search_order("one_error_budget", "leaf counting (treeopt/solvers/continuous/leaf_counts.py): at λ = 0 a "
-                                         "subproblem asked below one error is asked for its best tree without errors "
+                                         "subproblem asked below one error, whose budget admits every tree without "
+                                         "errors of its depth, is asked for its best tree without errors "
                                          "(or a proof that it has errors), an answer the memo gives every later budget "
                                          "below one error; its depth-two batches are small"),
         search_order("discrepancy_search", "Harvey and Ginsberg, Limited Discrepancy Search (IJCAI 1995), ConTree's "
@@ -368,8 +378,11 @@ class ContinuousSearch(Solver):
             if counted and min(leaf, 2 * lam) < budget:
                 self._count("class_count_bound")      # the classes present close the subproblem
             return floor, None
-        if path and self._tie and budget < self._least_error and self.bounds["one_error_budget"]:
-            budget = self._least_error                # below one error: its best tree without errors, or none
+        if path and self._tie and 2 ** depth * lam < budget < self._least_error and self.bounds["one_error_budget"]:
+            # The budget admits every tree without errors of this depth: ask for the best of them, or a
+            # proof that there is none (a bound of one error), an answer for every later budget. A
+            # smaller budget is kept: it admits fewer leaves, and the search stops sooner.
+            budget = self._least_error
             self._count("one_error_budget")
         if self.penalty > 0 and budget < np.inf and self.bounds["leaf_bound"]:
             # A tree that costs less than the budget has fewer than budget / λ leaves, so depth <= leaves - 1.
@@ -427,6 +440,12 @@ class ContinuousSearch(Solver):
         # classes on its two sides leave such a tree room (leaf_counts.split_floors).
         target = min(start[0], budget)
         by_classes = counted and self._tie > 0 and target <= self._least_error
+        by_leaves = self._tie > 0 and target <= self._least_error and self.bounds["side_leaf_floors"]
+        if by_leaves:
+            floors = split_leaf_floors(cols, self._rank, self._label, self._cw.shape[1], depth=depth)
+            # The support's best tree one level shallower costs at least the target, so every tree
+            # below it has depth exactly ``depth``: one child has depth ``depth - 1``, so ``depth`` leaves.
+            exact_depth = shallower is not None
         dropped = np.inf                             # the least bound of a threshold not kept
         least_side = self.penalty if self.bounds["leaf_support"] else -np.inf
         for f in range(cols.shape[0]):
@@ -440,7 +459,19 @@ class ContinuousSearch(Solver):
                 positions = positions[kept]
             if self.bounds["pure_side_dominance"] and len(positions) > 1:
                 positions = self._undominated(positions, runs[0][f], runs[1][f])
-            if by_classes and len(positions):
+            if by_leaves and len(positions):
+                low, high = floors[0][f][positions], floors[1][f][positions + 1]
+                leaves = low + high
+                if exact_depth:
+                    leaves = np.minimum(np.maximum(low, depth) + high, low + np.maximum(high, depth))
+                bounds = np.where(leaves >= WITH_ERRORS, self._least_error + 2 * lam, leaves * lam)
+                kept = bounds < target
+                if not kept.all():
+                    self._count("side_leaf_floors", len(positions) - int(kept.sum()))
+                    # A threshold dropped for its depth costs at least the target (module docstring).
+                    dropped = min(dropped, target if exact_depth else float(bounds[~kept].min()))
+                positions = positions[kept]
+            elif by_classes and len(positions):
                 bounds = split_floors(np.cumsum(self._present[cols[f]], axis=0), positions, depth=depth - 1,
                                       penalty=lam, least_error=self._least_error)
                 kept = bounds < target
