@@ -22,7 +22,8 @@ TIE_LAMBDA = 1e-3
 #: The switches of this file, each with its keyword of ``make_solver``.
 LEAF_COUNT_SWITCHES = {"class_count_bound": "bounds", "perfect_depth_bound": "bounds",
                        "pure_side_dominance": "bounds", "one_error_budget": "strategies",
-                       "perfect_depth_two": "strategies", "side_leaf_floors": "bounds"}
+                       "perfect_depth_two": "strategies", "side_leaf_floors": "bounds",
+                       "error_free_first": "strategies"}
 
 #: Everything on, each of them off, and all of them off.
 SETTINGS = [(), *((name,) for name in LEAF_COUNT_SWITCHES), tuple(LEAF_COUNT_SWITCHES)]

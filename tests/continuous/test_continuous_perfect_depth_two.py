@@ -139,3 +139,23 @@ def test_side_floors_bound_the_fewest_leaves_of_each_side(n_classes):
                         assert floor <= exact, (seed, depth, f, q)
                         if exact <= 2 or (depth == 2 and exact >= WITH_ERRORS):
                             assert floor == exact, (seed, depth, f, q)
+
+
+@pytest.mark.parametrize("noise", [0.0, 0.1])
+def test_the_root_asked_below_one_error_first_keeps_the_bounds_true(noise):
+    """``error_free_first``: the root is first asked for its best tree without errors. Found, it is the
+    optimum; not found, the search under the incumbent follows. At every step the lower bound stays at
+    most the optimum, and the pass acts on these tables (their CART and discrepancy trees have errors)."""
+    for seed in range(4):
+        X, y = planted(seed, 60, 3, 2, noise=noise)
+        errors, leaves = _expected(X, y, 3, None)
+        for on in (True, False):
+            solver = make_solver(X, y, solver="continuous", regularization=0, depth_budget=3,
+                                 strategies={"error_free_first": on, "discrepancy_search": False, "cart_start": False})
+            for _ in solver.steps():
+                assert solver.lower_bound * len(y) <= errors + 1e-9
+            result = solver.result()
+            assert result.optimal
+            assert result.objective * len(y) == pytest.approx(errors, abs=1e-6)
+            assert result.tree.n_leaves == leaves
+            assert (solver.prune_counts["error_free_first"] > 0) == on

@@ -50,6 +50,10 @@ errors exists, proving that none has fewer leaves is most of the work, and four 
   leaf budget, kept so that the search stops sooner);
 * ``perfect_depth_two`` (:mod:`.perfect_depth_two`): a depth-two support asked below one error gets
   its best tree without errors from one pass per root column, for all its root thresholds at once;
+* ``error_free_first`` (search order): with an incumbent that has errors, the root is first asked
+  below one error, so that every subproblem looks for trees without errors only and the bounds
+  above close most of them; a tree without errors found so is optimal, and otherwise the search
+  under the incumbent follows;
 * ``side_leaf_floors``: below one error a threshold is kept only if its sides' leaves fit the
   budget, a side needing a leaf per class and three unless one split separates it; and, since the
   support's best tree one level shallower is not below the target, a better tree has full depth, so
@@ -130,7 +134,9 @@ class ContinuousSearch(Solver):
         ``interval_budget`` orders of a split's children, ``sibling_split_first`` (a subproblem
         tries its nearest solved sibling's best root split in its first batch), or
         ``one_error_budget`` (at λ = 0, a subproblem asked below one error, with a budget that admits
-        every tree without errors of its depth, looks for its best tree without errors), or the ``perfect_depth_two`` subsolver (at λ = 0 below one error, a
+        every tree without errors of its depth, looks for its best tree without errors), or
+        ``error_free_first`` (at λ = 0 with an incumbent that has errors, the root is first asked for
+        its best tree without errors), or the ``perfect_depth_two`` subsolver (at λ = 0 below one error, a
         depth-two support's fewest leaves without errors for all root thresholds at once).
 
     Examples
@@ -145,10 +151,10 @@ class ContinuousSearch(Solver):
     >>> result.optimal, result.objective, result.tree.n_leaves
     (True, 0.0, 4)
     >>> sorted(solver.prune_counts)  # doctest: +NORMALIZE_WHITESPACE
-    ['cart_start', 'class_count_bound', 'column_bounds', 'depth_two', 'discrepancy_search', 'interval_budget',
-     'interval_pruning', 'larger_child_first', 'leaf_bound', 'leaf_lookahead', 'leaf_support', 'one_error_budget',
-     'perfect_depth_bound', 'perfect_depth_two', 'pure_side_dominance', 'shallower_start', 'sibling_split_first',
-     'side_leaf_floors', 'split_blocks', 'upper_bound_pass_down']
+    ['cart_start', 'class_count_bound', 'column_bounds', 'depth_two', 'discrepancy_search', 'error_free_first',
+     'interval_budget', 'interval_pruning', 'larger_child_first', 'leaf_bound', 'leaf_lookahead', 'leaf_support',
+     'one_error_budget', 'perfect_depth_bound', 'perfect_depth_two', 'pure_side_dominance', 'shallower_start',
+     'sibling_split_first', 'side_leaf_floors', 'split_blocks', 'upper_bound_pass_down']
     """
 
     name = "continuous"
@@ -206,6 +212,10 @@ class ContinuousSearch(Solver):
                                          "errors of its depth, is asked for its best tree without errors "
                                          "(or a proof that it has errors), an answer the memo gives every later budget "
                                          "below one error; its depth-two batches are small"),
+        search_order("error_free_first", "ConTree's narrowing at λ = 0 (Brița et al., AAAI 2025): with an incumbent "
+                                         "that has errors, the root is first asked below one error, where only trees "
+                                         "without errors count and the leaf counts close most subproblems; the best "
+                                         "tree without errors found so is optimal"),
         search_order("discrepancy_search", "Harvey and Ginsberg, Limited Discrepancy Search (IJCAI 1995), ConTree's "
                                            "anytime variant (pytrees-rs use_lds): passes over ranked splits with exact "
                                            "depth-two trees below find good trees before the exact search"),
@@ -253,6 +263,7 @@ class ContinuousSearch(Solver):
         self.depth = 0
         self.depth_results: list = []
         self._emitted = dict.fromkeys(_PRUNING, 0)
+        self._pass_cap = np.inf                                   # the budget of the root's search below one error
 
     # -- the search --------------------------------------------------------------------------
     def _search(self):
@@ -270,15 +281,11 @@ class ContinuousSearch(Solver):
             self.depth = depth
             if budgets is not None and depth >= 3:
                 yield from self._anytime_start(root, depth)
-            search = self._solve(root, depth, self._best, ())
-            while True:
-                try:
-                    next(search)
-                except StopIteration as stop:
-                    cost, tree = stop.value
-                    break
-                self._after_unit()
-                yield
+            cost, tree = None, None
+            if budgets is not None and self._tie and self._best > self._least_error and self.bounds["error_free_first"]:
+                cost, tree = yield from self._error_free_first(root, depth)
+            if tree is None:
+                cost, tree = yield from self._root(root, depth, self._best)
             if tree is not None and cost < self._best:
                 self._best, self._best_tree, self._tree_cache = cost, tree, None
                 self._record(improved=True)
@@ -298,6 +305,38 @@ class ContinuousSearch(Solver):
                 self._lb = self._best
                 return
             yield
+
+    def _root(self, root: np.ndarray, depth: int, budget: float):
+        """Generator: the root's optimum if it is below ``budget`` (:meth:`_solve`), a unit of work per step."""
+        search = self._solve(root, depth, budget, ())
+        while True:
+            try:
+                next(search)
+            except StopIteration as stop:
+                return stop.value
+            self._after_unit()
+            yield
+
+    def _error_free_first(self, root: np.ndarray, depth: int):
+        """Generator: at λ = 0 with an incumbent that has errors, the root's best tree without errors.
+
+        The root is first asked below one error: every subproblem is then asked for trees without
+        errors only, which the leaf counts (:mod:`.leaf_counts`, :mod:`.perfect_depth_two`) answer or
+        close quickly, the way ConTree's search narrows once its incumbent has a single error. A tree
+        without errors found so is the optimum (the fewest leaves among those without errors); if
+        there is none, the root costs at least one error, and the search under the incumbent
+        follows, with the memo of this one. Returns ``(cost, tree)`` or ``(bound, None)``.
+        """
+        self._count("error_free_first")
+        self._pass_cap = self._least_error
+        try:
+            cost, tree = yield from self._root(root, depth, self._least_error)
+        finally:
+            self._pass_cap = np.inf
+        if tree is None and min(cost, self._best) > self._lb:
+            self._lb = min(cost, self._best)         # no tree without errors: at least one error
+            self._record(raised=True)
+        return cost, tree
 
     # -- anytime: first incumbents before the exact search (treeopt/solvers/continuous/anytime.py) ----------
     def _anytime_start(self, root: np.ndarray, depth: int):
@@ -347,6 +386,8 @@ class ContinuousSearch(Solver):
             # bounds a shallower optimum, which may be above it.
             lb = min(self._best, max(frame.lower, frame.search.lower_bound()) if frame.search is not None
                      else frame.best) if frame.depth == self.depth else self._lb
+            # A root asked below a budget closes what its budget excludes: its bounds hold up to the budget.
+            lb = min(lb, self._pass_cap)
             if lb > self._lb:
                 self._lb = lb
                 self._record(raised=True)
@@ -698,7 +739,7 @@ class ContinuousSearch(Solver):
             second_budget = target - costs[first] if pass_down else np.inf
             if widen:
                 second_budget += search.interval_reach(f, a, m, b)
-            if self._tie and self.bounds["one_error_budget"] and target < self._least_error:
+            if self._tie and self.bounds["one_error_budget"] and target <= self._least_error:
                 second_budget = min(second_budget, self._least_error)   # errors are all its bound can tell
             if rules_out and not (widen and second_budget > low[second]):
                 self._count("upper_bound_pass_down")           # the second child cannot make this split the best
