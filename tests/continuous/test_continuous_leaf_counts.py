@@ -112,11 +112,13 @@ def test_each_leaf_count_switch_acts_on_a_perfect_table():
     """On a table with a perfect depth-three tree each bound prunes and the budget below one error is
     used; together they evaluate fewer thresholds than without them (the oracle tests above show
     that the optimum stays the same). ``perfect_depth_two`` and ``side_leaf_floors`` answer or close
-    what the class count and the depth would otherwise prune, so those act when the two are off."""
+    what the class count and the depth would otherwise prune, so those act when the two are off, and
+    ``error_free_first`` finds the tree without errors before the thresholds the floors would close."""
     X, y = planted(7, 400, 3, 2)
     X = X + np.random.default_rng(7).normal(scale=0.01, size=X.shape)      # many distinct values
     newer = ("perfect_depth_two", "side_leaf_floors")
-    runs = {(): ("one_error_budget", "pure_side_dominance") + newer,
+    runs = {(): ("error_free_first", "one_error_budget", "pure_side_dominance", "perfect_depth_two"),
+            ("error_free_first",): ("one_error_budget", "pure_side_dominance") + newer,
             newer: ("class_count_bound", "perfect_depth_bound", "one_error_budget", "pure_side_dominance"),
             tuple(LEAF_COUNT_SWITCHES): ()}
     expansions = {}

@@ -280,11 +280,13 @@ class ContinuousSearch(Solver):
             depth = budgets[0] if budgets is not None else depth + 1
             self.depth = depth
             if budgets is not None and depth >= 3:
-                yield from self._anytime_start(root, depth)
+                yield from self._cart_start(root, depth)
             cost, tree = None, None
             if budgets is not None and self._tie and self._best > self._least_error and self.bounds["error_free_first"]:
                 cost, tree = yield from self._error_free_first(root, depth)
             if tree is None:
+                if budgets is not None and depth >= 3:
+                    yield from self._discrepancy_passes(root, depth)
                 cost, tree = yield from self._root(root, depth, self._best)
             if tree is not None and cost < self._best:
                 self._best, self._best_tree, self._tree_cache = cost, tree, None
@@ -339,8 +341,9 @@ class ContinuousSearch(Solver):
         return cost, tree
 
     # -- anytime: first incumbents before the exact search (treeopt/solvers/continuous/anytime.py) ----------
-    def _anytime_start(self, root: np.ndarray, depth: int):
-        """CART's tree, then limited discrepancy passes; each better tree becomes the incumbent.
+    def _cart_start(self, root: np.ndarray, depth: int):
+        """CART's tree as the first incumbent (then, at λ = 0 with errors, ``error_free_first``, and
+        limited discrepancy passes: :meth:`_discrepancy_passes`).
 
         The exact search that follows solves the root under the incumbent's cost, so it certifies
         the incumbent or finds a better tree.
@@ -348,6 +351,9 @@ class ContinuousSearch(Solver):
         if self.bounds["cart_start"]:
             self._count("cart_start")
             yield from cart_floor(root, self._rank, self._cw, depth, self._lambda, self._offer, SliceClock(self.unit_budget))
+
+    def _discrepancy_passes(self, root: np.ndarray, depth: int):
+        """Limited discrepancy passes over ranked splits; each better tree becomes the incumbent."""
         if self.bounds["discrepancy_search"]:
             self._count("discrepancy_search")
             passes = DiscrepancySearch(self._rank, self._cw, penalty=self._lambda, offer=self._offer,
