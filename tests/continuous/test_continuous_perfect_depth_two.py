@@ -80,11 +80,12 @@ def test_fewest_leaves_match_enumeration(n_classes, n_values):
             assert _split_leaves(rank, label, rows, f, r) == leaves
 
 
-def test_side_leaves_of_every_prefix_match_enumeration():
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_side_leaves_of_every_prefix_match_enumeration(n_classes):
     for seed in range(20):
-        rank, label = _table(seed, 25, 3, 3, 5)
+        rank, label = _table(seed, 25, 3, n_classes, 5)
         order = np.argsort(rank[0], kind="stable")
-        got = side_leaves(rank[:, order][:, None, :], label[order][None, :], 3)[0]
+        got = side_leaves(rank[:, order][:, None, :], label[order][None, :], n_classes)[0]
         expected = [_side_by_enumeration(rank, label, order[:q + 1]) for q in range(len(order))]
         assert got.tolist() == expected, seed
 

@@ -78,6 +78,8 @@ def side_leaves(ranks: np.ndarray, labels: np.ndarray, n_classes: int) -> np.nda
     """
     ranks = ranks.astype(np.int32, copy=False)
     big = np.iinfo(np.int32).max
+    if n_classes == 2:
+        return _two_class_side_leaves(ranks, labels, big)
     least_high = np.full(ranks.shape, big, dtype=np.int32)   # min over present classes of their largest rank
     most_low = np.full(ranks.shape, -1, dtype=np.int32)      # max over present classes of their smallest rank
     present = np.zeros(labels.shape, dtype=np.int32)
@@ -94,6 +96,20 @@ def side_leaves(ranks: np.ndarray, labels: np.ndarray, n_classes: int) -> np.nda
         np.maximum(most_low, np.where(seen, low, -1), out=most_low)
     separated = (least_high < most_low).any(axis=0)
     return np.where(present <= 1, 1, np.where((present == 2) & separated, 2, WITH_ERRORS))
+
+
+def _two_class_side_leaves(ranks: np.ndarray, labels: np.ndarray, big: int) -> np.ndarray:
+    """:func:`side_leaves` with two classes: a prefix holding both is separated on a column exactly when
+    the largest rank of one class is below the smallest of the other (before a class's first row its
+    running maximum is -1 and its minimum ``big``, but then the prefix holds one class and one leaf)."""
+    zero, one = labels == 0, labels == 1
+    high0 = np.maximum.accumulate(np.where(zero, ranks, -1), axis=-1)
+    high1 = np.maximum.accumulate(np.where(one, ranks, -1), axis=-1)
+    low0 = np.minimum.accumulate(np.where(zero, ranks, big), axis=-1)
+    low1 = np.minimum.accumulate(np.where(one, ranks, big), axis=-1)
+    separated = ((high0 < low1) | (high1 < low0)).any(axis=0)
+    both = (np.cumsum(zero, axis=-1) > 0) & (np.cumsum(one, axis=-1) > 0)
+    return np.where(~both, 1, np.where(separated, 2, WITH_ERRORS))
 
 
 #: Root columns are read together in chunks of at most this many (column × column × row) entries.
