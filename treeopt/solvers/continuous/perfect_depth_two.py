@@ -82,21 +82,28 @@ def side_leaves(ranks: np.ndarray, labels: np.ndarray, n_classes: int) -> np.nda
     big = np.iinfo(np.int32).max
     if n_classes == 2:
         return _two_class_side_leaves(ranks, labels, big)
-    least_high = np.full(ranks.shape, big, dtype=np.int32)   # min over present classes of their largest rank
-    most_low = np.full(ranks.shape, -1, dtype=np.int32)      # max over present classes of their smallest rank
     present = np.zeros(labels.shape, dtype=np.int32)
     for c in range(n_classes):
-        mine = labels == c
+        present += np.cumsum(labels == c, axis=-1) > 0
+    # A prefix with a third class has errors, and so has every longer one: only the rows before the
+    # latest third class of any order are read.
+    third = present > 2
+    reach = int(np.where(third.any(axis=-1), third.argmax(axis=-1), labels.shape[-1]).max())
+    ranks, part = ranks[..., :reach], labels[..., :reach]
+    least_high = np.full(ranks.shape, big, dtype=np.int32)   # min over present classes of their largest rank
+    most_low = np.full(ranks.shape, -1, dtype=np.int32)      # max over present classes of their smallest rank
+    for c in range(n_classes):
+        mine = part == c
         seen = np.cumsum(mine, axis=-1) > 0
-        if not seen[:, -1].any():
+        if not seen.any():
             continue
-        present += seen
         high = np.maximum.accumulate(np.where(mine, ranks, -1), axis=-1)
         low = np.minimum.accumulate(np.where(mine, ranks, big), axis=-1)
         # Before a class's first row its running maximum is -1 and its minimum ``big``: neither counts.
         np.minimum(least_high, np.where(seen, high, big), out=least_high)
         np.maximum(most_low, np.where(seen, low, -1), out=most_low)
-    separated = (least_high < most_low).any(axis=0)
+    separated = np.zeros(labels.shape, dtype=bool)
+    separated[..., :reach] = (least_high < most_low).any(axis=0)
     return np.where(present <= 1, 1, np.where((present == 2) & separated, 2, WITH_ERRORS))
 
 
