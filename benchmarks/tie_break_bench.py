@@ -94,7 +94,7 @@ def case_data(name: str) -> tuple[np.ndarray, np.ndarray]:
     return np.asarray(X, dtype=float), np.asarray(y)
 
 
-def fit(name: str, depth: int, solver: str, time_limit: float) -> dict:
+def fit(name: str, depth: int, solver: str, time_limit: float, options: dict | None = None) -> dict:
     X, y = case_data(name)
     if solver == "contree":
         from pycontree import ConTree
@@ -104,7 +104,7 @@ def fit(name: str, depth: int, solver: str, time_limit: float) -> dict:
         return {"case": name, "depth": depth, "solver": solver, "cpu": round(cpu, 3),
                 "errors": int((model.predict(X) != y).sum())}
     from treeopt import make_solver
-    search = make_solver(X, y, solver=solver, regularization=0, depth_budget=depth, thresholds="all")
+    search = make_solver(X, y, solver=solver, regularization=0, depth_budget=depth, thresholds="all", **(options or {}))
     start = time.process_time()
     result = search.run(time_limit=time_limit)
     cpu = time.process_time() - start
@@ -119,11 +119,13 @@ def main() -> None:
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--case", action="append", help="NAME:DEPTH (repeatable); all cases by default")
     parser.add_argument("--set", choices=["default", "perfect0"], default="default", help="which list of cases")
+    parser.add_argument("--options", type=json.loads, default=None,
+                        help='make_solver keywords as JSON, e.g. \'{"strategies": {"error_free_first": false}}\'')
     args = parser.parse_args()
     cases = [(c.split(":")[0], int(c.split(":")[1])) for c in args.case] if args.case else \
         (PERFECT0 if args.set == "perfect0" else CASES)
     for name, depth in cases:
-        print(json.dumps(fit(name, depth, args.solver, args.time_limit)), flush=True)
+        print(json.dumps(fit(name, depth, args.solver, args.time_limit, args.options)), flush=True)
 
 
 if __name__ == "__main__":
