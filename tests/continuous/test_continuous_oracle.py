@@ -160,7 +160,8 @@ def test_each_pruning_switch_acts_on_continuous_data(monkeypatch):
     solver = make_solver(X, y, solver="continuous", regularization=0.05, depth_budget=3,
                          strategies={"whole_depth_two": False})
     solver.run()
-    at_zero = ("class_count_bound", "perfect_depth_bound", "one_error_budget")
+    at_zero = ("class_count_bound", "perfect_depth_bound", "one_error_budget", "perfect_depth_two", "side_leaf_floors",
+               "error_free_first")
     assert all(solver.prune_counts[name] > 0 for name in solver.BOUNDS if name not in at_zero + ("whole_depth_two",)), \
         solver.prune_counts
 

@@ -46,9 +46,20 @@ errors exists, proving that none has fewer leaves is most of the work, and four 
   without errors has depth exactly ``d``, hence ``d + 1`` leaves;
 * ``pure_side_dominance``: of the thresholds that leave one class on a side, only the one leaving
   the other side smallest is evaluated;
-* ``one_error_budget``: a subproblem asked below one error is asked for its best tree without
-  errors or a proof that it has errors, an answer the memo serves to every later budget below one
-  error.
+* ``one_error_budget``: a subproblem asked below one error with a budget that admits every tree
+  without errors of its depth is asked for its best tree without errors or a proof that it has
+  errors, an answer the memo serves to every later budget below one error (a smaller budget is a
+  leaf budget, kept so that the search stops sooner);
+* ``perfect_depth_two`` (:mod:`.perfect_depth_two`): a depth-two support asked below one error gets
+  its best tree without errors from one pass per root column, for all its root thresholds at once;
+* ``error_free_first`` (search order): with an incumbent that has errors, the root is first asked
+  below one error, so that every subproblem looks for trees without errors only and the bounds
+  above close most of them; a tree without errors found so is optimal, and otherwise the search
+  under the incumbent follows;
+* ``side_leaf_floors``: below one error a threshold is kept only if its sides' leaves fit the
+  budget, a side needing a leaf per class and three unless one split separates it; and, since the
+  support's best tree one level shallower is not below the target, a better tree has full depth, so
+  one of its children needs as many leaves as the support's depth.
 
 Without a depth budget (λ > 0) the search deepens, ``d = 1, 2, …``, and stops when the leaf-count
 bound of :mod:`treeopt.solvers.deepening` certifies the best tree.
@@ -76,6 +87,7 @@ from .anytime import DiscrepancySearch, cart_floor
 from .intervals import IntervalSearch
 from .column_bounds import ColumnBounds
 from .leaf_counts import least_cost, least_error, pure_runs, split_floors
+from .perfect_depth_two import WITH_ERRORS, fewest_leaves_without_errors, split_leaf_floors
 from . import split_blocks
 from .terminal import (SupportColumns, batch_size, best_depth_one, depth_one_by_column, depth_two_steps, leaf_loss,
                        split_columns, threshold_positions)
@@ -93,7 +105,7 @@ _LEAF = ("leaf",)
 
 #: The switches that prune (each emits ``Pruned``); ``depth_two`` chooses a subsolver.
 _PRUNING = ("interval_pruning", "column_bounds", "split_blocks", "upper_bound_pass_down", "leaf_lookahead", "leaf_support",
-            "leaf_bound", "class_count_bound", "perfect_depth_bound", "pure_side_dominance")
+            "leaf_bound", "class_count_bound", "perfect_depth_bound", "pure_side_dominance", "side_leaf_floors")
 
 
 class ContinuousSearch(Solver):
@@ -112,7 +124,7 @@ class ContinuousSearch(Solver):
     bounds : dict of str to bool, optional
         Switch off ``interval_pruning``, ``column_bounds``, ``split_blocks``,
         ``upper_bound_pass_down``, ``leaf_lookahead``, ``leaf_bound``, ``leaf_support``,
-        ``class_count_bound``, ``perfect_depth_bound`` or ``pure_side_dominance``.
+        ``class_count_bound``, ``perfect_depth_bound``, ``pure_side_dominance`` or ``side_leaf_floors``.
     depth_budget : int, optional
         Maximum depth. Without one (λ > 0), depths 1, 2, … are solved until the leaf-count bound
         certifies the best tree.
@@ -123,8 +135,11 @@ class ContinuousSearch(Solver):
         three on, ``treeopt.solvers.continuous.anytime``), the ``larger_child_first`` and
         ``interval_budget`` orders of a split's children, ``sibling_split_first`` (a subproblem
         tries its nearest solved sibling's best root split in its first batch), or
-        ``one_error_budget`` (at λ = 0, a subproblem asked below one error looks for its best tree
-        without errors).
+        ``one_error_budget`` (at λ = 0, a subproblem asked below one error, with a budget that admits
+        every tree without errors of its depth, looks for its best tree without errors), or
+        ``error_free_first`` (at λ = 0 with an incumbent that has errors, the root is first asked for
+        its best tree without errors), or the ``perfect_depth_two`` subsolver (at λ = 0 below one error, a
+        depth-two support's fewest leaves without errors for all root thresholds at once).
 
     Examples
     --------
@@ -138,10 +153,10 @@ class ContinuousSearch(Solver):
     >>> result.optimal, result.objective, result.tree.n_leaves
     (True, 0.0, 4)
     >>> sorted(solver.prune_counts)  # doctest: +NORMALIZE_WHITESPACE
-    ['cart_start', 'class_count_bound', 'column_bounds', 'depth_two', 'discrepancy_search', 'interval_budget',
-     'interval_pruning', 'larger_child_first', 'leaf_bound', 'leaf_lookahead', 'leaf_support', 'one_error_budget',
-     'perfect_depth_bound', 'pure_side_dominance', 'shallower_start', 'sibling_split_first', 'split_blocks',
-     'upper_bound_pass_down', 'whole_depth_two']
+    ['cart_start', 'class_count_bound', 'column_bounds', 'depth_two', 'discrepancy_search', 'error_free_first',
+     'interval_budget', 'interval_pruning', 'larger_child_first', 'leaf_bound', 'leaf_lookahead', 'leaf_support',
+     'one_error_budget', 'perfect_depth_bound', 'perfect_depth_two', 'pure_side_dominance', 'shallower_start',
+     'sibling_split_first', 'side_leaf_floors', 'split_blocks', 'upper_bound_pass_down', 'whole_depth_two']
     """
 
     name = "continuous"
@@ -170,6 +185,10 @@ class ContinuousSearch(Solver):
         bound("pure_side_dominance", "Brița et al. (AAAI 2025) section 4.2's monotonicity: of the thresholds whose "
                                      "left (right) side holds one class, a leaf at the least cost of any subtree, the "
                                      "last (first) leaves the other side smallest and is no worse than the rest"),
+        bound("side_leaf_floors", "leaf counting (treeopt/solvers/continuous/perfect_depth_two.py): below one error, "
+                                  "a side needs a leaf per class, and three leaves unless one split separates it; and "
+                                  "when the support's best tree one level shallower is not below the target, a better "
+                                  "tree has full depth, so one child needs as many leaves as the support's depth"),
         bound("leaf_support", "OSDT Theorem 3 (lower bound on leaf support), in its one-sided form: a split with a "
                               "side of cost-weighted weight at most λ is no better than its other side's subtree"),
         search_order("larger_child_first", "Brița et al. (AAAI 2025), ConTree's schedule: of a split's two children "
@@ -182,6 +201,10 @@ class ContinuousSearch(Solver):
         subsolver("whole_depth_two", "a depth-two support whose root thresholds all fit in one batch of the terminal "
                                      "solver (section 4.3 of Brița et al., AAAI 2025) evaluates them all at once, "
                                      "without the interval search"),
+        subsolver("perfect_depth_two", "Brița et al. (AAAI 2025) section 4.3's depth-two solver for trees without "
+                                       "errors (treeopt/solvers/continuous/perfect_depth_two.py): at λ = 0 below one "
+                                       "error, a depth-two support's fewest leaves without errors for every root "
+                                       "threshold of a column at once, from running class rank ranges"),
         first_incumbent("shallower_start", "a support's best tree one level shallower (solved under the same "
                                            "budget) starts its search, so its children get tight budgets at once"),
         first_incumbent("cart_start", "Breiman et al., Classification and Regression Trees (1984): the Gini-greedy "
@@ -190,9 +213,14 @@ class ContinuousSearch(Solver):
                                             "ICML 2020, similar support): a subproblem's first batch tries the best "
                                             "root split of its nearest solved sibling (same parent column and side)"),
         search_order("one_error_budget", "leaf counting (treeopt/solvers/continuous/leaf_counts.py): at λ = 0 a "
-                                         "subproblem asked below one error is asked for its best tree without errors "
+                                         "subproblem asked below one error, whose budget admits every tree without "
+                                         "errors of its depth, is asked for its best tree without errors "
                                          "(or a proof that it has errors), an answer the memo gives every later budget "
                                          "below one error; its depth-two batches are small"),
+        search_order("error_free_first", "ConTree's narrowing at λ = 0 (Brița et al., AAAI 2025): with an incumbent "
+                                         "that has errors, the root is first asked below one error, where only trees "
+                                         "without errors count and the leaf counts close most subproblems; the best "
+                                         "tree without errors found so is optimal"),
         search_order("discrepancy_search", "Harvey and Ginsberg, Limited Discrepancy Search (IJCAI 1995), ConTree's "
                                            "anytime variant (pytrees-rs use_lds): passes over ranked splits with exact "
                                            "depth-two trees below find good trees before the exact search"),
@@ -240,6 +268,7 @@ class ContinuousSearch(Solver):
         self.depth = 0
         self.depth_results: list = []
         self._emitted = dict.fromkeys(_PRUNING, 0)
+        self._pass_cap = np.inf                                   # the budget of the root's search below one error
 
     # -- the search --------------------------------------------------------------------------
     def _search(self):
@@ -256,16 +285,14 @@ class ContinuousSearch(Solver):
             depth = budgets[0] if budgets is not None else depth + 1
             self.depth = depth
             if budgets is not None and depth >= 3:
-                yield from self._anytime_start(root, depth)
-            search = self._solve(root, depth, self._best, ())
-            while True:
-                try:
-                    next(search)
-                except StopIteration as stop:
-                    cost, tree = stop.value
-                    break
-                self._after_unit()
-                yield
+                yield from self._cart_start(root, depth)
+            cost, tree = None, None
+            if budgets is not None and self._tie and self._best > self._least_error and self.bounds["error_free_first"]:
+                cost, tree = yield from self._error_free_first(root, depth)
+            if tree is None:
+                if budgets is not None and depth >= 3:
+                    yield from self._discrepancy_passes(root, depth)
+                cost, tree = yield from self._root(root, depth, self._best)
             if tree is not None and cost < self._best:
                 self._best, self._best_tree, self._tree_cache = cost, tree, None
                 self._record(improved=True)
@@ -286,9 +313,42 @@ class ContinuousSearch(Solver):
                 return
             yield
 
+    def _root(self, root: np.ndarray, depth: int, budget: float):
+        """Generator: the root's optimum if it is below ``budget`` (:meth:`_solve`), a unit of work per step."""
+        search = self._solve(root, depth, budget, ())
+        while True:
+            try:
+                next(search)
+            except StopIteration as stop:
+                return stop.value
+            self._after_unit()
+            yield
+
+    def _error_free_first(self, root: np.ndarray, depth: int):
+        """Generator: at λ = 0 with an incumbent that has errors, the root's best tree without errors.
+
+        The root is first asked below one error: every subproblem is then asked for trees without
+        errors only, which the leaf counts (:mod:`.leaf_counts`, :mod:`.perfect_depth_two`) answer or
+        close quickly, the way ConTree's search narrows once its incumbent has a single error. A tree
+        without errors found so is the optimum (the fewest leaves among those without errors); if
+        there is none, the root costs at least one error, and the search under the incumbent
+        follows, with the memo of this one. Returns ``(cost, tree)`` or ``(bound, None)``.
+        """
+        self._count("error_free_first")
+        self._pass_cap = self._least_error
+        try:
+            cost, tree = yield from self._root(root, depth, self._least_error)
+        finally:
+            self._pass_cap = np.inf
+        if tree is None and min(cost, self._best) > self._lb:
+            self._lb = min(cost, self._best)         # no tree without errors: at least one error
+            self._record(raised=True)
+        return cost, tree
+
     # -- anytime: first incumbents before the exact search (treeopt/solvers/continuous/anytime.py) ----------
-    def _anytime_start(self, root: np.ndarray, depth: int):
-        """CART's tree, then limited discrepancy passes; each better tree becomes the incumbent.
+    def _cart_start(self, root: np.ndarray, depth: int):
+        """CART's tree as the first incumbent (then, at λ = 0 with errors, ``error_free_first``, and
+        limited discrepancy passes: :meth:`_discrepancy_passes`).
 
         The exact search that follows solves the root under the incumbent's cost, so it certifies
         the incumbent or finds a better tree.
@@ -296,6 +356,9 @@ class ContinuousSearch(Solver):
         if self.bounds["cart_start"]:
             self._count("cart_start")
             yield from cart_floor(root, self._rank, self._cw, depth, self._lambda, self._offer, SliceClock(self.unit_budget))
+
+    def _discrepancy_passes(self, root: np.ndarray, depth: int):
+        """Limited discrepancy passes over ranked splits; each better tree becomes the incumbent."""
         if self.bounds["discrepancy_search"]:
             self._count("discrepancy_search")
             passes = DiscrepancySearch(self._rank, self._cw, penalty=self._lambda, offer=self._offer,
@@ -334,6 +397,8 @@ class ContinuousSearch(Solver):
             # bounds a shallower optimum, which may be above it.
             lb = min(self._best, max(frame.lower, frame.search.lower_bound()) if frame.search is not None
                      else frame.best) if frame.depth == self.depth else self._lb
+            # A root asked below a budget closes what its budget excludes: its bounds hold up to the budget.
+            lb = min(lb, self._pass_cap)
             if lb > self._lb:
                 self._lb = lb
                 self._record(raised=True)
@@ -365,8 +430,11 @@ class ContinuousSearch(Solver):
             if counted and min(leaf, 2 * lam) < budget:
                 self._count("class_count_bound")      # the classes present close the subproblem
             return floor, None
-        if path and self._tie and budget < self._least_error and self.bounds["one_error_budget"]:
-            budget = self._least_error                # below one error: its best tree without errors, or none
+        if path and self._tie and 2 ** depth * lam < budget < self._least_error and self.bounds["one_error_budget"]:
+            # The budget admits every tree without errors of this depth: ask for the best of them, or a
+            # proof that there is none (a bound of one error), an answer for every later budget. A
+            # smaller budget is kept: it admits fewer leaves, and the search stops sooner.
+            budget = self._least_error
             self._count("one_error_budget")
         if self.penalty > 0 and budget < np.inf and self.bounds["leaf_bound"]:
             # A tree that costs less than the budget has fewer than budget / λ leaves, so depth <= leaves - 1.
@@ -384,6 +452,10 @@ class ContinuousSearch(Solver):
         known = self._memo.get(key)
         if known is not None and (known[1] is not None or known[0] >= budget):
             return known
+        if depth == 2 and self._tie and budget <= self._least_error and self.bounds["perfect_depth_two"]:
+            self._count("perfect_depth_two")
+            self._memo[key] = result = self._perfect_depth_two(cols, leaf)
+            return result if result[0] < budget else (result[0], None)
         if depth == 2 and self.bounds["depth_two"] and self.bounds["whole_depth_two"]:
             whole = self._whole_depth_two(cols, leaf)
             if whole is not None:
@@ -430,6 +502,12 @@ class ContinuousSearch(Solver):
         # classes on its two sides leave such a tree room (leaf_counts.split_floors).
         target = min(start[0], budget)
         by_classes = counted and self._tie > 0 and target <= self._least_error
+        by_leaves = self._tie > 0 and target <= self._least_error and self.bounds["side_leaf_floors"]
+        if by_leaves:
+            floors = split_leaf_floors(cols, self._rank, self._label, self._cw.shape[1], depth=depth)
+            # The support's best tree one level shallower costs at least the target, so every tree
+            # below it has depth exactly ``depth``: one child has depth ``depth - 1``, so ``depth`` leaves.
+            exact_depth = shallower is not None
         dropped = np.inf                             # the least bound of a threshold not kept
         least_side = self.penalty if self.bounds["leaf_support"] else -np.inf
         for f in range(cols.shape[0]):
@@ -443,7 +521,19 @@ class ContinuousSearch(Solver):
                 positions = positions[kept]
             if self.bounds["pure_side_dominance"] and len(positions) > 1:
                 positions = self._undominated(positions, runs[0][f], runs[1][f])
-            if by_classes and len(positions):
+            if by_leaves and len(positions):
+                low, high = floors[0][f][positions], floors[1][f][positions + 1]
+                leaves = low + high
+                if exact_depth:
+                    leaves = np.minimum(np.maximum(low, depth) + high, low + np.maximum(high, depth))
+                bounds = np.where(leaves >= WITH_ERRORS, self._least_error + 2 * lam, leaves * lam)
+                kept = bounds < target
+                if not kept.all():
+                    self._count("side_leaf_floors", len(positions) - int(kept.sum()))
+                    # A threshold dropped for its depth costs at least the target (module docstring).
+                    dropped = min(dropped, target if exact_depth else float(bounds[~kept].min()))
+                positions = positions[kept]
+            elif by_classes and len(positions):
                 bounds = split_floors(np.cumsum(self._present[cols[f]], axis=0), positions, depth=depth - 1,
                                       penalty=lam, least_error=self._least_error)
                 kept = bounds < target
@@ -547,6 +637,19 @@ class ContinuousSearch(Solver):
             f = int(clean[0])
             return 2 * self._lambda, ("split", f, int(before[f]), _LEAF, _LEAF)
         return self._least_error + self._lambda, None
+
+    def _perfect_depth_two(self, cols: np.ndarray, leaf: float):
+        """A depth-two support's optimum when only trees without errors can be below its budget.
+
+        Its best tree without errors (:mod:`.perfect_depth_two`) is the optimum, since every tree
+        with errors costs at least one error more than any tree without; when there is none, every
+        tree has errors and costs at least the least of its leaf and one error plus two leaves.
+        """
+        found = fewest_leaves_without_errors(cols, self._rank, self._label, self._cw.shape[1])
+        if found is None:
+            return min(leaf, self._least_error + 2 * self._lambda), None
+        leaves, f, r = found
+        return leaves * self._lambda, _LEAF if leaves == 1 else self._depth_two_tree(cols, f, r)
 
     def _parent_of(self, path: tuple):
         """The frame whose split made the child ``path`` when ``sibling_split_first`` is on (else None)."""
@@ -689,7 +792,7 @@ class ContinuousSearch(Solver):
             second_budget = target - costs[first] if pass_down else np.inf
             if widen:
                 second_budget += search.interval_reach(f, a, m, b)
-            if self._tie and self.bounds["one_error_budget"] and target < self._least_error:
+            if self._tie and self.bounds["one_error_budget"] and target <= self._least_error:
                 second_budget = min(second_budget, self._least_error)   # errors are all its bound can tell
             if rules_out and not (widen and second_budget > low[second]):
                 self._count("upper_bound_pass_down")           # the second child cannot make this split the best
