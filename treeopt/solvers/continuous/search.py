@@ -72,6 +72,7 @@ a unit stays short).
 from __future__ import annotations
 
 import hashlib
+import time
 
 import numpy as np
 
@@ -324,6 +325,10 @@ class ContinuousSearch(Solver):
             self._after_unit()
             yield
 
+    #: Seconds the root's search below one error (``error_free_first``) may take before it gives way
+    #: to the discrepancy passes and the search under the incumbent.
+    error_free_seconds = 1.0
+
     def _error_free_first(self, root: np.ndarray, depth: int):
         """Generator: at λ = 0 with an incumbent that has errors, the root's best tree without errors.
 
@@ -332,12 +337,31 @@ class ContinuousSearch(Solver):
         close quickly, the way ConTree's search narrows once its incumbent has a single error. A tree
         without errors found so is the optimum (the fewest leaves among those without errors); if
         there is none, the root costs at least one error, and the search under the incumbent
-        follows, with the memo of this one. Returns ``(cost, tree)`` or ``(bound, None)``.
+        follows, with the memo of this one. The question gets :attr:`error_free_seconds`; unanswered
+        by then, it gives way (a noisy table's first trees come from the passes).
+        Returns ``(cost, tree)`` or ``(bound, None)``.
         """
         self._count("error_free_first")
         self._pass_cap = self._least_error
+        search = self._solve(root, depth, self._least_error, ())
+        spent = 0.0                                  # seconds of its own steps (a pause between them is not counted)
         try:
-            cost, tree = yield from self._root(root, depth, self._least_error)
+            while True:
+                began = time.perf_counter()
+                try:
+                    next(search)
+                except StopIteration as stop:
+                    cost, tree = stop.value
+                    break
+                self._after_unit()
+                spent += time.perf_counter() - began
+                if spent >= self.error_free_seconds:
+                    # Not answered within its share: a table whose trees all have errors should not
+                    # hold back the passes' first trees. Closing the search pops its frames; the memo
+                    # keeps only answers its subproblems finished, which hold for every later budget.
+                    search.close()
+                    return self._lb, None
+                yield
         finally:
             self._pass_cap = np.inf
         if tree is None and min(cost, self._best) > self._lb:
