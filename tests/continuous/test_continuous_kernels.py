@@ -133,3 +133,35 @@ def test_left_sizes_count_each_root_thresholds_left_rows(seed):
     columns, ranks, _, _ = _batch(support, rank, seed, size=40)
     expected = [int((rank[f, support.cols[0]] <= r).sum()) for f, r in zip(columns, ranks)]
     assert support.left_sizes(columns, ranks).tolist() == expected
+
+
+def _many_class_support(seed: int, whole: bool):
+    """Ten classes, one of them absent from the support, some rows of zero weight, heavy ties."""
+    rng = np.random.default_rng(seed)
+    n_rows = 500
+    values = np.column_stack([rng.integers(0, 3, n_rows), rng.poisson(2.0, n_rows), rng.normal(size=n_rows).round(1),
+                              rng.normal(size=n_rows)])
+    rank = np.array([np.unique(column, return_inverse=True)[1] for column in values.T], dtype=np.int32)
+    y = np.minimum(rng.geometric(0.3, n_rows) - 1, 9)                # class 0 dominant, 9 rare
+    weight = rng.integers(0, 3, n_rows) * (1.0 if whole else 0.75)
+    cw = np.zeros((n_rows, 10))
+    cw[np.arange(n_rows), y] = weight
+    kept = np.flatnonzero(y != 5)                                     # class 5 has no row here
+    cols = np.stack([kept[np.argsort(rank[j, kept], kind="stable")] for j in range(values.shape[1])]).astype(np.int32)
+    return SupportColumns(cols, rank, cw), rank, cw
+
+
+@pytest.mark.parametrize("whole", [True, False])
+@pytest.mark.parametrize("seed", range(3))
+def test_the_multiclass_kernel_with_ten_classes_an_absent_class_and_zero_weights(seed, whole):
+    support, rank, cw = _many_class_support(seed, whole)
+    _check(terminal._column, support, rank, cw, seed)
+
+
+def test_the_comparison_catches_class_runs_that_leave_out_the_row_at_a_threshold():
+    support, rank, cw = _many_class_support(0, whole=True)
+    for j in range(support.cols.shape[0]):
+        runs = support.class_runs(j)
+        runs.last = np.maximum(runs.last - 1, runs.before)            # the last row before each threshold lost
+    with pytest.raises(AssertionError):
+        _check(terminal._column, support, rank, cw, 0)

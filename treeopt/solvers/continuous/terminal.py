@@ -235,6 +235,7 @@ class SupportColumns:
                                else None for p in self.threshold_positions]
         self._keys = self._stacked = None
         self._ranks: dict = {}
+        self._class_runs: dict = {}
         self._together = None
         # The kernels gather every column's ranks of a batch's rows and compare them with the root
         # thresholds' ranks: the narrowest type that holds them halves that traffic on small tables.
@@ -324,6 +325,64 @@ class SupportColumns:
         if made is None:
             made = self._ranks[j] = self.rank[:, self.cols[j]].astype(self.rank_type)
         return made
+
+    def class_runs(self, j: int) -> "ClassRuns":
+        """Column ``j``'s rows split by class, for the multiclass kernel :func:`_column` (made once per column)."""
+        made = self._class_runs.get(j)
+        if made is None:
+            made = self._class_runs[j] = ClassRuns(self, j)
+        return made
+
+
+class ClassRuns:
+    """A support's rows in column ``j``'s order, grouped by class: what :func:`_column` sums.
+
+    Every row carries one class (its cost-weighted weight sits on its own class), so the class-``c``
+    weight left of a position is a running sum over the rows of class ``c`` alone. The rows are
+    laid out class after class (in ``j``'s order within a class), so that one running sum along
+    them serves every class: the class-``c`` weight left of a threshold is the running sum at the
+    last row of ``c`` at or before it minus the running sum before ``c``'s first row.
+
+    Attributes
+    ----------
+    ranks : ndarray, shape (n_columns, n_support)
+        Every column's ranks of the rows, grouped by class.
+    weights : ndarray or None
+        The rows' weights, grouped by class (None when each is one: the running sum is then a count).
+    last, before : ndarray of int, shape (n_classes, n_thresholds) and (n_classes, 1)
+        Indices into the running sum with a leading zero: the last row of each class at or before
+        each threshold, and the row before each class's first.
+    at_thresholds : ndarray, shape (n_classes, n_thresholds)
+        The support's class weights left of each threshold.
+    kind : numpy dtype
+        The weights' type (the sums stay in it).
+
+    Examples
+    --------
+    >>> rank = np.array([[0, 1, 1, 2], [0, 1, 0, 1]], dtype=np.int32)
+    >>> cols = np.array([[0, 1, 2, 3], [0, 2, 1, 3]], dtype=np.int32)
+    >>> runs = SupportColumns(cols, rank, np.eye(3)[[0, 1, 2, 1]]).class_runs(0)
+    >>> runs.last.tolist(), runs.before.ravel().tolist()       # thresholds after rows 0 and 2
+    ([[1, 1], [1, 2], [3, 4]], [0, 1, 3])
+    >>> (runs.last - runs.before).tolist() == runs.at_thresholds.tolist()
+    True
+    """
+
+    def __init__(self, support: SupportColumns, j: int):
+        weighted = support.weighted[j]                               # classes × support, in j's order
+        valid = support.threshold_positions[j]
+        self.kind = weighted.dtype
+        label = weighted.argmax(axis=0)
+        grouped = np.argsort(label, kind="stable")                    # class after class, j's order within
+        self.ranks = np.ascontiguousarray(support.ranks_in_order(j)[:, grouped])
+        weights = weighted[label[grouped], grouped]
+        self.weights = None if np.all(weights == 1) else weights
+        sizes = np.bincount(label, minlength=weighted.shape[0])
+        self.before = np.concatenate(([0], np.cumsum(sizes)[:-1]))[:, None]
+        # Rows of class c at positions up to p: a count over c's rows in j's order.
+        self.last = self.before + np.stack([np.searchsorted(np.flatnonzero(label == c), valid, side="right")
+                                            for c in range(weighted.shape[0])])
+        self.at_thresholds = support.cumulative[j][:, valid]
 
 
 def depth_two_children(support: SupportColumns, columns: np.ndarray, ranks: np.ndarray, *,
@@ -559,28 +618,37 @@ def _column(support: SupportColumns, j: int, columns: np.ndarray, ranks: np.ndar
 
     A split of a child with class totals ``T`` loses ``W - max_c a_c - max_c (T_c - a_c)``, with
     ``a`` the class totals left of the split: the gain is the two maxima's sum (``-inf`` without a
-    threshold). Every class is held in one (class × batch × position) array with the class first,
-    so each step below is one array operation for all classes, and the maxima over classes reduce
-    the outer axis (elementwise maxima of contiguous slabs)."""
-    weighted, valid, blocked = support.weighted[j], support.positions[j], support.blocked[j]
-    if blocked is None and not len(valid):
+    threshold).
+
+    Each row has one class, so the class totals left of every position are not summed over
+    (class × batch × position): one running sum goes along the rows laid out class after class
+    (:class:`ClassRuns`) and is read at each class's last row before each threshold. The sums
+    then cost one pass over the support per root threshold, whatever the number of classes,
+    and a run of equal values is one position (its threshold) in everything after them."""
+    valid = support.threshold_positions[j]
+    if not len(valid):
         return np.full(len(columns), -np.inf), np.full(len(columns), -np.inf)
-    member = support.goes_left(j, columns, ranks)                             # batch × support
-    # Written into a C-ordered array: left to itself, numpy would lay the product out class-innermost
-    # (the operands' order), and every reduction over classes below would then stride across memory.
-    a = np.empty((weighted.shape[0], *member.shape), dtype=weighted.dtype)      # class × batch × support
-    np.multiply(member[None], weighted[:, None], out=a)
-    a = _left_of_thresholds(a, valid, support.segment_starts[j])   # left child, left of the split
-    b = support.at_thresholds[j][:, None] - a              # right child, left of the split
+    runs = support.class_runs(j)
+    kind, n_batch = runs.kind, len(columns)
+    member = runs.ranks[columns] <= ranks.astype(runs.ranks.dtype)[:, None]   # batch × rows, by class
+    running = np.empty((n_batch, member.shape[1] + 1), dtype=kind)       # a leading 0: no row yet
+    running[:, 0] = 0
+    if runs.weights is None:
+        np.cumsum(member, axis=1, dtype=kind, out=running[:, 1:])
+    else:
+        np.multiply(member, runs.weights, out=running[:, 1:])
+        np.cumsum(running[:, 1:], axis=1, out=running[:, 1:])
+    # Batch × class × threshold (C-ordered): for each root threshold, the maxima over classes are
+    # elementwise maxima of contiguous rows.
+    a = np.take(running, runs.last, axis=1)
+    a -= np.take(running, runs.before, axis=1)
+    b = runs.at_thresholds[None] - a                       # right child, left of the split
     # The children's totals in the weights' type (whole numbers when the weights are): no pass
     # below widens to float.
-    totals_left = total_left.T.astype(a.dtype)[:, :, None]
-    totals_right = total_right.T.astype(a.dtype)[:, :, None]
-    left_gain = a.max(axis=0) + (totals_left - a).max(axis=0)
-    right_gain = b.max(axis=0) + (totals_right - b).max(axis=0)
-    if blocked is not None:
-        left_gain = left_gain - blocked
-        right_gain = right_gain - blocked
+    totals_left = total_left.astype(kind)[:, :, None]
+    totals_right = total_right.astype(kind)[:, :, None]
+    left_gain = a.max(axis=1) + (totals_left - a).max(axis=1)
+    right_gain = b.max(axis=1) + (totals_right - b).max(axis=1)
     return left_gain.max(axis=1).astype(float), right_gain.max(axis=1).astype(float)
 
 
