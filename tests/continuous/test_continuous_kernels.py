@@ -74,6 +74,12 @@ def _all_columns_by_column(support, j, columns, ranks, total_left, total_right):
     return left[:, j], right[:, j]
 
 
+def _all_columns_multiclass_by_column(support, j, columns, ranks, total_left, total_right):
+    """:func:`terminal._all_columns_multiclass`, read at one column."""
+    left, right = terminal._all_columns_multiclass(support, columns, ranks, total_left, total_right)
+    return left[:, j], right[:, j]
+
+
 @pytest.mark.parametrize("whole", [True, False])
 @pytest.mark.parametrize("n_rows", [60, 400])
 @pytest.mark.parametrize("n_classes", [2, 3, 4, 5])
@@ -86,7 +92,7 @@ def test_every_kernel_equals_the_split_by_split_reference(seed, n_classes, n_row
         assert support.weighted[0].dtype == np.int16        # the narrow path is the one tested
     # Both ways of summing a column are exercised: few thresholds (segments) and many (every position).
     assert any(s is not None for s in support.segment_starts) and any(s is None for s in support.segment_starts)
-    kernels = [terminal._column]
+    kernels = [terminal._column, _all_columns_multiclass_by_column]
     if n_classes == 2:
         kernels += [terminal._two_class_column, _all_columns_by_column]
     for kernel in kernels:
@@ -153,15 +159,17 @@ def _many_class_support(seed: int, whole: bool):
 
 @pytest.mark.parametrize("whole", [True, False])
 @pytest.mark.parametrize("seed", range(3))
-def test_the_multiclass_kernel_with_ten_classes_an_absent_class_and_zero_weights(seed, whole):
+@pytest.mark.parametrize("kernel", [terminal._column, _all_columns_multiclass_by_column])
+def test_the_multiclass_kernels_with_ten_classes_an_absent_class_and_zero_weights(seed, whole, kernel):
     support, rank, cw = _many_class_support(seed, whole)
-    _check(terminal._column, support, rank, cw, seed)
+    _check(kernel, support, rank, cw, seed)
 
 
-def test_the_comparison_catches_class_runs_that_leave_out_the_row_at_a_threshold():
+@pytest.mark.parametrize("kernel", [terminal._column, _all_columns_multiclass_by_column])
+def test_the_comparison_catches_class_runs_that_leave_out_the_row_at_a_threshold(kernel):
     support, rank, cw = _many_class_support(0, whole=True)
     for j in range(support.cols.shape[0]):
         runs = support.class_runs(j)
         runs.last = np.maximum(runs.last - 1, runs.before)            # the last row before each threshold lost
     with pytest.raises(AssertionError):
-        _check(terminal._column, support, rank, cw, 0)
+        _check(kernel, support, rank, cw, 0)

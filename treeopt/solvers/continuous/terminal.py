@@ -61,6 +61,10 @@ INT16_TOTAL = 2 ** 15 - 1
 #: (one pass per batch rather than one per column: fewer, larger array operations).
 TOGETHER = 1 << 20
 
+#: With more than two classes, supports with fewer rows than this (and at most ``TOGETHER`` entries)
+#: are read all columns at once.
+TOGETHER_ROWS = 4096
+
 #: Ranks below this are held as int16 where the kernels read them (a rank is below the table's row count).
 INT16_LIMIT = 2 ** 15
 
@@ -249,10 +253,13 @@ class SupportColumns:
 
     @property
     def together(self) -> bool:
-        """Whether the depth-two solver reads all columns in one pass (small two-class supports:
-        ``TOGETHER``; with more classes the larger arrays of several sums per class cost more than
-        the calls they save)."""
-        return len(self.total) == 2 and self.cols.shape[0] ** 2 * self.cols.shape[1] <= TOGETHER
+        """Whether the depth-two solver reads all columns in one pass: supports with at most
+        ``TOGETHER`` (column × column × row) entries (:func:`_all_columns` for two classes,
+        :func:`_all_columns_multiclass` for more)."""
+        n_columns, n = self.cols.shape
+        # More classes: past TOGETHER_ROWS rows, bounding split blocks column by column
+        # (:mod:`.split_blocks`) reads less than every column does.
+        return n_columns ** 2 * n <= TOGETHER and (len(self.total) == 2 or n < TOGETHER_ROWS)
 
     def all_columns(self) -> tuple:
         """What :func:`_all_columns` reads, made once: every column's ranks of the rows in every
@@ -333,6 +340,13 @@ class SupportColumns:
             made = self._class_runs[j] = ClassRuns(self, j)
         return made
 
+    def all_class_runs(self) -> "AllClassRuns":
+        """Every column's :class:`ClassRuns` laid end to end, for :func:`_all_columns_multiclass` (made once)."""
+        made = self._class_runs.get("all")
+        if made is None:
+            made = self._class_runs["all"] = AllClassRuns(self)
+        return made
+
 
 class ClassRuns:
     """A support's rows in column ``j``'s order, grouped by class: what :func:`_column` sums.
@@ -383,6 +397,47 @@ class ClassRuns:
         self.last = self.before + np.stack([np.searchsorted(np.flatnonzero(label == c), valid, side="right")
                                             for c in range(weighted.shape[0])])
         self.at_thresholds = support.cumulative[j][:, valid]
+
+
+class AllClassRuns:
+    """Every column's :class:`ClassRuns` at once: what :func:`_all_columns_multiclass` sums.
+
+    The rows of every column ``j`` (grouped by class, as :class:`ClassRuns` lays them out) sit one
+    column after another along one axis of ``n_columns × (n_support + 1)`` places (each column's
+    running sum with its leading zero), and every column's thresholds one after another along
+    another (``n_thresholds`` of them in all, no padding), so that one gather reads every class
+    total at every threshold of every column.
+
+    Attributes
+    ----------
+    ranks : ndarray, shape (n_columns, n_columns, n_support)
+        ``ranks[f, j, p]``: column ``f``'s rank of the ``p``-th row of column ``j``'s layout.
+    weights : ndarray of shape (n_columns, n_support), or None
+        The rows' weights in each layout (None when each is one).
+    last, before : ndarray of int, shape (n_classes, n_thresholds)
+        Indices into the flattened running sums (as :class:`ClassRuns`, offset by the column).
+    at_thresholds : ndarray, shape (n_classes, n_thresholds)
+        The support's class weights left of each threshold.
+    starts : ndarray of int
+        Where each column that has thresholds starts along the thresholds' axis.
+    has_thresholds : ndarray of bool, shape (n_columns,)
+    """
+
+    def __init__(self, support: SupportColumns):
+        n_columns, n = support.cols.shape
+        runs = [support.class_runs(j) for j in range(n_columns)]
+        self.kind = runs[0].kind
+        self.ranks = np.stack([r.ranks for r in runs], axis=1)
+        self.weights = None if all(r.weights is None for r in runs) else np.stack(
+            [np.ones(n, dtype=self.kind) if r.weights is None else r.weights for r in runs])
+        offsets = [j * (n + 1) for j in range(n_columns)]
+        self.last = np.concatenate([r.last + o for r, o in zip(runs, offsets)], axis=1)
+        self.before = np.concatenate([np.broadcast_to(r.before + o, r.last.shape) for r, o in zip(runs, offsets)],
+                                     axis=1)
+        self.at_thresholds = np.concatenate([r.at_thresholds for r in runs], axis=1)
+        counts = np.array([r.last.shape[1] for r in runs])
+        self.has_thresholds = counts > 0
+        self.starts = np.concatenate(([0], np.cumsum(counts)[:-1]))[self.has_thresholds]
 
 
 def depth_two_children(support: SupportColumns, columns: np.ndarray, ranks: np.ndarray, *,
@@ -525,7 +580,8 @@ def depth_two_steps(support: SupportColumns, columns: np.ndarray, ranks: np.ndar
     best_left, best_right = leaf_left.copy(), leaf_right.copy()
     if lower_left is None and blocks is None and support.together:
         # Every column read, and few enough entries: all columns in one pass (see _all_columns).
-        gain_left, gain_right = _all_columns(support, columns, ranks, total_left, total_right)
+        kernel = _all_columns if len(support.total) == 2 else _all_columns_multiclass
+        gain_left, gain_right = kernel(support, columns, ranks, total_left, total_right)
         # The split with an empty side: the leaf's gain.
         by_left = weight_left[:, None] - np.maximum(gain_left, total_left.max(axis=1)[:, None]) + 2 * penalty
         by_right = weight_right[:, None] - np.maximum(gain_right, total_right.max(axis=1)[:, None]) + 2 * penalty
@@ -650,6 +706,49 @@ def _column(support: SupportColumns, j: int, columns: np.ndarray, ranks: np.ndar
     left_gain = a.max(axis=1) + (totals_left - a).max(axis=1)
     right_gain = b.max(axis=1) + (totals_right - b).max(axis=1)
     return left_gain.max(axis=1).astype(float), right_gain.max(axis=1).astype(float)
+
+
+def _all_columns_multiclass(support: SupportColumns, columns: np.ndarray, ranks: np.ndarray,
+                            total_left: np.ndarray, total_right: np.ndarray) -> tuple:
+    """:func:`_column` for every column at once (batch × column), for any number of classes.
+
+    The same sums over (batch × column × row) arrays (:class:`AllClassRuns`): one comparison, one
+    running sum along the rows and one gather at every column's thresholds, so a batch costs a few
+    array operations rather than a few per column. The gains at the thresholds (batch × threshold)
+    are then reduced column by column with :meth:`numpy.ufunc.reduceat`.
+
+    Examples
+    --------
+    >>> rank = np.array([[0, 1, 2, 3], [0, 1, 0, 1]], dtype=np.int32)
+    >>> cols = np.array([[0, 1, 2, 3], [0, 2, 1, 3]], dtype=np.int32)
+    >>> support = SupportColumns(cols, rank, np.eye(3)[[0, 1, 2, 2]])
+    >>> left, right = _all_columns_multiclass(support, np.array([1]), np.array([0]), np.array([[1.0, 0, 1]]),
+    ...                                       np.array([[0.0, 1, 1]]))
+    >>> left.tolist(), right.tolist()     # x1 <= rank 0 holds rows 0 and 2: x0 parts them, x1 cannot
+    ([[2.0, 1.0]], [[2.0, 1.0]])
+    """
+    runs = support.all_class_runs()
+    kind, n_batch = runs.kind, len(columns)
+    member = runs.ranks[columns] <= ranks.astype(runs.ranks.dtype)[:, None, None]     # batch × column × row
+    running = np.empty((*member.shape[:2], member.shape[2] + 1), dtype=kind)        # a leading 0 per column
+    running[:, :, 0] = 0
+    if runs.weights is None:
+        np.cumsum(member, axis=2, dtype=kind, out=running[:, :, 1:])
+    else:
+        np.multiply(member, runs.weights, out=running[:, :, 1:])
+        np.cumsum(running[:, :, 1:], axis=2, out=running[:, :, 1:])
+    flat = running.reshape(n_batch, -1)
+    a = np.take(flat, runs.last, axis=1)                                  # batch × class × threshold
+    a -= np.take(flat, runs.before, axis=1)
+    b = runs.at_thresholds[None] - a
+    gains = []
+    for side, totals in ((a, total_left), (b, total_right)):
+        at = side.max(axis=1) + (totals.astype(kind)[:, :, None] - side).max(axis=1)   # batch × threshold
+        gain = np.full((n_batch, len(runs.has_thresholds)), -np.inf)
+        if len(runs.starts):
+            gain[:, runs.has_thresholds] = np.maximum.reduceat(at, runs.starts, axis=1)
+        gains.append(gain)
+    return gains[0], gains[1]
 
 
 def _left_of_thresholds(values: np.ndarray, valid, starts: np.ndarray | None) -> np.ndarray:
