@@ -173,3 +173,24 @@ def test_the_comparison_catches_class_runs_that_leave_out_the_row_at_a_threshold
         runs.last = np.maximum(runs.last - 1, runs.before)            # the last row before each threshold lost
     with pytest.raises(AssertionError):
         _check(kernel, support, rank, cw, 0)
+
+
+def test_the_multiclass_kernels_skip_the_thresholds_inside_runs_of_one_class():
+    support, rank, cw = _many_class_support(1, whole=True)
+    skipped = sum(len(support.threshold_positions[j]) - support.class_runs(j).last.shape[1]
+                  for j in range(support.cols.shape[0]))
+    assert skipped > 0                                  # the pruned path is the one the comparisons above test
+
+
+@pytest.mark.parametrize("kernel", [terminal._column, _all_columns_multiclass_by_column])
+def test_the_comparison_catches_boundaries_that_drop_the_end_of_a_run(kernel, monkeypatch):
+    def too_few(labels, positions):
+        # Also drops a threshold where a pure run meets a mixed one: not a boundary point rule.
+        starts = np.concatenate(([0], positions + 1))
+        low, high = np.minimum.reduceat(labels, starts), np.maximum.reduceat(labels, starts)
+        return positions[~((low == high)[:-1] | (low == high)[1:])]
+
+    monkeypatch.setattr(terminal, "class_boundaries", too_few)
+    support, rank, cw = _many_class_support(2, whole=True)
+    with pytest.raises(AssertionError):
+        _check(kernel, support, rank, cw, 2)

@@ -40,7 +40,7 @@ import numpy as np
 
 from ..slices import SliceClock, drain
 
-__all__ = ["leaf_loss", "threshold_positions", "best_depth_one", "split_columns", "SupportColumns",
+__all__ = ["leaf_loss", "threshold_positions", "class_boundaries", "best_depth_one", "split_columns", "SupportColumns",
            "depth_two_children", "depth_two_by_column", "depth_two_steps", "depth_one_by_column", "batch_size"]
 
 #: A column with thresholds at this share of its positions or more is read whole (see SupportColumns).
@@ -348,9 +348,51 @@ class SupportColumns:
         return made
 
 
+def class_boundaries(labels: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """The thresholds of a column at which a depth-one split can be best: ``positions`` without
+    those between two runs of equal values whose rows are all of one and the same class.
+
+    Fayyad and Irani, *On the Handling of Continuous-Valued Attributes in Decision Tree
+    Generation* (Machine Learning 8, 1992), show that the best cut lies on a boundary point; the
+    same holds for the training error. Take consecutive thresholds ``t_s .. t_e`` whose rows
+    between them are all of class ``c``. Moving the split from ``t_s`` to ``t_e`` only adds
+    class-``c`` weight ``a_c`` to the left side (of any subset of the rows, such as a child's), and
+    the gain ``max_k a_k + max_k (T_k - a_k)`` is convex in ``a_c`` (a sum of maxima of affine
+    functions), so it is largest at ``t_s`` or ``t_e``: the thresholds strictly between need not be
+    read. A run that reaches an end of the column ends in the split with an empty side (the leaf),
+    which the callers count.
+
+    Parameters
+    ----------
+    labels : ndarray of int, shape (n_support,)
+        Each row's class, in the column's order.
+    positions : ndarray of int
+        The column's thresholds (a threshold ``p`` lies between positions ``p`` and ``p + 1``).
+
+    Returns
+    -------
+    ndarray of int
+        The thresholds kept, increasing.
+
+    Examples
+    --------
+    >>> labels = np.array([0, 0, 0, 1, 1, 0, 1, 1])
+    >>> class_boundaries(labels, np.array([0, 1, 2, 3, 5])).tolist()   # 0 | 0 | 0 | 1 | 1 0 | 1 1
+    [2, 3, 5]
+    """
+    if not len(positions):
+        return positions
+    starts = np.concatenate(([0], positions + 1))
+    low, high = np.minimum.reduceat(labels, starts), np.maximum.reduceat(labels, starts)
+    pure = low == high
+    inside = pure[:-1] & pure[1:] & (low[:-1] == low[1:])
+    return positions[~inside]
+
+
 class ClassRuns:
     """A support's rows in column ``j``'s order, grouped by class: what :func:`_column` sums.
 
+    Only the column's thresholds at class boundaries are read (:func:`class_boundaries`).
     Every row carries one class (its cost-weighted weight sits on its own class), so the class-``c``
     weight left of a position is a running sum over the rows of class ``c`` alone. The rows are
     laid out class after class (in ``j``'s order within a class), so that one running sum along
@@ -376,7 +418,7 @@ class ClassRuns:
     >>> rank = np.array([[0, 1, 1, 2], [0, 1, 0, 1]], dtype=np.int32)
     >>> cols = np.array([[0, 1, 2, 3], [0, 2, 1, 3]], dtype=np.int32)
     >>> runs = SupportColumns(cols, rank, np.eye(3)[[0, 1, 2, 1]]).class_runs(0)
-    >>> runs.last.tolist(), runs.before.ravel().tolist()       # thresholds after rows 0 and 2
+    >>> runs.last.tolist(), runs.before.ravel().tolist()       # thresholds after positions 0 and 2
     ([[1, 1], [1, 2], [3, 4]], [0, 1, 3])
     >>> (runs.last - runs.before).tolist() == runs.at_thresholds.tolist()
     True
@@ -384,9 +426,9 @@ class ClassRuns:
 
     def __init__(self, support: SupportColumns, j: int):
         weighted = support.weighted[j]                               # classes × support, in j's order
-        valid = support.threshold_positions[j]
         self.kind = weighted.dtype
         label = weighted.argmax(axis=0)
+        valid = class_boundaries(label, support.threshold_positions[j])
         grouped = np.argsort(label, kind="stable")                    # class after class, j's order within
         self.ranks = np.ascontiguousarray(support.ranks_in_order(j)[:, grouped])
         weights = weighted[label[grouped], grouped]
