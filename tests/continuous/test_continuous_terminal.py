@@ -133,6 +133,7 @@ def test_a_large_depth_two_support_comes_in_slices_that_do_not_change_the_tree(n
     from treeopt import make_solver
     from treeopt.solvers.continuous import split_blocks, terminal
     monkeypatch.setattr(terminal, "TOGETHER", 0)
+    monkeypatch.setattr(terminal, "TOGETHER_MULTICLASS", 0)
     rng = np.random.default_rng(n_classes)
     n_rows = 2 * split_blocks.FEWEST_ROWS
     X = rng.normal(size=(n_rows, 4))

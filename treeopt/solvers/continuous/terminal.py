@@ -65,6 +65,10 @@ TOGETHER = 1 << 20
 #: are read all columns at once.
 TOGETHER_ROWS = 4096
 
+#: With more than two classes, the (column × column × row) entries of a support read all columns at
+#: once can reach this: the multiclass pass holds one running sum per column, not one per class.
+TOGETHER_MULTICLASS = 1 << 22
+
 #: Ranks below this are held as int16 where the kernels read them (a rank is below the table's row count).
 INT16_LIMIT = 2 ** 15
 
@@ -254,12 +258,15 @@ class SupportColumns:
     @property
     def together(self) -> bool:
         """Whether the depth-two solver reads all columns in one pass: supports with at most
-        ``TOGETHER`` (column × column × row) entries (:func:`_all_columns` for two classes,
-        :func:`_all_columns_multiclass` for more)."""
+        ``TOGETHER`` (column × column × row) entries for two classes (:func:`_all_columns`), and
+        with more classes at most ``TOGETHER_MULTICLASS`` and fewer than ``TOGETHER_ROWS`` rows
+        (:func:`_all_columns_multiclass`)."""
         n_columns, n = self.cols.shape
         # More classes: past TOGETHER_ROWS rows, bounding split blocks column by column
         # (:mod:`.split_blocks`) reads less than every column does.
-        return n_columns ** 2 * n <= TOGETHER and (len(self.total) == 2 or n < TOGETHER_ROWS)
+        if len(self.total) == 2:
+            return n_columns ** 2 * n <= TOGETHER
+        return n_columns ** 2 * n <= TOGETHER_MULTICLASS and n < TOGETHER_ROWS
 
     def all_columns(self) -> tuple:
         """What :func:`_all_columns` reads, made once: every column's ranks of the rows in every
