@@ -437,14 +437,14 @@ class ClassRuns:
         label = weighted.argmax(axis=0)
         valid = class_boundaries(label, support.threshold_positions[j])
         grouped = np.argsort(label, kind="stable")                    # class after class, j's order within
-        self.ranks = np.ascontiguousarray(support.ranks_in_order(j)[:, grouped])
+        self.ranks = support.rank[:, support.cols[j, grouped]].astype(support.rank_type)
         weights = weighted[label[grouped], grouped]
         self.weights = None if np.all(weights == 1) else weights
+        classes = np.arange(weighted.shape[0])[:, None]
         sizes = np.bincount(label, minlength=weighted.shape[0])
         self.before = np.concatenate(([0], np.cumsum(sizes)[:-1]))[:, None]
         # Rows of class c at positions up to p: a count over c's rows in j's order.
-        self.last = self.before + np.stack([np.searchsorted(np.flatnonzero(label == c), valid, side="right")
-                                            for c in range(weighted.shape[0])])
+        self.last = self.before + np.cumsum(label == classes, axis=1, dtype=np.int64)[:, valid]
         self.at_thresholds = support.cumulative[j][:, valid]
 
 
