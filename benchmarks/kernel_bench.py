@@ -10,6 +10,9 @@ checkout (``git worktree add`` or ``git archive`` of the older commit), in a sub
 this checkout's fit::
 
     flock /work/bench.lock .venv/bin/python benchmarks/kernel_bench.py --contree --before ../old
+
+``--cells NAME:DEPTH:LAMBDA ...`` runs those cells instead of :data:`CELLS`; a NAME ending in ``.csv``
+is read as a table whose last column is the label.
 """
 
 from __future__ import annotations
@@ -37,6 +40,10 @@ OWN = {"rotated_4k": lambda: rotated_boundaries(4_000, 6, 2, 0.10, seed=21)[:2],
 
 
 def data(name: str) -> tuple[np.ndarray, np.ndarray]:
+    if name.endswith(".csv"):
+        import pandas as pd
+        table = pd.read_csv(name)
+        return table.iloc[:, :-1].to_numpy(dtype=float), table.iloc[:, -1].to_numpy()
     X, y = OWN[name]() if name in OWN else load(name)
     return np.asarray(X, dtype=float), np.asarray(y)
 
@@ -59,26 +66,34 @@ def contree_fit(X, y, depth, lam, limit):
     return seconds, errors
 
 
+def _cell(text: str) -> tuple[str, int, float]:
+    """``NAME:DEPTH:LAMBDA`` as a cell."""
+    name, depth, lam = text.rsplit(":", 2)
+    return name, int(depth), float(lam)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--contree", action="store_true", help="also fit ConTree on every cell")
     parser.add_argument("--time-limit", type=float, default=120.0)
     parser.add_argument("--only", nargs="*", help="data names to run (all by default)")
     parser.add_argument("--before", help="a checkout whose package is fitted first on every cell")
-    parser.add_argument("--cell", type=int, help=argparse.SUPPRESS)      # one cell's fit, for --before
+    parser.add_argument("--cells", nargs="*", help="cells NAME:DEPTH:LAMBDA to run instead of the default ones")
+    parser.add_argument("--cell", help=argparse.SUPPRESS)      # one cell's fit, NAME:DEPTH:LAMBDA, for --before
     args = parser.parse_args()
     if args.cell is not None:
-        name, depth, lam = CELLS[args.cell]
+        name, depth, lam = _cell(args.cell)
         print(*treeopt_fit(*data(name), depth, lam, args.time_limit))
         return
-    for index, (name, depth, lam) in enumerate(CELLS):
+    cells = [_cell(text) for text in args.cells] if args.cells else CELLS
+    for name, depth, lam in cells:
         if args.only and name not in args.only:
             continue
         X, y = data(name)
-        row = f"| {name} ({X.shape[0]} × {X.shape[1]}, {len(np.unique(y))}) | {depth} | {lam} |"
+        row = f"| {Path(name).stem} ({X.shape[0]} × {X.shape[1]}, {len(np.unique(y))}) | {depth} | {lam} |"
         if args.before:
             env = dict(os.environ, PYTHONPATH=str(Path(args.before).resolve()))
-            done = subprocess.run([sys.executable, __file__, "--cell", str(index), "--time-limit", str(args.time_limit)],
+            done = subprocess.run([sys.executable, __file__, "--cell", f"{name}:{depth}:{lam}", "--time-limit", str(args.time_limit)],
                                   env=env, capture_output=True, text=True, check=True)
             before, before_optimal, _ = done.stdout.split()
             row += f" {float(before):.2f}{'' if before_optimal == 'True' else ' (stopped)'} |"

@@ -32,6 +32,13 @@ CASES = [("wine", 3), ("iris", 4), ("spiral", 4), ("spiral", 5), ("breast_cancer
          ("planted_4_1000_5_4_4", 4), ("planted_5_3000_4_4_2", 4),
          ("mixture_5k", 3), ("breast_cancer", 3)]
 
+#: ``--set perfect0``: perfect4 at depths three and four, small tables at depths four and five, tables
+#: with a planted tree whose columns partly hold few distinct values (``coarse``), and imperfect fits.
+PERFECT0 = [*((f"perfect4_{seed}", depth) for seed in range(1, 7) for depth in (3, 4)),
+            ("iris", 4), ("iris", 5), ("wine", 3), ("spiral", 4), ("spiral", 5), ("rotated_demo", 4),
+            ("coarse_1_500_4_3_2", 3), ("coarse_2_1500_6_4_3", 4), ("coarse_3_5000_10_3_5", 3),
+            ("coarse_4_2500_8_4_4", 4), ("breast_cancer", 3)]
+
 
 def perfect4(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """1,100 × 4 normal values (three decimals) labelled by a random tree of depth four, two classes."""
@@ -58,16 +65,36 @@ def planted(seed: int, n_rows: int, n_columns: int, depth: int, n_classes: int) 
     return X, np.unique(labels[node - 2 ** depth], return_inverse=True)[1]
 
 
+def coarse(seed: int, n_rows: int, n_columns: int, depth: int, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
+    """Like :func:`planted`, with every other column holding six distinct values (0-5, or 0-1 in steps
+    of 0.2), as in tables of counts, scores and sensor readings; cuts at quantiles of the values."""
+    rng = np.random.default_rng(2000 + seed)
+    X = rng.normal(size=(n_rows, n_columns)).round(3)
+    coarse_columns = np.arange(0, n_columns, 2)
+    X[:, coarse_columns] = rng.integers(0, 6, size=(n_rows, len(coarse_columns))) * np.where(coarse_columns % 4, 0.2, 1.0)
+    nodes = 2 ** (depth + 1)
+    columns = rng.integers(0, n_columns, size=nodes)
+    cuts = np.array([np.quantile(X[:, j], q) for j, q in zip(columns, rng.uniform(0.2, 0.8, size=nodes))])
+    labels = rng.integers(0, n_classes, size=nodes)
+    labels[nodes // 2:nodes // 2 + n_classes] = np.arange(n_classes)
+    node = np.ones(n_rows, dtype=int)
+    for _ in range(depth):
+        node = np.where(X[np.arange(n_rows), columns[node]] <= cuts[node], 2 * node, 2 * node + 1)
+    return X, np.unique(labels[node - 2 ** depth], return_inverse=True)[1]
+
+
 def case_data(name: str) -> tuple[np.ndarray, np.ndarray]:
     if name.startswith("perfect4_"):
         return perfect4(int(name.split("_")[1]))
     if name.startswith("planted_"):
         return planted(*(int(part) for part in name.split("_")[1:]))
+    if name.startswith("coarse_"):
+        return coarse(*(int(part) for part in name.split("_")[1:]))
     X, y = load(name)
     return np.asarray(X, dtype=float), np.asarray(y)
 
 
-def fit(name: str, depth: int, solver: str, time_limit: float) -> dict:
+def fit(name: str, depth: int, solver: str, time_limit: float, options: dict | None = None) -> dict:
     X, y = case_data(name)
     if solver == "contree":
         from pycontree import ConTree
@@ -77,7 +104,7 @@ def fit(name: str, depth: int, solver: str, time_limit: float) -> dict:
         return {"case": name, "depth": depth, "solver": solver, "cpu": round(cpu, 3),
                 "errors": int((model.predict(X) != y).sum())}
     from treeopt import make_solver
-    search = make_solver(X, y, solver=solver, regularization=0, depth_budget=depth, thresholds="all")
+    search = make_solver(X, y, solver=solver, regularization=0, depth_budget=depth, thresholds="all", **(options or {}))
     start = time.process_time()
     result = search.run(time_limit=time_limit)
     cpu = time.process_time() - start
@@ -91,10 +118,14 @@ def main() -> None:
     parser.add_argument("--solver", default="continuous", help="continuous, gosdt, auto or contree")
     parser.add_argument("--time-limit", type=float, default=60.0)
     parser.add_argument("--case", action="append", help="NAME:DEPTH (repeatable); all cases by default")
+    parser.add_argument("--set", choices=["default", "perfect0"], default="default", help="which list of cases")
+    parser.add_argument("--options", type=json.loads, default=None,
+                        help='make_solver keywords as JSON, e.g. \'{"strategies": {"error_free_first": false}}\'')
     args = parser.parse_args()
-    cases = [(c.split(":")[0], int(c.split(":")[1])) for c in args.case] if args.case else CASES
+    cases = [(c.split(":")[0], int(c.split(":")[1])) for c in args.case] if args.case else \
+        (PERFECT0 if args.set == "perfect0" else CASES)
     for name, depth in cases:
-        print(json.dumps(fit(name, depth, args.solver, args.time_limit)), flush=True)
+        print(json.dumps(fit(name, depth, args.solver, args.time_limit, args.options)), flush=True)
 
 
 if __name__ == "__main__":

@@ -68,3 +68,28 @@ def test_a_threshold_tried_first_comes_in_the_first_batch_and_is_counted_once(ba
     batches = _search_in_batches(search, batch, rng)
     assert (0, first) in batches[0]
     assert search.evaluated + search.pruned == 49
+
+
+def _bound_of_every_threshold(search: IntervalSearch, f: int, a: int, b: int) -> float:
+    """The interval bound by its definition: the least, over every threshold between ``a`` and ``b``, of
+    the two children's bounds (:meth:`IntervalSearch.child_bounds`)."""
+    return min(sum(search.child_bounds(f, a, m, b)) for m in range(a + 1, b))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_interval_bound_is_the_least_over_its_thresholds(seed):
+    # The bound is found by bisection of a convex function; it must equal the least bound of any
+    # threshold of the interval, for known ends and for the interval's open ends (-1 and q).
+    rng = np.random.default_rng(seed)
+    for _ in range(300):
+        q = int(rng.integers(2, 25))
+        cumulative = np.cumsum(rng.integers(1, 4, q)).astype(float)
+        search = IntervalSearch([cumulative], [float(cumulative[-1]) + 1], floor=float(rng.choice([0.0, 0.5])),
+                                pruning=True)
+        a = int(rng.integers(-1, q - 1))
+        b = int(rng.integers(a + 2, q + 2)) if a + 2 <= q else q
+        b = min(b, q)
+        for end in (a, b):
+            if 0 <= end < q:
+                search.known[0][end] = tuple(rng.integers(0, 24, 2) / 2)
+        assert search.interval_bound(0, a, b) == pytest.approx(_bound_of_every_threshold(search, 0, a, b), abs=1e-12)

@@ -21,7 +21,9 @@ TIE_LAMBDA = 1e-3
 
 #: The switches of this file, each with its keyword of ``make_solver``.
 LEAF_COUNT_SWITCHES = {"class_count_bound": "bounds", "perfect_depth_bound": "bounds",
-                       "pure_side_dominance": "bounds", "one_error_budget": "strategies"}
+                       "pure_side_dominance": "bounds", "one_error_budget": "strategies",
+                       "perfect_depth_two": "strategies", "side_leaf_floors": "bounds",
+                       "error_free_first": "strategies"}
 
 #: Everything on, each of them off, and all of them off.
 SETTINGS = [(), *((name,) for name in LEAF_COUNT_SWITCHES), tuple(LEAF_COUNT_SWITCHES)]
@@ -109,19 +111,24 @@ def test_weighted_three_class_tables_with_and_without_noise(starts, off, depth):
 def test_each_leaf_count_switch_acts_on_a_perfect_table():
     """On a table with a perfect depth-three tree each bound prunes and the budget below one error is
     used; together they evaluate fewer thresholds than without them (the oracle tests above show
-    that the optimum stays the same)."""
+    that the optimum stays the same). ``perfect_depth_two`` and ``side_leaf_floors`` answer or close
+    what the class count and the depth would otherwise prune, so those act when the two are off, and
+    ``error_free_first`` finds the tree without errors before the thresholds the floors would close."""
     X, y = planted(7, 400, 3, 2)
     X = X + np.random.default_rng(7).normal(scale=0.01, size=X.shape)      # many distinct values
+    newer = ("perfect_depth_two", "side_leaf_floors")
+    runs = {(): ("error_free_first", "one_error_budget", "pure_side_dominance", "perfect_depth_two"),
+            ("error_free_first",): ("one_error_budget", "pure_side_dominance") + newer,
+            newer: ("class_count_bound", "perfect_depth_bound", "one_error_budget", "pure_side_dominance"),
+            tuple(LEAF_COUNT_SWITCHES): ()}
     expansions = {}
-    for on in (True, False):
-        off = () if on else tuple(LEAF_COUNT_SWITCHES)
+    for off, acting in runs.items():
         solver = make_solver(X, y, solver="continuous", regularization=0, depth_budget=3, **_options(off, {}))
         result = solver.run()
         assert result.optimal and result.objective == 0.0
-        expansions[on] = solver.expansions
-        if on:
-            assert all(solver.prune_counts[name] > 0 for name in LEAF_COUNT_SWITCHES), solver.prune_counts
-    assert expansions[True] < expansions[False], expansions
+        expansions[off] = solver.expansions
+        assert all(solver.prune_counts[name] > 0 for name in acting), (off, solver.prune_counts)
+    assert expansions[()] < expansions[newer] < expansions[tuple(LEAF_COUNT_SWITCHES)], expansions
 
 
 def test_least_cost_counts_classes_depth_and_errors():

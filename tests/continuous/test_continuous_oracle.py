@@ -159,16 +159,21 @@ def test_without_a_depth_budget_the_leaf_count_bound_certifies_the_optimum():
 def test_each_pruning_switch_acts_on_continuous_data(monkeypatch):
     """Every bound prunes something here, so switching it off is a real change (the tests above
     then show that the optimum stays the same). The leaf-count bounds, which decide ties between
-    trees without errors at λ = 0, act on such tables (test_continuous_leaf_counts.py)."""
+    trees without errors at λ = 0, act on such tables (test_continuous_leaf_counts.py). The depth-two
+    supports here are small enough to be read whole (``whole_depth_two``), without the interval
+    search whose bounds these are, so that path is off."""
     small_blocks(monkeypatch)
     rng = np.random.default_rng(3)
     X = rng.normal(size=(120, 3))
     y = ((X[:, 0] > 0) ^ (X[:, 2] > 0.5)).astype(int)
     y[rng.random(120) < 0.1] ^= 1
-    solver = make_solver(X, y, solver="continuous", regularization=0.05, depth_budget=3)
+    solver = make_solver(X, y, solver="continuous", regularization=0.05, depth_budget=3,
+                         strategies={"whole_depth_two": False})
     solver.run()
-    at_zero = ("class_count_bound", "perfect_depth_bound", "one_error_budget")
-    assert all(solver.prune_counts[name] > 0 for name in solver.BOUNDS if name not in at_zero), solver.prune_counts
+    at_zero = ("class_count_bound", "perfect_depth_bound", "one_error_budget", "perfect_depth_two", "side_leaf_floors",
+               "error_free_first")
+    assert all(solver.prune_counts[name] > 0 for name in solver.BOUNDS if name not in at_zero + ("whole_depth_two",)), \
+        solver.prune_counts
 
 
 def test_each_child_schedule_switch_acts_on_continuous_data():

@@ -51,7 +51,8 @@ Examples
 >>> rng = np.random.default_rng(1)
 >>> X = rng.normal(size=(200, 3))
 >>> y = ((X[:, 0] > 0) ^ (X[:, 1] > 0.5)) & (X[:, 2] > -0.5)
->>> solver = ContinuousSearch(SortedDataset.from_arrays(X, y), regularization=0, depth_budget=3)
+>>> solver = ContinuousSearch(SortedDataset.from_arrays(X, y), regularization=0, depth_budget=3,
+...                           strategies={"error_free_first": False})   # else a tree without errors is sought first
 >>> result = solver.run()
 >>> result.optimal, result.objective
 (True, 0.0)

@@ -134,15 +134,34 @@ class IntervalSearch:
         return (la if la > floor else floor) + (rb if rb > floor else floor)
 
     def interval_bound(self, f: int, a: int, b: int) -> float:
-        """The least lower bound of a split at any threshold strictly between ``a`` and ``b``."""
+        """The least lower bound of a split at any threshold strictly between ``a`` and ``b``.
+
+        As a function of the cumulative weight ``w`` left of a threshold, the left child's bound
+        ``max(la, lb - (wb - w), floor)`` is a maximum of a constant and a line of slope one, and
+        the right child's ``max(rb, ra - (w - wa), floor)`` likewise of slope minus one: their sum is
+        convex, falls until ``w`` reaches the lesser of the two kinks, is flat between them and
+        rises after. Its least value over the interval's thresholds is therefore at one of the two
+        thresholds around the lesser kink, found by bisection of the sorted weights, not by
+        evaluating every threshold.
+        """
+        floor = self.floor
         if not self.pruning:
-            return 2 * self.floor
+            return 2 * floor
         la, ra, wa = self._ends(f, a)
         lb, rb, wb = self._ends(f, b)
-        w = self.cumulative[f][a + 1:b]
-        left = np.maximum(np.maximum(la, lb - (wb - w)), self.floor)
-        right = np.maximum(np.maximum(rb, ra - (w - wa)), self.floor)
-        return float((left + right).min())
+        left_flat, right_flat = max(la, floor), max(rb, floor)
+        shift_left, shift_right = lb - wb, ra + wa        # left: w + shift_left; right: shift_right - w
+        # The left bound starts rising at w = left_flat - shift_left, the right one stops falling at
+        # w = shift_right - right_flat; the sum is least from the lesser of the two on.
+        kink = min(left_flat - shift_left, shift_right - right_flat)
+        cum = self.cumulative[f]
+        i = int(np.searchsorted(cum[a + 1:b], kink)) + a + 1      # the first threshold at or after the kink
+        best = float("inf")
+        for m in (i - 1, i):
+            if a < m < b:
+                w = cum[m]
+                best = min(best, max(left_flat, w + shift_left) + max(right_flat, shift_right - w))
+        return float(best)
 
     # -- the search -----------------------------------------------------------------------------
     def candidates(self, target: float, k: int) -> list[tuple[int, int]]:

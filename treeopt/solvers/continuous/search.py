@@ -14,7 +14,9 @@ Dynamic Programming with Branch-and-Bound*, AAAI 2025, section 3). This module r
   bound closes the interval's neighbours even when the split itself is ruled out;
 * the terminal depth-two solver (:mod:`.terminal`, section 4.3) for the last two levels, whose
   children read only the columns their neighbours' per-column costs leave open
-  (:mod:`.column_bounds`);
+  (:mod:`.column_bounds`); a support whose root thresholds all fit in one of its batches evaluates
+  them all at once (``whole_depth_two``), where the interval search's bookkeeping would cost more
+  than the thresholds it closes;
 * a memo of subproblems by (depth, support), results and lower bounds alike;
 * a subproblem's first batch tries the best root split of its nearest solved sibling (the child
   on the same side of a nearby threshold of the same parent column): nested supports that differ
@@ -44,9 +46,20 @@ errors exists, proving that none has fewer leaves is most of the work, and four 
   without errors has depth exactly ``d``, hence ``d + 1`` leaves;
 * ``pure_side_dominance``: of the thresholds that leave one class on a side, only the one leaving
   the other side smallest is evaluated;
-* ``one_error_budget``: a subproblem asked below one error is asked for its best tree without
-  errors or a proof that it has errors, an answer the memo serves to every later budget below one
-  error.
+* ``one_error_budget``: a subproblem asked below one error with a budget that admits every tree
+  without errors of its depth is asked for its best tree without errors or a proof that it has
+  errors, an answer the memo serves to every later budget below one error (a smaller budget is a
+  leaf budget, kept so that the search stops sooner);
+* ``perfect_depth_two`` (:mod:`.perfect_depth_two`): a depth-two support asked below one error gets
+  its best tree without errors from one pass per root column, for all its root thresholds at once;
+* ``error_free_first`` (search order): with an incumbent that has errors, the root is first asked
+  below one error, so that every subproblem looks for trees without errors only and the bounds
+  above close most of them; a tree without errors found so is optimal, and otherwise the search
+  under the incumbent follows;
+* ``side_leaf_floors``: below one error a threshold is kept only if its sides' leaves fit the
+  budget, a side needing a leaf per class and three unless one split separates it; and, since the
+  support's best tree one level shallower is not below the target, a better tree has full depth, so
+  one of its children needs as many leaves as the support's depth.
 
 Without a depth budget (λ > 0) the search deepens, ``d = 1, 2, …``, and stops when the leaf-count
 bound of :mod:`treeopt.solvers.deepening` certifies the best tree.
@@ -68,12 +81,13 @@ from ...sorted_columns import SortedDataset
 from ...tree import Tree
 from ..base import EPS, QueueEntry, Solver
 from ..capabilities import Capabilities
-from ..slices import SliceClock
+from ..slices import SliceClock, drain
 from ..switches import Switches, bound, first_incumbent, search_order, subsolver
 from .anytime import DiscrepancySearch, cart_floor
 from .intervals import IntervalSearch
 from .column_bounds import ColumnBounds
 from .leaf_counts import least_cost, least_error, pure_runs, split_floors
+from .perfect_depth_two import WITH_ERRORS, fewest_leaves_without_errors, split_leaf_floors
 from . import split_blocks
 from .terminal import (SupportColumns, batch_size, best_depth_one, depth_one_by_column, depth_two_steps, leaf_loss,
                        split_columns, threshold_positions)
@@ -91,7 +105,7 @@ _LEAF = ("leaf",)
 
 #: The switches that prune (each emits ``Pruned``); ``depth_two`` chooses a subsolver.
 _PRUNING = ("interval_pruning", "column_bounds", "split_blocks", "upper_bound_pass_down", "leaf_lookahead", "leaf_support",
-            "leaf_bound", "class_count_bound", "perfect_depth_bound", "pure_side_dominance")
+            "leaf_bound", "class_count_bound", "perfect_depth_bound", "pure_side_dominance", "side_leaf_floors")
 
 
 class ContinuousSearch(Solver):
@@ -110,19 +124,22 @@ class ContinuousSearch(Solver):
     bounds : dict of str to bool, optional
         Switch off ``interval_pruning``, ``column_bounds``, ``split_blocks``,
         ``upper_bound_pass_down``, ``leaf_lookahead``, ``leaf_bound``, ``leaf_support``,
-        ``class_count_bound``, ``perfect_depth_bound`` or ``pure_side_dominance``.
+        ``class_count_bound``, ``perfect_depth_bound``, ``pure_side_dominance`` or ``side_leaf_floors``.
     depth_budget : int, optional
         Maximum depth. Without one (λ > 0), depths 1, 2, … are solved until the leaf-count bound
         certifies the best tree.
     strategies : dict of str to bool, optional
         Switch off the ``depth_two`` subsolver (the depth-two levels are then searched like deeper
-        ones), the ``shallower_start`` or ``cart_start`` first incumbent, the
+        ones) or its ``whole_depth_two`` path for small supports, the ``shallower_start`` or ``cart_start`` first incumbent, the
         ``discrepancy_search`` passes that find good trees before the exact search (both from depth
         three on, ``treeopt.solvers.continuous.anytime``), the ``larger_child_first`` and
         ``interval_budget`` orders of a split's children, ``sibling_split_first`` (a subproblem
         tries its nearest solved sibling's best root split in its first batch), or
-        ``one_error_budget`` (at λ = 0, a subproblem asked below one error looks for its best tree
-        without errors).
+        ``one_error_budget`` (at λ = 0, a subproblem asked below one error, with a budget that admits
+        every tree without errors of its depth, looks for its best tree without errors), or
+        ``error_free_first`` (at λ = 0 with an incumbent that has errors, the root is first asked for
+        its best tree without errors), or the ``perfect_depth_two`` subsolver (at λ = 0 below one error, a
+        depth-two support's fewest leaves without errors for all root thresholds at once).
 
     Examples
     --------
@@ -136,10 +153,10 @@ class ContinuousSearch(Solver):
     >>> result.optimal, result.objective, result.tree.n_leaves
     (True, 0.0, 4)
     >>> sorted(solver.prune_counts)  # doctest: +NORMALIZE_WHITESPACE
-    ['cart_start', 'class_count_bound', 'column_bounds', 'depth_two', 'discrepancy_search', 'interval_budget',
-     'interval_pruning', 'larger_child_first', 'leaf_bound', 'leaf_lookahead', 'leaf_support', 'one_error_budget',
-     'perfect_depth_bound', 'pure_side_dominance', 'shallower_start', 'sibling_split_first', 'split_blocks',
-     'upper_bound_pass_down']
+    ['cart_start', 'class_count_bound', 'column_bounds', 'depth_two', 'discrepancy_search', 'error_free_first',
+     'interval_budget', 'interval_pruning', 'larger_child_first', 'leaf_bound', 'leaf_lookahead', 'leaf_support',
+     'one_error_budget', 'perfect_depth_bound', 'perfect_depth_two', 'pure_side_dominance', 'shallower_start',
+     'sibling_split_first', 'side_leaf_floors', 'split_blocks', 'upper_bound_pass_down', 'whole_depth_two']
     """
 
     name = "continuous"
@@ -168,6 +185,10 @@ class ContinuousSearch(Solver):
         bound("pure_side_dominance", "Brița et al. (AAAI 2025) section 4.2's monotonicity: of the thresholds whose "
                                      "left (right) side holds one class, a leaf at the least cost of any subtree, the "
                                      "last (first) leaves the other side smallest and is no worse than the rest"),
+        bound("side_leaf_floors", "leaf counting (treeopt/solvers/continuous/perfect_depth_two.py): below one error, "
+                                  "a side needs a leaf per class, and three leaves unless one split separates it; and "
+                                  "when the support's best tree one level shallower is not below the target, a better "
+                                  "tree has full depth, so one child needs as many leaves as the support's depth"),
         bound("leaf_support", "OSDT Theorem 3 (lower bound on leaf support), in its one-sided form: a split with a "
                               "side of cost-weighted weight at most λ is no better than its other side's subtree"),
         search_order("larger_child_first", "Brița et al. (AAAI 2025), ConTree's schedule: of a split's two children "
@@ -177,6 +198,13 @@ class ContinuousSearch(Solver):
                                         "its bound closes the neighbours"),
         subsolver("depth_two", "Brița et al. (AAAI 2025) section 4.3: the terminal depth-two solver, one pass per "
                                "root threshold"),
+        subsolver("whole_depth_two", "a depth-two support whose root thresholds all fit in one batch of the terminal "
+                                     "solver (section 4.3 of Brița et al., AAAI 2025) evaluates them all at once, "
+                                     "without the interval search"),
+        subsolver("perfect_depth_two", "Brița et al. (AAAI 2025) section 4.3's depth-two solver for trees without "
+                                       "errors (treeopt/solvers/continuous/perfect_depth_two.py): at λ = 0 below one "
+                                       "error, a depth-two support's fewest leaves without errors for every root "
+                                       "threshold of a column at once, from running class rank ranges"),
         first_incumbent("shallower_start", "a support's best tree one level shallower (solved under the same "
                                            "budget) starts its search, so its children get tight budgets at once"),
         first_incumbent("cart_start", "Breiman et al., Classification and Regression Trees (1984): the Gini-greedy "
@@ -185,9 +213,14 @@ class ContinuousSearch(Solver):
                                             "ICML 2020, similar support): a subproblem's first batch tries the best "
                                             "root split of its nearest solved sibling (same parent column and side)"),
         search_order("one_error_budget", "leaf counting (treeopt/solvers/continuous/leaf_counts.py): at λ = 0 a "
-                                         "subproblem asked below one error is asked for its best tree without errors "
+                                         "subproblem asked below one error, whose budget admits every tree without "
+                                         "errors of its depth, is asked for its best tree without errors "
                                          "(or a proof that it has errors), an answer the memo gives every later budget "
                                          "below one error; its depth-two batches are small"),
+        search_order("error_free_first", "ConTree's narrowing at λ = 0 (Brița et al., AAAI 2025): with an incumbent "
+                                         "that has errors, the root is first asked below one error, where only trees "
+                                         "without errors count and the leaf counts close most subproblems; the best "
+                                         "tree without errors found so is optimal"),
         search_order("discrepancy_search", "Harvey and Ginsberg, Limited Discrepancy Search (IJCAI 1995), ConTree's "
                                            "anytime variant (pytrees-rs use_lds): passes over ranked splits with exact "
                                            "depth-two trees below find good trees before the exact search"),
@@ -235,6 +268,7 @@ class ContinuousSearch(Solver):
         self.depth = 0
         self.depth_results: list = []
         self._emitted = dict.fromkeys(_PRUNING, 0)
+        self._pass_cap = np.inf                                   # the budget of the root's search below one error
 
     # -- the search --------------------------------------------------------------------------
     def _search(self):
@@ -251,16 +285,14 @@ class ContinuousSearch(Solver):
             depth = budgets[0] if budgets is not None else depth + 1
             self.depth = depth
             if budgets is not None and depth >= 3:
-                yield from self._anytime_start(root, depth)
-            search = self._solve(root, depth, self._best, ())
-            while True:
-                try:
-                    next(search)
-                except StopIteration as stop:
-                    cost, tree = stop.value
-                    break
-                self._after_unit()
-                yield
+                yield from self._cart_start(root, depth)
+            cost, tree = None, None
+            if budgets is not None and self._tie and self._best > self._least_error and self.bounds["error_free_first"]:
+                cost, tree = yield from self._error_free_first(root, depth)
+            if tree is None:
+                if budgets is not None and depth >= 3:
+                    yield from self._discrepancy_passes(root, depth)
+                cost, tree = yield from self._root(root, depth, self._best)
             if tree is not None and cost < self._best:
                 self._best, self._best_tree, self._tree_cache = cost, tree, None
                 self._record(improved=True)
@@ -281,9 +313,42 @@ class ContinuousSearch(Solver):
                 return
             yield
 
+    def _root(self, root: np.ndarray, depth: int, budget: float):
+        """Generator: the root's optimum if it is below ``budget`` (:meth:`_solve`), a unit of work per step."""
+        search = self._solve(root, depth, budget, ())
+        while True:
+            try:
+                next(search)
+            except StopIteration as stop:
+                return stop.value
+            self._after_unit()
+            yield
+
+    def _error_free_first(self, root: np.ndarray, depth: int):
+        """Generator: at λ = 0 with an incumbent that has errors, the root's best tree without errors.
+
+        The root is first asked below one error: every subproblem is then asked for trees without
+        errors only, which the leaf counts (:mod:`.leaf_counts`, :mod:`.perfect_depth_two`) answer or
+        close quickly, the way ConTree's search narrows once its incumbent has a single error. A tree
+        without errors found so is the optimum (the fewest leaves among those without errors); if
+        there is none, the root costs at least one error, and the search under the incumbent
+        follows, with the memo of this one. Returns ``(cost, tree)`` or ``(bound, None)``.
+        """
+        self._count("error_free_first")
+        self._pass_cap = self._least_error
+        try:
+            cost, tree = yield from self._root(root, depth, self._least_error)
+        finally:
+            self._pass_cap = np.inf
+        if tree is None and min(cost, self._best) > self._lb:
+            self._lb = min(cost, self._best)         # no tree without errors: at least one error
+            self._record(raised=True)
+        return cost, tree
+
     # -- anytime: first incumbents before the exact search (treeopt/solvers/continuous/anytime.py) ----------
-    def _anytime_start(self, root: np.ndarray, depth: int):
-        """CART's tree, then limited discrepancy passes; each better tree becomes the incumbent.
+    def _cart_start(self, root: np.ndarray, depth: int):
+        """CART's tree as the first incumbent (then, at λ = 0 with errors, ``error_free_first``, and
+        limited discrepancy passes: :meth:`_discrepancy_passes`).
 
         The exact search that follows solves the root under the incumbent's cost, so it certifies
         the incumbent or finds a better tree.
@@ -291,6 +356,9 @@ class ContinuousSearch(Solver):
         if self.bounds["cart_start"]:
             self._count("cart_start")
             yield from cart_floor(root, self._rank, self._cw, depth, self._lambda, self._offer, SliceClock(self.unit_budget))
+
+    def _discrepancy_passes(self, root: np.ndarray, depth: int):
+        """Limited discrepancy passes over ranked splits; each better tree becomes the incumbent."""
         if self.bounds["discrepancy_search"]:
             self._count("discrepancy_search")
             passes = DiscrepancySearch(self._rank, self._cw, penalty=self._lambda, offer=self._offer,
@@ -329,6 +397,8 @@ class ContinuousSearch(Solver):
             # bounds a shallower optimum, which may be above it.
             lb = min(self._best, max(frame.lower, frame.search.lower_bound()) if frame.search is not None
                      else frame.best) if frame.depth == self.depth else self._lb
+            # A root asked below a budget closes what its budget excludes: its bounds hold up to the budget.
+            lb = min(lb, self._pass_cap)
             if lb > self._lb:
                 self._lb = lb
                 self._record(raised=True)
@@ -360,8 +430,11 @@ class ContinuousSearch(Solver):
             if counted and min(leaf, 2 * lam) < budget:
                 self._count("class_count_bound")      # the classes present close the subproblem
             return floor, None
-        if path and self._tie and budget < self._least_error and self.bounds["one_error_budget"]:
-            budget = self._least_error                # below one error: its best tree without errors, or none
+        if path and self._tie and 2 ** depth * lam < budget < self._least_error and self.bounds["one_error_budget"]:
+            # The budget admits every tree without errors of this depth: ask for the best of them, or a
+            # proof that there is none (a bound of one error), an answer for every later budget. A
+            # smaller budget is kept: it admits fewer leaves, and the search stops sooner.
+            budget = self._least_error
             self._count("one_error_budget")
         if self.penalty > 0 and budget < np.inf and self.bounds["leaf_bound"]:
             # A tree that costs less than the budget has fewer than budget / λ leaves, so depth <= leaves - 1.
@@ -379,6 +452,20 @@ class ContinuousSearch(Solver):
         known = self._memo.get(key)
         if known is not None and (known[1] is not None or known[0] >= budget):
             return known
+        if depth == 2 and self._tie and budget <= self._least_error and self.bounds["perfect_depth_two"]:
+            self._count("perfect_depth_two")
+            self._memo[key] = result = self._perfect_depth_two(cols, leaf)
+            return result if result[0] < budget else (result[0], None)
+        if depth == 2 and self.bounds["depth_two"] and self.bounds["whole_depth_two"]:
+            whole = self._whole_depth_two(cols, leaf)
+            if whole is not None:
+                cost, tree = whole
+                result = self._memo[key] = (cost, tree) if cost < budget else (cost, None)
+                parent = self._parent_of(path)
+                if parent is not None and tree[0] == "split":
+                    f, r, goes_left = path[-1]
+                    parent.best_splits.setdefault((f, goes_left, depth), {})[r] = (tree[1], tree[2])
+                return result
         start, shallower = (leaf, _LEAF), None       # the support's optimum (or a bound) at depth - 1
         if depth >= 3 and self.bounds["shallower_start"]:
             self._count("shallower_start")
@@ -415,6 +502,12 @@ class ContinuousSearch(Solver):
         # classes on its two sides leave such a tree room (leaf_counts.split_floors).
         target = min(start[0], budget)
         by_classes = counted and self._tie > 0 and target <= self._least_error
+        by_leaves = self._tie > 0 and target <= self._least_error and self.bounds["side_leaf_floors"]
+        if by_leaves:
+            floors = split_leaf_floors(cols, self._rank, self._label, self._cw.shape[1], depth=depth)
+            # The support's best tree one level shallower costs at least the target, so every tree
+            # below it has depth exactly ``depth``: one child has depth ``depth - 1``, so ``depth`` leaves.
+            exact_depth = shallower is not None
         dropped = np.inf                             # the least bound of a threshold not kept
         least_side = self.penalty if self.bounds["leaf_support"] else -np.inf
         for f in range(cols.shape[0]):
@@ -428,7 +521,19 @@ class ContinuousSearch(Solver):
                 positions = positions[kept]
             if self.bounds["pure_side_dominance"] and len(positions) > 1:
                 positions = self._undominated(positions, runs[0][f], runs[1][f])
-            if by_classes and len(positions):
+            if by_leaves and len(positions):
+                low, high = floors[0][f][positions], floors[1][f][positions + 1]
+                leaves = low + high
+                if exact_depth:
+                    leaves = np.minimum(np.maximum(low, depth) + high, low + np.maximum(high, depth))
+                bounds = np.where(leaves >= WITH_ERRORS, self._least_error + 2 * lam, leaves * lam)
+                kept = bounds < target
+                if not kept.all():
+                    self._count("side_leaf_floors", len(positions) - int(kept.sum()))
+                    # A threshold dropped for its depth costs at least the target (module docstring).
+                    dropped = min(dropped, target if exact_depth else float(bounds[~kept].min()))
+                positions = positions[kept]
+            elif by_classes and len(positions):
                 bounds = split_floors(np.cumsum(self._present[cols[f]], axis=0), positions, depth=depth - 1,
                                       penalty=lam, least_error=self._least_error)
                 kept = bounds < target
@@ -467,6 +572,35 @@ class ContinuousSearch(Solver):
             parent.best_splits.setdefault((f, goes_left, depth), {})[r] = (frame.tree[1], frame.tree[2])
         return result
 
+    def _whole_depth_two(self, cols: np.ndarray, leaf: float):
+        """A small support's optimum at depth two, every root threshold in one batch; None for a support
+        whose thresholds do not fit in one batch (:meth:`.terminal.SupportColumns.batch_size`).
+
+        When one batch holds them all, the interval search's bookkeeping (its heap, the bounds of each
+        interval, a unit of work per batch) costs more than the thresholds it would close: every
+        threshold is evaluated instead, and the optimum is exact without any bound.
+        """
+        support = SupportColumns(cols, self._rank, self._cw)
+        ranks = support.sorted_ranks
+        positions = support.threshold_positions
+        n_thresholds = sum(len(p) for p in positions)
+        if not n_thresholds:
+            return leaf, _LEAF
+        if support.batch_size(n_thresholds) < n_thresholds:
+            return None
+        self._count("whole_depth_two")
+        columns = np.repeat(np.arange(len(positions)), [len(p) for p in positions])
+        roots = np.concatenate([ranks[f][p] for f, p in enumerate(positions)])
+        left, right, by_left, by_right, _ = drain(depth_two_steps(support, columns, roots, penalty=self._lambda))
+        costs = left + right
+        best = int(np.argmin(costs))
+        self.expansions += n_thresholds
+        if costs[best] >= leaf:
+            return leaf, _LEAF
+        f, r = int(columns[best]), int(roots[best])
+        return float(costs[best]), self._depth_two_tree(cols, f, r, (by_left[best], float(left[best])),
+                                                        (by_right[best], float(right[best])))
+
     def _undominated(self, positions: np.ndarray, first_other: int, other_last: int) -> np.ndarray:
         """The thresholds of one column (positions in its sorted order) that are not dominated.
 
@@ -504,6 +638,19 @@ class ContinuousSearch(Solver):
             return 2 * self._lambda, ("split", f, int(before[f]), _LEAF, _LEAF)
         return self._least_error + self._lambda, None
 
+    def _perfect_depth_two(self, cols: np.ndarray, leaf: float):
+        """A depth-two support's optimum when only trees without errors can be below its budget.
+
+        Its best tree without errors (:mod:`.perfect_depth_two`) is the optimum, since every tree
+        with errors costs at least one error more than any tree without; when there is none, every
+        tree has errors and costs at least the least of its leaf and one error plus two leaves.
+        """
+        found = fewest_leaves_without_errors(cols, self._rank, self._label, self._cw.shape[1])
+        if found is None:
+            return min(leaf, self._least_error + 2 * self._lambda), None
+        leaves, f, r = found
+        return leaves * self._lambda, _LEAF if leaves == 1 else self._depth_two_tree(cols, f, r)
+
     def _parent_of(self, path: tuple):
         """The frame whose split made the child ``path`` when ``sibling_split_first`` is on (else None)."""
         if not path or not self._frames or not self.bounds["sibling_split_first"]:
@@ -539,7 +686,7 @@ class ContinuousSearch(Solver):
         search = frame.search
         clock = SliceClock(self.unit_budget)          # a large support's setup (and each batch) comes in slices
         support = SupportColumns(cols, self._rank, self._cw)
-        size = batch_size(cols.shape[1], self._cw.shape[1], cols.shape[0], BATCH_LIMIT)
+        size = support.batch_size(BATCH_LIMIT)
         neighbours = blocks = None
         # Two-class supports small enough to read every column at once are read so even when large
         # enough for blocks: that pass costs less than bounding blocks column by column.
@@ -580,7 +727,7 @@ class ContinuousSearch(Solver):
                 frame.least_evaluated = min(frame.least_evaluated, lo + hi)
                 if lo + hi < frame.best:
                     frame.best = lo + hi
-                    best_split = (f, r, split_columns(by_left[row], lo), split_columns(by_right[row], hi))
+                    best_split = (f, r, (by_left[row], lo), (by_right[row], hi))
             if best_split is not None:
                 frame.tree = ("pending", *best_split)
             self.expansions += len(chosen)
@@ -590,13 +737,16 @@ class ContinuousSearch(Solver):
         if best_split is not None:
             frame.tree = self._depth_two_tree(cols, *best_split)
 
-    def _depth_two_tree(self, cols, f, r, left_columns=None, right_columns=None):
+    def _depth_two_tree(self, cols, f, r, left=None, right=None):
         """The tree of a depth-two split found by the terminal solver: its children's best depth-one
-        trees, searched on the columns that can hold them (all by default)."""
+        trees, searched on the columns that can hold them (:func:`.terminal.split_columns` of each
+        child's per-column costs and optimum, ``left`` and ``right``; all columns by default). The
+        columns are chosen here, once, not at each improvement of the search."""
         chosen = self._rank[f][cols] <= r
         n = cols.shape[0]
         children = []
-        for part, columns in ((cols[chosen].reshape(n, -1), left_columns), (cols[~chosen].reshape(n, -1), right_columns)):
+        for part, costs in ((cols[chosen].reshape(n, -1), left), (cols[~chosen].reshape(n, -1), right)):
+            columns = None if costs is None else split_columns(*costs)
             _, split = best_depth_one(part, self._rank, self._cw, penalty=self._lambda, columns=columns)
             children.append(_LEAF if split is None else ("split", *split, _LEAF, _LEAF))
         return ("split", f, r, *children)
@@ -642,7 +792,7 @@ class ContinuousSearch(Solver):
             second_budget = target - costs[first] if pass_down else np.inf
             if widen:
                 second_budget += search.interval_reach(f, a, m, b)
-            if self._tie and self.bounds["one_error_budget"] and target < self._least_error:
+            if self._tie and self.bounds["one_error_budget"] and target <= self._least_error:
                 second_budget = min(second_budget, self._least_error)   # errors are all its bound can tell
             if rules_out and not (widen and second_budget > low[second]):
                 self._count("upper_bound_pass_down")           # the second child cannot make this split the best

@@ -35,6 +35,7 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
+from functools import cached_property
 
 import numpy as np
 
@@ -76,6 +77,18 @@ INT16_LIMIT = 2 ** 15
 #: one unit of work stays short.
 BATCH_ENTRIES = 1 << 19
 
+#: ... and a batch of the two-class all-columns kernel (:attr:`SupportColumns.together`) about this many:
+#: its cost per batch is small, so a smaller batch costs little, and it rarely evaluates thresholds that
+#: the results of its first ones would have closed (a sequential order, ConTree's, evaluates each
+#: threshold only after its neighbours' bounds are known); its arrays also stay in the processor's
+#: cache, where a larger batch costs more per root threshold, not less. The per-column kernels keep
+#: the larger batches: their fixed cost per batch (a pass per column) outweighs the thresholds saved.
+TOGETHER_BATCH_ENTRIES = 1 << 16
+
+#: ... but it holds at least this many root thresholds (when the limit allows): on wide supports fewer
+#: would make its fixed cost per batch the larger part.
+TOGETHER_FEWEST = 8
+
 
 def _side(a: np.ndarray) -> np.ndarray:
     """Loss of a leaf for each vector of cost-weighted class totals (last axis): total minus the largest."""
@@ -105,11 +118,6 @@ def threshold_positions(ranks: np.ndarray) -> np.ndarray:
     [1, 2]
     """
     return np.flatnonzero(ranks[1:] != ranks[:-1])
-
-
-def _valid_positions(cols: np.ndarray, rank: np.ndarray) -> list:
-    """For each column, the positions ``p`` of ``cols[j]`` after which the value changes (the thresholds)."""
-    return [threshold_positions(rank[j, cols[j]]) for j in range(cols.shape[0])]
 
 
 def best_depth_one(cols: np.ndarray, rank: np.ndarray, cw: np.ndarray, *, penalty: float,
@@ -178,15 +186,19 @@ def split_columns(by_column: np.ndarray, best: float) -> list:
     return np.flatnonzero(by_column <= best + 1e-9 * max(1.0, abs(best))).tolist()
 
 
-def batch_size(n_support: int, n_classes: int, n_columns: int, limit: int) -> int:
-    """How many root thresholds one depth-two batch evaluates (at least one, at most ``limit``).
+def batch_size(n_support: int, n_classes: int, n_columns: int, limit: int, entries: int | None = None) -> int:
+    """How many root thresholds one depth-two batch of about ``entries`` entries (:data:`BATCH_ENTRIES`
+    by default) evaluates (at least one, at most ``limit``).
 
     Examples
     --------
     >>> batch_size(1000, 2, 4, 64), batch_size(10_000, 2, 8, 64), batch_size(10**6, 2, 4, 64)
     (64, 3, 1)
+    >>> batch_size(1000, 2, 4, 64, entries=TOGETHER_BATCH_ENTRIES)
+    8
     """
-    return max(1, min(limit, BATCH_ENTRIES // max(1, n_support * n_classes * n_columns)))
+    entries = BATCH_ENTRIES if entries is None else entries
+    return max(1, min(limit, entries // max(1, n_support * n_classes * n_columns)))
 
 
 class SupportColumns:
@@ -194,16 +206,34 @@ class SupportColumns:
     cost-weighted class weights of its rows in ``j``'s order (classes × rows), their cumulative
     sums, the threshold positions, and every column's ranks of those rows.
 
+    The arrays every kernel reads (the weights, their cumulative sums, the sorted ranks) are made
+    for all columns at once in ``__init__``; what only some kernels read (the per-column kernels'
+    dense and sparse layouts, the two-class differences at the thresholds, the all-columns
+    kernel's gathers) is made the first time it is read. A support is set up for every depth-two
+    subproblem, and a small two-class one is read only by the all-columns kernel
+    (:attr:`together`).
+
     Parameters
     ----------
     cols, rank, cw
         As for :func:`best_depth_one`.
+
+    Examples
+    --------
+    >>> rank = np.array([[0, 1, 2, 3], [0, 1, 0, 1]], dtype=np.int32)
+    >>> cols = np.array([[0, 1, 2, 3], [0, 2, 1, 3]], dtype=np.int32)
+    >>> support = SupportColumns(cols, rank, np.eye(2)[[0, 0, 1, 1]])
+    >>> support.sorted_ranks.tolist(), [p.tolist() for p in support.threshold_positions]
+    ([[0, 1, 2, 3], [0, 0, 1, 1]], [[0, 1, 2], [1]])
+    >>> support.cumulative[1].tolist()                  # classes × rows, in column 1's order
+    [[1, 1, 2, 2], [0, 1, 1, 2]]
     """
 
     def __init__(self, cols: np.ndarray, rank: np.ndarray, cw: np.ndarray):
         self.cols = cols
         self.rank = rank
-        weighted = cw[cols[0]] if len(cols) else cw[:0]
+        n_columns = cols.shape[0]
+        weighted = cw[cols[0]] if n_columns else cw[:0]
         # Whole weights (unweighted rows, accuracy) are summed as int32: exact, and half the memory
         # traffic of float64 in the cumulative sums that dominate the solver's time.
         integral = bool(np.all(weighted == np.round(weighted))) and float(weighted.sum()) < INT32_TOTAL
@@ -213,47 +243,101 @@ class SupportColumns:
         # all-columns kernel's cumulative sum across columns is vectorised for int32, not int16.)
         if integral and cw.shape[1] > 2 and float(weighted.sum()) < INT16_TOTAL:
             kind = np.int16
-        by_class = cw.T.astype(kind)                              # classes × rows, gathered once per column
-        self.weighted = [by_class[:, order] for order in cols]   # classes × support
-        self.positions = _valid_positions(cols, rank)
-        self.threshold_positions = list(self.positions)          # the thresholds, dense columns too
-        # Each column's cumulative class weights at its thresholds (classes × thresholds), and its total.
-        cumulative = [np.cumsum(w, axis=1, dtype=kind) for w in self.weighted]
-        # A column whose values are nearly all distinct is read at every position (a view, no copy),
-        # the few positions between equal values made unusable by an infinite loss.
-        self.blocked = []
-        for j, (c, p) in enumerate(zip(cumulative, self.positions)):
-            n_positions = c.shape[1] - 1
-            if n_positions > 0 and len(p) >= DENSE_SHARE * n_positions:
-                blocked = np.full(n_positions, np.inf)
-                blocked[p] = 0.0
-                self.blocked.append(blocked)
-                self.positions[j] = slice(0, n_positions)
-            else:
-                self.blocked.append(None)
-        # In the weights' own type (the cumulative sums above are), so that the kernels' arithmetic on
-        # them stays in the narrow type.
-        self.at_thresholds = [c[:, p] for c, p in zip(cumulative, self.positions)]
-        self.total = cumulative[0][:, -1] if cumulative else np.zeros(cw.shape[1])
-        self.cumulative = cumulative                              # per column: classes × support
-        self.sorted_ranks = [rank[j, order] for j, order in enumerate(cols)]
-        # Columns with few thresholds: where each segment between two thresholds starts (the last
-        # one, after the last threshold, is never needed); None for the others.
-        self.segment_starts = [np.concatenate(([0], p + 1)) if len(p) <= SPARSE_SHARE * max(1, cols.shape[1] - 1)
-                               else None for p in self.threshold_positions]
-        self._keys = self._stacked = None
+        # Column × class × row, each column's rows in its own order (one gather for every column; each
+        # column's classes × rows block contiguous, as the per-column kernels read it).
+        self.weighted = np.ascontiguousarray(cw.astype(kind, copy=False)[cols].transpose(0, 2, 1))
+        self.cumulative = np.cumsum(self.weighted, axis=2, dtype=kind)     # column × class × row
+        self.sorted_ranks = rank[np.arange(n_columns)[:, None], cols]      # column × row: each column's ranks, sorted
+        self.total = self.cumulative[0, :, -1] if n_columns else np.zeros(cw.shape[1], dtype=kind)
+        self._keys = self._together = self._dense = None
         self._ranks: dict = {}
         self._class_runs: dict = {}
-        self._together = None
         # The kernels gather every column's ranks of a batch's rows and compare them with the root
         # thresholds' ranks: the narrowest type that holds them halves that traffic on small tables.
         self.rank_type = np.int16 if rank.shape[1] <= INT16_LIMIT else rank.dtype
-        if cw.shape[1] == 2:
-            # Two classes: a leaf's loss is (weight - |class 0 - class 1|) / 2, so one cumulative sum
-            # of the class difference per column does (see _two_class_column).
-            self.difference = [w[0] - w[1] for w in self.weighted]
-            self.difference_at_all = [c[0] - c[1] for c in cumulative]
-            self.difference_at_thresholds = [c[0, p] - c[1, p] for c, p in zip(cumulative, self.threshold_positions)]
+
+    @cached_property
+    def threshold_positions(self) -> list:
+        """For each column, the positions ``p`` of its sorted rows after which the value changes."""
+        changes = self.sorted_ranks[:, 1:] != self.sorted_ranks[:, :-1]
+        return [np.flatnonzero(row) for row in changes]
+
+    def _dense_layout(self) -> tuple:
+        """Which columns the per-column kernels read at every position (``positions``, ``blocked``)."""
+        if self._dense is None:
+            positions, blocked = list(self.threshold_positions), []
+            # A column whose values are nearly all distinct is read at every position (a view, no copy),
+            # the few positions between equal values made unusable by an infinite loss.
+            n_positions = self.cols.shape[1] - 1
+            for j, p in enumerate(positions):
+                if n_positions > 0 and len(p) >= DENSE_SHARE * n_positions:
+                    blocks = np.full(n_positions, np.inf)
+                    blocks[p] = 0.0
+                    blocked.append(blocks)
+                    positions[j] = slice(0, n_positions)
+                else:
+                    blocked.append(None)
+            self._dense = (positions, blocked)
+        return self._dense
+
+    @property
+    def positions(self) -> list:
+        """Per column: its threshold positions, or ``slice(0, n - 1)`` for a column read at every
+        position (values nearly all distinct; see :attr:`blocked`)."""
+        return self._dense_layout()[0]
+
+    @property
+    def blocked(self) -> list:
+        """Per column read at every position: an infinite loss at the positions between equal values
+        (0 elsewhere); None for the other columns."""
+        return self._dense_layout()[1]
+
+    @cached_property
+    def at_thresholds(self) -> list:
+        """Per column: the cumulative class weights at its :attr:`positions` (classes × positions), in
+        the weights' own type, so that the kernels' arithmetic on them stays in the narrow type."""
+        return [c[:, p] for c, p in zip(self.cumulative, self.positions)]
+
+    @cached_property
+    def segment_starts(self) -> list:
+        """Columns with few thresholds: where each segment between two thresholds starts (the last
+        one, after the last threshold, is never needed); None for the others."""
+        return [np.concatenate(([0], p + 1)) if len(p) <= SPARSE_SHARE * max(1, self.cols.shape[1] - 1)
+                else None for p in self.threshold_positions]
+
+    # Two classes: a leaf's loss is (weight - |class 0 - class 1|) / 2, so one cumulative sum of the
+    # class difference per column does (see _two_class_column).
+    @cached_property
+    def difference(self) -> np.ndarray:
+        """Two classes: each row's class-0 minus class-1 weight, in each column's order (column × row)."""
+        return self.weighted[:, 0] - self.weighted[:, 1]
+
+    @cached_property
+    def difference_at_all(self) -> np.ndarray:
+        """Two classes: the cumulative class difference at every position (column × row)."""
+        return self.cumulative[:, 0] - self.cumulative[:, 1]
+
+    @cached_property
+    def difference_at_thresholds(self) -> list:
+        """Two classes: per column, the cumulative class difference at its thresholds."""
+        return [d[p] for d, p in zip(self.difference_at_all, self.threshold_positions)]
+
+    def batch_size(self, limit: int) -> int:
+        """How many root thresholds one depth-two batch on this support evaluates (at most ``limit``):
+        :func:`batch_size` of :data:`BATCH_ENTRIES`, or of :data:`TOGETHER_BATCH_ENTRIES` but at least
+        :data:`TOGETHER_FEWEST` when the two-class all-columns kernel reads it.
+
+        Examples
+        --------
+        >>> rank = np.array([[0, 1, 2, 3], [0, 1, 0, 1]], dtype=np.int32)
+        >>> cols = np.array([[0, 1, 2, 3], [0, 2, 1, 3]], dtype=np.int32)
+        >>> SupportColumns(cols, rank, np.eye(2)[[0, 0, 1, 1]]).batch_size(64)
+        64
+        """
+        n_columns, n = self.cols.shape
+        if not self.together or len(self.total) > 2:        # the multiclass all-columns kernel: as per column
+            return batch_size(n, len(self.total), n_columns, limit)
+        return max(min(limit, TOGETHER_FEWEST), batch_size(n, len(self.total), n_columns, limit, TOGETHER_BATCH_ENTRIES))
 
     @property
     def together(self) -> bool:
@@ -278,15 +362,17 @@ class SupportColumns:
         if self._together is None:
             n_columns, n = self.cols.shape
             ranks = self.rank[:, self.cols.T].astype(self.rank_type)       # root column × position × column
-            width = max(1, max(len(p) for p in self.threshold_positions))
-            at = np.zeros((n_columns, width), dtype=np.int64)
-            for j, p in enumerate(self.threshold_positions):
-                if len(p):
-                    at[j] = p[0]
-                    at[j, :len(p)] = p
-            empty = np.array([not len(p) for p in self.threshold_positions])
-            difference = np.stack(self.difference, axis=1)                     # position × column
-            whole = np.stack([d[p] for d, p in zip(self.difference_at_all, at)])   # column × width
+            changes = self.sorted_ranks[:, 1:] != self.sorted_ranks[:, :-1]
+            counts = changes.sum(axis=1)
+            owner, positions = np.nonzero(changes)                            # column by column, in order
+            starts = np.cumsum(counts) - counts                               # where each column's run begins
+            empty = counts == 0
+            first = np.zeros(n_columns, dtype=np.int64)
+            first[~empty] = positions[starts[~empty]]
+            at = np.repeat(first[:, None], max(1, int(counts.max(initial=0))), axis=1)
+            at[owner, np.arange(len(positions)) - starts[owner]] = positions
+            difference = np.ascontiguousarray(self.difference.T)              # position × column
+            whole = np.take_along_axis(self.difference_at_all, at, axis=1)     # column × width
             flat = (at * n_columns + np.arange(n_columns)[:, None]).ravel()
             self._together = (ranks, flat, empty, difference, whole.astype(difference.dtype))
         return self._together
@@ -307,14 +393,12 @@ class SupportColumns:
         n_columns, n = self.cols.shape
         shift = self.rank.shape[1]
         if self._keys is None:
-            self._keys = (np.stack(self.sorted_ranks).astype(np.int64) + np.arange(n_columns)[:, None] * shift).ravel()
+            self._keys = (self.sorted_ranks.astype(np.int64) + np.arange(n_columns)[:, None] * shift).ravel()
         return np.searchsorted(self._keys, columns * shift + ranks, side="right") - columns * n
 
     def stacked_cumulative(self) -> np.ndarray:
         """Every column's cumulative class weights in one array (column × class × position)."""
-        if self._stacked is None:
-            self._stacked = np.stack(self.cumulative)
-        return self._stacked
+        return self.cumulative
 
     def goes_left(self, j: int, columns: np.ndarray, ranks: np.ndarray) -> np.ndarray:
         """Which of the support's rows, in column ``j``'s order, each root threshold of a batch
