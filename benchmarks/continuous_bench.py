@@ -73,7 +73,8 @@ LAMBDAS = [0.01, 0.001, 0.0]
 #: Depths of the exact suite per dataset in the full run: 2-5 where a 120 s limit can reach them.
 FULL_DEPTHS = {"iris": [2, 3, 4, 5], "wine": [2, 3, 4, 5], "spiral": [2, 3, 4, 5], "breast_cancer": [2, 3, 4, 5],
                "compas": [2, 3, 4, 5], "digits": [2, 3, 4], "mixture_5k": [2, 3, 4], "rotated_15k": [2, 3, 4],
-               "mixture_30k_10c": [2, 3], "mixture_100k": [2, 3]}
+               "mixture_30k_10c": [2, 3], "mixture_100k": [2, 3], "ties_2k": [2, 3, 4], "flags_2k": [2, 3, 4],
+               "skewed_5k": [2, 3, 4], "many_class_10k": [2, 3, 4], "mixed_10k": [2, 3, 4]}
 ANYTIME_DEPTHS = [4, 5]
 ANYTIME_LIMITS = [1.0, 10.0]
 QUICK = {"data": ["iris", "spiral", "breast_cancer", "mixture_5k"], "depths": [2, 3], "lambdas": [0.01, 0.0],

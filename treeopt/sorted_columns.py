@@ -52,7 +52,8 @@ def search_bytes(n_rows: int, n_columns: int, n_classes: int, depth: int) -> int
     supports on the path from the root (each level's support and its two children, int32 per row
     and column), and the depth-two solver's view of one support (``SupportColumns`` of
     ``treeopt/solvers/continuous/terminal.py``: per column the class weights in its order with their cumulative sums, and every column's ranks
-    in that order). The memo holds a digest and a small tuple per subproblem, and the depth-two
+    in that order; with more than two classes, those ranks again with the rows grouped by class, once
+    per column and once for all columns together, and each class's index at every threshold). The memo holds a digest and a small tuple per subproblem, and the depth-two
     batches a fixed number of entries, so neither grows with the rows.
 
     Parameters
@@ -75,7 +76,7 @@ def search_bytes(n_rows: int, n_columns: int, n_classes: int, depth: int) -> int
     cells = n_rows * n_columns
     table = 2 * 4 * cells + 2 * 8 * n_rows * n_classes
     path = max(depth, 1) * 2 * 4 * cells
-    support = cells * (3 * 8 * n_classes + 4 * n_columns + 6 * 8)
+    support = cells * (4 * 8 * n_classes + 3 * 4 * n_columns + 6 * 8)
     return int(table + path + support)
 
 

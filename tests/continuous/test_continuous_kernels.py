@@ -74,6 +74,12 @@ def _all_columns_by_column(support, j, columns, ranks, total_left, total_right):
     return left[:, j], right[:, j]
 
 
+def _all_columns_multiclass_by_column(support, j, columns, ranks, total_left, total_right):
+    """:func:`terminal._all_columns_multiclass`, read at one column."""
+    left, right = terminal._all_columns_multiclass(support, columns, ranks, total_left, total_right)
+    return left[:, j], right[:, j]
+
+
 @pytest.mark.parametrize("whole", [True, False])
 @pytest.mark.parametrize("n_rows", [60, 400])
 @pytest.mark.parametrize("n_classes", [2, 3, 4, 5])
@@ -86,7 +92,7 @@ def test_every_kernel_equals_the_split_by_split_reference(seed, n_classes, n_row
         assert support.weighted[0].dtype == np.int16        # the narrow path is the one tested
     # Both ways of summing a column are exercised: few thresholds (segments) and many (every position).
     assert any(s is not None for s in support.segment_starts) and any(s is None for s in support.segment_starts)
-    kernels = [terminal._column]
+    kernels = [terminal._column, _all_columns_multiclass_by_column]
     if n_classes == 2:
         kernels += [terminal._two_class_column, _all_columns_by_column]
     for kernel in kernels:
@@ -133,3 +139,58 @@ def test_left_sizes_count_each_root_thresholds_left_rows(seed):
     columns, ranks, _, _ = _batch(support, rank, seed, size=40)
     expected = [int((rank[f, support.cols[0]] <= r).sum()) for f, r in zip(columns, ranks)]
     assert support.left_sizes(columns, ranks).tolist() == expected
+
+
+def _many_class_support(seed: int, whole: bool):
+    """Ten classes, one of them absent from the support, some rows of zero weight, heavy ties."""
+    rng = np.random.default_rng(seed)
+    n_rows = 500
+    values = np.column_stack([rng.integers(0, 3, n_rows), rng.poisson(2.0, n_rows), rng.normal(size=n_rows).round(1),
+                              rng.normal(size=n_rows)])
+    rank = np.array([np.unique(column, return_inverse=True)[1] for column in values.T], dtype=np.int32)
+    y = np.minimum(rng.geometric(0.3, n_rows) - 1, 9)                # class 0 dominant, 9 rare
+    weight = rng.integers(0, 3, n_rows) * (1.0 if whole else 0.75)
+    cw = np.zeros((n_rows, 10))
+    cw[np.arange(n_rows), y] = weight
+    kept = np.flatnonzero(y != 5)                                     # class 5 has no row here
+    cols = np.stack([kept[np.argsort(rank[j, kept], kind="stable")] for j in range(values.shape[1])]).astype(np.int32)
+    return SupportColumns(cols, rank, cw), rank, cw
+
+
+@pytest.mark.parametrize("whole", [True, False])
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("kernel", [terminal._column, _all_columns_multiclass_by_column])
+def test_the_multiclass_kernels_with_ten_classes_an_absent_class_and_zero_weights(seed, whole, kernel):
+    support, rank, cw = _many_class_support(seed, whole)
+    _check(kernel, support, rank, cw, seed)
+
+
+@pytest.mark.parametrize("kernel", [terminal._column, _all_columns_multiclass_by_column])
+def test_the_comparison_catches_class_runs_that_leave_out_the_row_at_a_threshold(kernel):
+    support, rank, cw = _many_class_support(0, whole=True)
+    for j in range(support.cols.shape[0]):
+        runs = support.class_runs(j)
+        runs.last = np.maximum(runs.last - 1, runs.before)            # the last row before each threshold lost
+    with pytest.raises(AssertionError):
+        _check(kernel, support, rank, cw, 0)
+
+
+def test_the_multiclass_kernels_skip_the_thresholds_inside_runs_of_one_class():
+    support, rank, cw = _many_class_support(1, whole=True)
+    skipped = sum(len(support.threshold_positions[j]) - support.class_runs(j).last.shape[1]
+                  for j in range(support.cols.shape[0]))
+    assert skipped > 0                                  # the pruned path is the one the comparisons above test
+
+
+@pytest.mark.parametrize("kernel", [terminal._column, _all_columns_multiclass_by_column])
+def test_the_comparison_catches_boundaries_that_drop_the_end_of_a_run(kernel, monkeypatch):
+    def too_few(labels, positions):
+        # Also drops a threshold where a pure run meets a mixed one: not a boundary point rule.
+        starts = np.concatenate(([0], positions + 1))
+        low, high = np.minimum.reduceat(labels, starts), np.maximum.reduceat(labels, starts)
+        return positions[~((low == high)[:-1] | (low == high)[1:])]
+
+    monkeypatch.setattr(terminal, "class_boundaries", too_few)
+    support, rank, cw = _many_class_support(2, whole=True)
+    with pytest.raises(AssertionError):
+        _check(kernel, support, rank, cw, 2)

@@ -21,20 +21,30 @@ SWITCHES = [None] + [{("bounds" if switch.is_bound else "strategies"): {name: Fa
                      for name, switch in ContinuousSearch.SWITCHES.items()]
 
 
-@pytest.fixture(autouse=True, params=["rows", "blocks"])
+@pytest.fixture(autouse=True, params=["rows", "columns", "blocks"])
 def reading(request, monkeypatch):
-    """Every test twice: as the solver reads these small supports (row by row), and with the
-    depth-two children read in blocks of a few positions on every support (``split_blocks``)."""
+    """Every test three times: as the solver reads these small supports (all columns at once), column
+    by column with the per-column bounds (``column_bounds``), and with the depth-two children read in
+    blocks of a few positions on every support (``split_blocks``)."""
+    if request.param == "columns":
+        by_column(monkeypatch)
     if request.param == "blocks":
         small_blocks(monkeypatch)
     return request.param
 
 
+def by_column(monkeypatch):
+    """Every support read column by column (none is read all columns at once)."""
+    from treeopt.solvers.continuous import terminal
+    monkeypatch.setattr(terminal, "TOGETHER", 0)
+    monkeypatch.setattr(terminal, "TOGETHER_MULTICLASS", 0)
+
+
 def small_blocks(monkeypatch):
     """Blocks of a few positions on every support, always used (the oracle's tables are small; a
     support read all columns at once skips its blocks, so none is)."""
-    from treeopt.solvers.continuous import split_blocks, terminal
-    monkeypatch.setattr(terminal, "TOGETHER", 0)
+    from treeopt.solvers.continuous import split_blocks
+    by_column(monkeypatch)
     monkeypatch.setattr(split_blocks, "FEWEST_ROWS", 4)
     monkeypatch.setattr(split_blocks, "LEAST_BLOCK", 2)
     monkeypatch.setattr(split_blocks, "MOST_READ", 1.0)

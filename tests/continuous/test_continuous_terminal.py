@@ -78,7 +78,7 @@ def test_best_depth_one_equals_every_split_summed_by_hand(n_classes, seed):
 
 
 @pytest.mark.parametrize("n_classes", [2, 3, 4])
-@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("weighted", [False, True, "uniform"])
 @pytest.mark.parametrize("seed", range(6))
 def test_children_read_in_blocks_and_with_column_bounds_equal_every_row_read(n_classes, weighted, seed, monkeypatch):
     """The children's optima are exact whatever is skipped: blocks of split positions whose partial
@@ -95,6 +95,8 @@ def test_children_read_in_blocks_and_with_column_bounds_equal_every_row_read(n_c
     y = y % n_classes
     cw = np.zeros((n_rows, n_classes))
     cw[np.arange(n_rows), y] = rng.integers(1, 4, n_rows) * (0.37 if weighted else 1.0)
+    if weighted == "uniform":                                      # one weight: the blocks' grids count rows
+        cw[np.arange(n_rows), y] = 0.37
     kept = np.sort(rng.choice(n_rows, size=int(rng.integers(n_rows // 2, n_rows + 1)), replace=False))
     cols = np.stack([kept[np.argsort(rank[j, kept], kind="stable")] for j in range(n_columns)]).astype(np.int32)
     support = SupportColumns(cols, rank, cw)
@@ -133,6 +135,7 @@ def test_a_large_depth_two_support_comes_in_slices_that_do_not_change_the_tree(n
     from treeopt import make_solver
     from treeopt.solvers.continuous import split_blocks, terminal
     monkeypatch.setattr(terminal, "TOGETHER", 0)
+    monkeypatch.setattr(terminal, "TOGETHER_MULTICLASS", 0)
     rng = np.random.default_rng(n_classes)
     n_rows = 2 * split_blocks.FEWEST_ROWS
     X = rng.normal(size=(n_rows, 4))

@@ -97,3 +97,72 @@ def test_the_memory_script_runs_one_small_cell_and_reports_its_peak():
     # λ = 0 on iris's few thresholds: auto's GOSDT (the large tables of the memory targets get the continuous solver).
     assert row["solver"] == "gosdt" and row["certified"]
     assert row["peak_sampled_mb"] >= row["rss_before_mb"] > 0 and row["errors"] >= 0
+
+
+# -- tables of the real kind -------------------------------------------------------------------
+def real_kind(name: str):
+    spec = continuous_data.REAL_KINDS[name]
+    return spec, continuous_data.generate(name)
+
+
+def test_a_real_kind_table_is_the_same_from_the_same_seed_and_other_from_another():
+    kinds = [("ties", 2), ("flag", 1), ("lognormal", 1), ("count", 1)]
+    X, y, clean = continuous_data.real_kind_table(500, kinds, 3, noise=0.03, seed=4, duplicates=0.01)
+    again = continuous_data.real_kind_table(500, kinds, 3, noise=0.03, seed=4, duplicates=0.01)
+    other = continuous_data.real_kind_table(500, kinds, 3, noise=0.03, seed=5, duplicates=0.01)
+    for a, b in zip((X, y, clean), again):
+        np.testing.assert_array_equal(a, b)
+    assert not np.array_equal(X, other[0])
+
+
+@pytest.mark.parametrize("name", sorted(continuous_data.REAL_KINDS))
+def test_each_real_kind_preset_has_its_shape_classes_shares_and_noise(name):
+    spec, (X, y, clean) = real_kind(name)
+    assert X.shape == (spec.n_rows, spec.n_features) and name in continuous_data.names()
+    assert np.unique(y).tolist() == list(range(spec.n_classes))
+    assert np.sum(y != clean) == round(spec.noise * spec.n_rows)
+    assert 0.01 <= spec.noise <= 0.05                              # little noise, as real tables have
+    shares = np.bincount(clean) / spec.n_rows
+    if spec.largest_share is None:
+        assert shares.max() - shares.min() < 0.1
+    else:
+        assert abs(shares.max() - spec.largest_share) < 0.01
+
+
+@pytest.mark.parametrize("name", sorted(continuous_data.REAL_KINDS))
+def test_each_column_is_of_its_kind(name):
+    spec, (X, y, clean) = real_kind(name)
+    kinds = [kind for kind, count in spec.columns for _ in range(count)]
+    copies = round(spec.duplicates * spec.n_rows)
+    for j, kind in enumerate(kinds):
+        distinct = X.iloc[:, j].nunique()
+        if kind == "continuous":
+            assert distinct == spec.n_rows - copies                # every value distinct but the copied rows'
+        elif kind == "ties":
+            assert 2 <= distinct <= 50
+        elif kind == "few":
+            assert 2 <= distinct <= 6
+        elif kind == "flag":
+            assert sorted(np.unique(X.iloc[:, j])) == [0.0, 1.0]
+        elif kind == "lognormal":
+            column = X.iloc[:, j]
+            assert (column > 0).all() and distinct < spec.n_rows and column.mean() > column.median()   # skewed, tied
+        else:
+            assert (X.iloc[:, j] == X.iloc[:, j].round()).all() and (X.iloc[:, j] >= 0).all()
+
+
+@pytest.mark.parametrize("name", sorted(continuous_data.REAL_KINDS))
+def test_duplicated_rows_carry_other_labels(name):
+    spec, (X, y, clean) = real_kind(name)
+    frame = X.assign(label=y)
+    conflicting = frame.groupby(list(X.columns))["label"].nunique()
+    assert (conflicting > 1).sum() >= round(spec.duplicates * spec.n_rows)
+
+
+def test_a_real_kind_table_refuses_bad_settings_with_the_reason():
+    with pytest.raises(ValueError, match="unknown column kinds"):
+        continuous_data.real_kind_table(100, [("binary", 2)], 2, noise=0.02, seed=0)
+    with pytest.raises(ValueError, match="duplicates <= noise"):
+        continuous_data.real_kind_table(100, [("ties", 2)], 2, noise=0.01, seed=0, duplicates=0.02)
+    with pytest.raises(ValueError, match="largest_share=0.3"):
+        continuous_data.real_kind_table(100, [("ties", 2)], 2, noise=0.02, seed=0, largest_share=0.3)

@@ -145,7 +145,10 @@ class SplitBlocks:
         # A row's grid cell offset within column j's part (column, class and block): column × id.
         self._cell_of = self.block_of + (np.arange(n_columns) * n_classes * self.steps * count)[:, None]
         # Every root column's grid (root column × column × class × step × boundary), made when first read.
-        self._grids = np.zeros((n_columns, n_columns, n_classes, self.steps + 1, count + 1))
+        # Rows of one weight: the grids count rows (int32, exact below 2**31 rows) and a read scales them
+        # by the weight; half the bytes of float64 in the cumulative sums that make a grid.
+        self._grids = np.zeros((n_columns, n_columns, n_classes, self.steps + 1, count + 1),
+                               dtype=np.int32 if self.uniform else float)
         self._made = np.zeros(n_columns, dtype=bool)
         self.blocks_read = 0
         self.blocks_bounded = 0
@@ -158,7 +161,8 @@ class SplitBlocks:
 
     def grid(self, f: int) -> np.ndarray:
         """For root column ``f``: ``grid[j, c, g, b]``, the class-``c`` weight of the rows among the
-        first ``g × step`` of ``f``'s order whose position in ``j``'s order is before ``b × s``."""
+        first ``g × step`` of ``f``'s order whose position in ``j``'s order is before ``b × s`` (their
+        count when every row weighs the same: :attr:`uniform`)."""
         if self._made[f]:
             return self._grids[f]
         count, steps = self.count, self.steps
@@ -170,7 +174,7 @@ class SplitBlocks:
         cell += base[None]
         size = n_columns * n_classes * steps * count
         if self.uniform:
-            counts = np.bincount(cell.ravel(), minlength=size) * self.weight[0]
+            counts = np.bincount(cell.ravel(), minlength=size).astype(np.int32)
         else:
             counts = np.bincount(cell.ravel(), weights=np.tile(self.weight[ids], n_columns), minlength=size)
         counts = counts.reshape(n_columns, n_classes, steps, count)
@@ -221,7 +225,9 @@ class SplitBlocks:
         # Class first (classes × batch × boundaries): maxima over classes are then elementwise.
         for f in np.unique(columns[~self._made[columns]]).tolist():
             self.grid(f)
-        left = np.ascontiguousarray(self._grids[columns, j, :, whole_steps].transpose(1, 0, 2))
+        left = np.ascontiguousarray(self._grids[columns, j, :, whole_steps].transpose(1, 0, 2), dtype=float)
+        if self.uniform:
+            left *= self.weight[0]
         # The rows of the prefix past its last whole step (fewer than step).
         offsets = whole_steps[:, None] * self.step + np.arange(self.step)[None]
         inside = offsets < prefix[:, None]

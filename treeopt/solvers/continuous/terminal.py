@@ -41,7 +41,7 @@ import numpy as np
 
 from ..slices import SliceClock, drain
 
-__all__ = ["leaf_loss", "threshold_positions", "best_depth_one", "split_columns", "SupportColumns",
+__all__ = ["leaf_loss", "threshold_positions", "class_boundaries", "best_depth_one", "split_columns", "SupportColumns",
            "depth_two_children", "depth_two_by_column", "depth_two_steps", "depth_one_by_column", "batch_size"]
 
 #: A column with thresholds at this share of its positions or more is read whole (see SupportColumns).
@@ -61,6 +61,14 @@ INT16_TOTAL = 2 ** 15 - 1
 #: Supports with at most this many (column × column × row) entries are read all columns at once
 #: (one pass per batch rather than one per column: fewer, larger array operations).
 TOGETHER = 1 << 20
+
+#: With more than two classes, supports with fewer rows than this (and at most ``TOGETHER`` entries)
+#: are read all columns at once.
+TOGETHER_ROWS = 4096
+
+#: With more than two classes, the (column × column × row) entries of a support read all columns at
+#: once can reach this: the multiclass pass holds one running sum per column, not one per class.
+TOGETHER_MULTICLASS = 1 << 22
 
 #: Ranks below this are held as int16 where the kernels read them (a rank is below the table's row count).
 INT16_LIMIT = 2 ** 15
@@ -243,6 +251,7 @@ class SupportColumns:
         self.total = self.cumulative[0, :, -1] if n_columns else np.zeros(cw.shape[1], dtype=kind)
         self._keys = self._together = self._dense = None
         self._ranks: dict = {}
+        self._class_runs: dict = {}
         # The kernels gather every column's ranks of a batch's rows and compare them with the root
         # thresholds' ranks: the narrowest type that holds them halves that traffic on small tables.
         self.rank_type = np.int16 if rank.shape[1] <= INT16_LIMIT else rank.dtype
@@ -316,7 +325,7 @@ class SupportColumns:
     def batch_size(self, limit: int) -> int:
         """How many root thresholds one depth-two batch on this support evaluates (at most ``limit``):
         :func:`batch_size` of :data:`BATCH_ENTRIES`, or of :data:`TOGETHER_BATCH_ENTRIES` but at least
-        :data:`TOGETHER_FEWEST` when the all-columns kernel reads it.
+        :data:`TOGETHER_FEWEST` when the two-class all-columns kernel reads it.
 
         Examples
         --------
@@ -326,16 +335,22 @@ class SupportColumns:
         64
         """
         n_columns, n = self.cols.shape
-        if not self.together:
+        if not self.together or len(self.total) > 2:        # the multiclass all-columns kernel: as per column
             return batch_size(n, len(self.total), n_columns, limit)
         return max(min(limit, TOGETHER_FEWEST), batch_size(n, len(self.total), n_columns, limit, TOGETHER_BATCH_ENTRIES))
 
     @property
     def together(self) -> bool:
-        """Whether the depth-two solver reads all columns in one pass (small two-class supports:
-        ``TOGETHER``; with more classes the larger arrays of several sums per class cost more than
-        the calls they save)."""
-        return len(self.total) == 2 and self.cols.shape[0] ** 2 * self.cols.shape[1] <= TOGETHER
+        """Whether the depth-two solver reads all columns in one pass: supports with at most
+        ``TOGETHER`` (column × column × row) entries for two classes (:func:`_all_columns`), and
+        with more classes at most ``TOGETHER_MULTICLASS`` and fewer than ``TOGETHER_ROWS`` rows
+        (:func:`_all_columns_multiclass`)."""
+        n_columns, n = self.cols.shape
+        # More classes: past TOGETHER_ROWS rows, bounding split blocks column by column
+        # (:mod:`.split_blocks`) reads less than every column does.
+        if len(self.total) == 2:
+            return n_columns ** 2 * n <= TOGETHER
+        return n_columns ** 2 * n <= TOGETHER_MULTICLASS and n < TOGETHER_ROWS
 
     def all_columns(self) -> tuple:
         """What :func:`_all_columns` reads, made once: every column's ranks of the rows in every
@@ -408,6 +423,154 @@ class SupportColumns:
         if made is None:
             made = self._ranks[j] = self.rank[:, self.cols[j]].astype(self.rank_type)
         return made
+
+    def class_runs(self, j: int) -> "ClassRuns":
+        """Column ``j``'s rows split by class, for the multiclass kernel :func:`_column` (made once per column)."""
+        made = self._class_runs.get(j)
+        if made is None:
+            made = self._class_runs[j] = ClassRuns(self, j)
+        return made
+
+    def all_class_runs(self) -> "AllClassRuns":
+        """Every column's :class:`ClassRuns` laid end to end, for :func:`_all_columns_multiclass` (made once)."""
+        made = self._class_runs.get("all")
+        if made is None:
+            made = self._class_runs["all"] = AllClassRuns(self)
+        return made
+
+
+def class_boundaries(labels: np.ndarray, positions: np.ndarray) -> np.ndarray:
+    """The thresholds of a column at which a depth-one split can be best: ``positions`` without
+    those between two runs of equal values whose rows are all of one and the same class.
+
+    Fayyad and Irani, *On the Handling of Continuous-Valued Attributes in Decision Tree
+    Generation* (Machine Learning 8, 1992), show that the best cut lies on a boundary point; the
+    same holds for the training error. Take consecutive thresholds ``t_s .. t_e`` whose rows
+    between them are all of class ``c``. Moving the split from ``t_s`` to ``t_e`` only adds
+    class-``c`` weight ``a_c`` to the left side (of any subset of the rows, such as a child's), and
+    the gain ``max_k a_k + max_k (T_k - a_k)`` is convex in ``a_c`` (a sum of maxima of affine
+    functions), so it is largest at ``t_s`` or ``t_e``: the thresholds strictly between need not be
+    read. A run that reaches an end of the column ends in the split with an empty side (the leaf),
+    which the callers count.
+
+    Parameters
+    ----------
+    labels : ndarray of int, shape (n_support,)
+        Each row's class, in the column's order.
+    positions : ndarray of int
+        The column's thresholds (a threshold ``p`` lies between positions ``p`` and ``p + 1``).
+
+    Returns
+    -------
+    ndarray of int
+        The thresholds kept, increasing.
+
+    Examples
+    --------
+    >>> labels = np.array([0, 0, 0, 1, 1, 0, 1, 1])
+    >>> class_boundaries(labels, np.array([0, 1, 2, 3, 5])).tolist()   # 0 | 0 | 0 | 1 | 1 0 | 1 1
+    [2, 3, 5]
+    """
+    if not len(positions):
+        return positions
+    starts = np.concatenate(([0], positions + 1))
+    low, high = np.minimum.reduceat(labels, starts), np.maximum.reduceat(labels, starts)
+    pure = low == high
+    inside = pure[:-1] & pure[1:] & (low[:-1] == low[1:])
+    return positions[~inside]
+
+
+class ClassRuns:
+    """A support's rows in column ``j``'s order, grouped by class: what :func:`_column` sums.
+
+    Only the column's thresholds at class boundaries are read (:func:`class_boundaries`).
+    Every row carries one class (its cost-weighted weight sits on its own class), so the class-``c``
+    weight left of a position is a running sum over the rows of class ``c`` alone. The rows are
+    laid out class after class (in ``j``'s order within a class), so that one running sum along
+    them serves every class: the class-``c`` weight left of a threshold is the running sum at the
+    last row of ``c`` at or before it minus the running sum before ``c``'s first row.
+
+    Attributes
+    ----------
+    ranks : ndarray, shape (n_columns, n_support)
+        Every column's ranks of the rows, grouped by class.
+    weights : ndarray or None
+        The rows' weights, grouped by class (None when each is one: the running sum is then a count).
+    last, before : ndarray of int, shape (n_classes, n_thresholds) and (n_classes, 1)
+        Indices into the running sum with a leading zero: the last row of each class at or before
+        each threshold, and the row before each class's first.
+    at_thresholds : ndarray, shape (n_classes, n_thresholds)
+        The support's class weights left of each threshold.
+    kind : numpy dtype
+        The weights' type (the sums stay in it).
+
+    Examples
+    --------
+    >>> rank = np.array([[0, 1, 1, 2], [0, 1, 0, 1]], dtype=np.int32)
+    >>> cols = np.array([[0, 1, 2, 3], [0, 2, 1, 3]], dtype=np.int32)
+    >>> runs = SupportColumns(cols, rank, np.eye(3)[[0, 1, 2, 1]]).class_runs(0)
+    >>> runs.last.tolist(), runs.before.ravel().tolist()       # thresholds after positions 0 and 2
+    ([[1, 1], [1, 2], [3, 4]], [0, 1, 3])
+    >>> (runs.last - runs.before).tolist() == runs.at_thresholds.tolist()
+    True
+    """
+
+    def __init__(self, support: SupportColumns, j: int):
+        weighted = support.weighted[j]                               # classes × support, in j's order
+        self.kind = weighted.dtype
+        label = weighted.argmax(axis=0)
+        valid = class_boundaries(label, support.threshold_positions[j])
+        grouped = np.argsort(label, kind="stable")                    # class after class, j's order within
+        self.ranks = support.rank[:, support.cols[j, grouped]].astype(support.rank_type)
+        weights = weighted[label[grouped], grouped]
+        self.weights = None if np.all(weights == 1) else weights
+        classes = np.arange(weighted.shape[0])[:, None]
+        sizes = np.bincount(label, minlength=weighted.shape[0])
+        self.before = np.concatenate(([0], np.cumsum(sizes)[:-1]))[:, None]
+        # Rows of class c at positions up to p: a count over c's rows in j's order.
+        self.last = self.before + np.cumsum(label == classes, axis=1, dtype=np.int64)[:, valid]
+        self.at_thresholds = support.cumulative[j][:, valid]
+
+
+class AllClassRuns:
+    """Every column's :class:`ClassRuns` at once: what :func:`_all_columns_multiclass` sums.
+
+    The rows of every column ``j`` (grouped by class, as :class:`ClassRuns` lays them out) sit one
+    column after another along one axis of ``n_columns × (n_support + 1)`` places (each column's
+    running sum with its leading zero), and every column's thresholds one after another along
+    another (``n_thresholds`` of them in all, no padding), so that one gather reads every class
+    total at every threshold of every column.
+
+    Attributes
+    ----------
+    ranks : ndarray, shape (n_columns, n_columns, n_support)
+        ``ranks[f, j, p]``: column ``f``'s rank of the ``p``-th row of column ``j``'s layout.
+    weights : ndarray of shape (n_columns, n_support), or None
+        The rows' weights in each layout (None when each is one).
+    last, before : ndarray of int, shape (n_classes, n_thresholds)
+        Indices into the flattened running sums (as :class:`ClassRuns`, offset by the column).
+    at_thresholds : ndarray, shape (n_classes, n_thresholds)
+        The support's class weights left of each threshold.
+    starts : ndarray of int
+        Where each column that has thresholds starts along the thresholds' axis.
+    has_thresholds : ndarray of bool, shape (n_columns,)
+    """
+
+    def __init__(self, support: SupportColumns):
+        n_columns, n = support.cols.shape
+        runs = [support.class_runs(j) for j in range(n_columns)]
+        self.kind = runs[0].kind
+        self.ranks = np.stack([r.ranks for r in runs], axis=1)
+        self.weights = None if all(r.weights is None for r in runs) else np.stack(
+            [np.ones(n, dtype=self.kind) if r.weights is None else r.weights for r in runs])
+        offsets = [j * (n + 1) for j in range(n_columns)]
+        self.last = np.concatenate([r.last + o for r, o in zip(runs, offsets)], axis=1)
+        self.before = np.concatenate([np.broadcast_to(r.before + o, r.last.shape) for r, o in zip(runs, offsets)],
+                                     axis=1)
+        self.at_thresholds = np.concatenate([r.at_thresholds for r in runs], axis=1)
+        counts = np.array([r.last.shape[1] for r in runs])
+        self.has_thresholds = counts > 0
+        self.starts = np.concatenate(([0], np.cumsum(counts)[:-1]))[self.has_thresholds]
 
 
 def depth_two_children(support: SupportColumns, columns: np.ndarray, ranks: np.ndarray, *,
@@ -550,7 +713,8 @@ def depth_two_steps(support: SupportColumns, columns: np.ndarray, ranks: np.ndar
     best_left, best_right = leaf_left.copy(), leaf_right.copy()
     if lower_left is None and blocks is None and support.together:
         # Every column read, and few enough entries: all columns in one pass (see _all_columns).
-        gain_left, gain_right = _all_columns(support, columns, ranks, total_left, total_right)
+        kernel = _all_columns if len(support.total) == 2 else _all_columns_multiclass
+        gain_left, gain_right = kernel(support, columns, ranks, total_left, total_right)
         # The split with an empty side: the leaf's gain.
         by_left = weight_left[:, None] - np.maximum(gain_left, total_left.max(axis=1)[:, None]) + 2 * penalty
         by_right = weight_right[:, None] - np.maximum(gain_right, total_right.max(axis=1)[:, None]) + 2 * penalty
@@ -643,29 +807,81 @@ def _column(support: SupportColumns, j: int, columns: np.ndarray, ranks: np.ndar
 
     A split of a child with class totals ``T`` loses ``W - max_c a_c - max_c (T_c - a_c)``, with
     ``a`` the class totals left of the split: the gain is the two maxima's sum (``-inf`` without a
-    threshold). Every class is held in one (class × batch × position) array with the class first,
-    so each step below is one array operation for all classes, and the maxima over classes reduce
-    the outer axis (elementwise maxima of contiguous slabs)."""
-    weighted, valid, blocked = support.weighted[j], support.positions[j], support.blocked[j]
-    if blocked is None and not len(valid):
+    threshold).
+
+    Each row has one class, so the class totals left of every position are not summed over
+    (class × batch × position): one running sum goes along the rows laid out class after class
+    (:class:`ClassRuns`) and is read at each class's last row before each threshold. The sums
+    then cost one pass over the support per root threshold, whatever the number of classes,
+    and a run of equal values is one position (its threshold) in everything after them."""
+    valid = support.threshold_positions[j]
+    if not len(valid):
         return np.full(len(columns), -np.inf), np.full(len(columns), -np.inf)
-    member = support.goes_left(j, columns, ranks)                             # batch × support
-    # Written into a C-ordered array: left to itself, numpy would lay the product out class-innermost
-    # (the operands' order), and every reduction over classes below would then stride across memory.
-    a = np.empty((weighted.shape[0], *member.shape), dtype=weighted.dtype)      # class × batch × support
-    np.multiply(member[None], weighted[:, None], out=a)
-    a = _left_of_thresholds(a, valid, support.segment_starts[j])   # left child, left of the split
-    b = support.at_thresholds[j][:, None] - a              # right child, left of the split
+    runs = support.class_runs(j)
+    kind, n_batch = runs.kind, len(columns)
+    member = runs.ranks[columns] <= ranks.astype(runs.ranks.dtype)[:, None]   # batch × rows, by class
+    running = np.empty((n_batch, member.shape[1] + 1), dtype=kind)       # a leading 0: no row yet
+    running[:, 0] = 0
+    if runs.weights is None:
+        np.cumsum(member, axis=1, dtype=kind, out=running[:, 1:])
+    else:
+        np.multiply(member, runs.weights, out=running[:, 1:])
+        np.cumsum(running[:, 1:], axis=1, out=running[:, 1:])
+    # Batch × class × threshold (C-ordered): for each root threshold, the maxima over classes are
+    # elementwise maxima of contiguous rows.
+    a = np.take(running, runs.last, axis=1)
+    a -= np.take(running, runs.before, axis=1)
+    b = runs.at_thresholds[None] - a                       # right child, left of the split
     # The children's totals in the weights' type (whole numbers when the weights are): no pass
     # below widens to float.
-    totals_left = total_left.T.astype(a.dtype)[:, :, None]
-    totals_right = total_right.T.astype(a.dtype)[:, :, None]
-    left_gain = a.max(axis=0) + (totals_left - a).max(axis=0)
-    right_gain = b.max(axis=0) + (totals_right - b).max(axis=0)
-    if blocked is not None:
-        left_gain = left_gain - blocked
-        right_gain = right_gain - blocked
+    totals_left = total_left.astype(kind)[:, :, None]
+    totals_right = total_right.astype(kind)[:, :, None]
+    left_gain = a.max(axis=1) + (totals_left - a).max(axis=1)
+    right_gain = b.max(axis=1) + (totals_right - b).max(axis=1)
     return left_gain.max(axis=1).astype(float), right_gain.max(axis=1).astype(float)
+
+
+def _all_columns_multiclass(support: SupportColumns, columns: np.ndarray, ranks: np.ndarray,
+                            total_left: np.ndarray, total_right: np.ndarray) -> tuple:
+    """:func:`_column` for every column at once (batch × column), for any number of classes.
+
+    The same sums over (batch × column × row) arrays (:class:`AllClassRuns`): one comparison, one
+    running sum along the rows and one gather at every column's thresholds, so a batch costs a few
+    array operations rather than a few per column. The gains at the thresholds (batch × threshold)
+    are then reduced column by column with :meth:`numpy.ufunc.reduceat`.
+
+    Examples
+    --------
+    >>> rank = np.array([[0, 1, 2, 3], [0, 1, 0, 1]], dtype=np.int32)
+    >>> cols = np.array([[0, 1, 2, 3], [0, 2, 1, 3]], dtype=np.int32)
+    >>> support = SupportColumns(cols, rank, np.eye(3)[[0, 1, 2, 2]])
+    >>> left, right = _all_columns_multiclass(support, np.array([1]), np.array([0]), np.array([[1.0, 0, 1]]),
+    ...                                       np.array([[0.0, 1, 1]]))
+    >>> left.tolist(), right.tolist()     # x1 <= rank 0 holds rows 0 and 2: x0 parts them, x1 cannot
+    ([[2.0, 1.0]], [[2.0, 1.0]])
+    """
+    runs = support.all_class_runs()
+    kind, n_batch = runs.kind, len(columns)
+    member = runs.ranks[columns] <= ranks.astype(runs.ranks.dtype)[:, None, None]     # batch × column × row
+    running = np.empty((*member.shape[:2], member.shape[2] + 1), dtype=kind)        # a leading 0 per column
+    running[:, :, 0] = 0
+    if runs.weights is None:
+        np.cumsum(member, axis=2, dtype=kind, out=running[:, :, 1:])
+    else:
+        np.multiply(member, runs.weights, out=running[:, :, 1:])
+        np.cumsum(running[:, :, 1:], axis=2, out=running[:, :, 1:])
+    flat = running.reshape(n_batch, -1)
+    a = np.take(flat, runs.last, axis=1)                                  # batch × class × threshold
+    a -= np.take(flat, runs.before, axis=1)
+    b = runs.at_thresholds[None] - a
+    gains = []
+    for side, totals in ((a, total_left), (b, total_right)):
+        at = side.max(axis=1) + (totals.astype(kind)[:, :, None] - side).max(axis=1)   # batch × threshold
+        gain = np.full((n_batch, len(runs.has_thresholds)), -np.inf)
+        if len(runs.starts):
+            gain[:, runs.has_thresholds] = np.maximum.reduceat(at, runs.starts, axis=1)
+        gains.append(gain)
+    return gains[0], gains[1]
 
 
 def _left_of_thresholds(values: np.ndarray, valid, starts: np.ndarray | None) -> np.ndarray:
