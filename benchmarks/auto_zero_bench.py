@@ -18,7 +18,7 @@ import time
 
 import numpy as np
 
-from tie_break_bench import case_data
+from tie_break_bench import case_data, tree_labels
 
 
 def fewvalues(seed: int, n_rows: int, n_columns: int, depth: int, n_classes: int,
@@ -28,12 +28,7 @@ def fewvalues(seed: int, n_rows: int, n_columns: int, depth: int, n_classes: int
     X = rng.integers(0, values, size=(n_rows, n_columns)).astype(float)
     nodes = 2 ** (depth + 1)
     columns, cuts = rng.integers(0, n_columns, size=nodes), rng.integers(1, values - 1, size=nodes) - 0.5
-    labels = rng.integers(0, n_classes, size=nodes)
-    labels[nodes // 2:nodes // 2 + n_classes] = np.arange(n_classes)
-    node = np.ones(n_rows, dtype=int)
-    for _ in range(depth):
-        node = np.where(X[np.arange(n_rows), columns[node]] <= cuts[node], 2 * node, 2 * node + 1)
-    return X, np.unique(labels[node - 2 ** depth], return_inverse=True)[1]
+    return X, tree_labels(X, rng, depth, n_classes, columns, cuts)
 
 
 def data(name: str) -> tuple[np.ndarray, np.ndarray]:

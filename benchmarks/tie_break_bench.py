@@ -51,18 +51,26 @@ def perfect4(seed: int) -> tuple[np.ndarray, np.ndarray]:
     return X, labels[node - 16]
 
 
+def tree_labels(X: np.ndarray, rng: np.random.Generator, depth: int, n_classes: int,
+                columns: np.ndarray, cuts: np.ndarray) -> np.ndarray:
+    """The labels a random complete tree of ``depth`` gives the rows of ``X`` (node ``k`` splits column
+    ``columns[k]`` at ``cuts[k]``), its leaves drawn so that every class has one, renumbered 0, 1, ..."""
+    nodes = 2 ** (depth + 1)
+    labels = rng.integers(0, n_classes, size=nodes)
+    labels[nodes // 2:nodes // 2 + n_classes] = np.arange(n_classes)
+    node = np.ones(len(X), dtype=int)
+    for _ in range(depth):
+        node = np.where(X[np.arange(len(X)), columns[node]] <= cuts[node], 2 * node, 2 * node + 1)
+    return np.unique(labels[node - 2 ** depth], return_inverse=True)[1]
+
+
 def planted(seed: int, n_rows: int, n_columns: int, depth: int, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
     """Normal values labelled by a random tree of ``depth`` whose leaves hold every class."""
     rng = np.random.default_rng(1000 + seed)
     X = rng.normal(size=(n_rows, n_columns)).round(3)
     nodes = 2 ** (depth + 1)
     columns, cuts = rng.integers(0, n_columns, size=nodes), rng.normal(scale=0.5, size=nodes)
-    labels = rng.integers(0, n_classes, size=nodes)
-    labels[nodes // 2:nodes // 2 + n_classes] = np.arange(n_classes)
-    node = np.ones(n_rows, dtype=int)
-    for _ in range(depth):
-        node = np.where(X[np.arange(n_rows), columns[node]] <= cuts[node], 2 * node, 2 * node + 1)
-    return X, np.unique(labels[node - 2 ** depth], return_inverse=True)[1]
+    return X, tree_labels(X, rng, depth, n_classes, columns, cuts)
 
 
 def coarse(seed: int, n_rows: int, n_columns: int, depth: int, n_classes: int) -> tuple[np.ndarray, np.ndarray]:
@@ -75,12 +83,7 @@ def coarse(seed: int, n_rows: int, n_columns: int, depth: int, n_classes: int) -
     nodes = 2 ** (depth + 1)
     columns = rng.integers(0, n_columns, size=nodes)
     cuts = np.array([np.quantile(X[:, j], q) for j, q in zip(columns, rng.uniform(0.2, 0.8, size=nodes))])
-    labels = rng.integers(0, n_classes, size=nodes)
-    labels[nodes // 2:nodes // 2 + n_classes] = np.arange(n_classes)
-    node = np.ones(n_rows, dtype=int)
-    for _ in range(depth):
-        node = np.where(X[np.arange(n_rows), columns[node]] <= cuts[node], 2 * node, 2 * node + 1)
-    return X, np.unique(labels[node - 2 ** depth], return_inverse=True)[1]
+    return X, tree_labels(X, rng, depth, n_classes, columns, cuts)
 
 
 def case_data(name: str) -> tuple[np.ndarray, np.ndarray]:

@@ -10,7 +10,7 @@ import itertools
 
 import numpy as np
 import pytest
-from test_continuous_leaf_counts import _expected, planted
+from test_continuous_leaf_counts import _check, _expected, planted
 
 from treeopt import make_solver
 from treeopt.solvers.continuous.perfect_depth_two import (WITH_ERRORS, fewest_leaves_without_errors, side_leaves,
@@ -110,14 +110,8 @@ def test_the_solver_with_and_without_it_matches_the_oracle(on, depth, n_classes)
     for seed in range(6 if depth < 4 else 2):
         X, y = planted(seed, 40, depth, n_classes, noise=0.1 if seed % 3 == 2 else 0.0)
         weights = np.random.default_rng(seed).integers(1, 4, len(y)) * 0.5 if seed % 2 else None
-        solver = make_solver(X, y, solver="continuous", regularization=0, depth_budget=depth, sample_weight=weights,
-                             strategies={"perfect_depth_two": on, "cart_start": False, "discrepancy_search": False})
-        result = solver.run()
-        errors, leaves = _expected(X, y, depth, weights)
-        total = len(y) if weights is None else weights.sum()
-        assert result.optimal
-        assert result.objective * total == pytest.approx(errors, abs=1e-6)
-        assert result.tree.n_leaves == leaves
+        solver = _check(X, y, depth, () if on else ("perfect_depth_two",),
+                        {"cart_start": False, "discrepancy_search": False}, weights)
         if not on:
             assert solver.prune_counts["perfect_depth_two"] == 0
 
