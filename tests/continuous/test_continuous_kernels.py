@@ -4,7 +4,7 @@ Each kernel (:func:`_column` for any number of classes, :func:`_two_class_column
 :func:`_all_columns` for two) gives, for every root threshold of a batch, the best split's gain on a
 column of both children. The reference sums each child's class weights at every threshold of the
 column in plain Python. The supports mix columns with few values (few thresholds: summed segment by
-segment), many ties and distinct values (read at every position), whole weights (int32, or int16
+segment), many ties and distinct values, whole weights (int32, or int16
 for small multiclass supports) and fractional ones (float), 2 to 5 classes.
 """
 
@@ -36,7 +36,7 @@ def _batch(support: SupportColumns, rank: np.ndarray, seed: int, size: int = 12)
     columns = rng.integers(0, support.cols.shape[0], size)
     ranks = np.array([rng.choice(np.unique(rank[f, support.cols[f]])[:-1]) for f in columns])
     at = support.left_sizes(columns, ranks) - 1
-    total_left = support.stacked_cumulative()[columns, :, at].astype(float)
+    total_left = support.cumulative[columns, :, at].astype(float)
     return columns, ranks, total_left, support.total[None].astype(float) - total_left
 
 
@@ -115,7 +115,6 @@ def test_the_comparison_catches_an_overflowing_narrow_type():
     support, rank, cw = _support(1, 3, 400, whole=True)
     # int8 cannot hold the partial sums of 400 rows of weight up to 3.
     support.weighted = [w.astype(np.int8) for w in support.weighted]
-    support.at_thresholds = [a.astype(np.int8) for a in support.at_thresholds]
     with pytest.raises(AssertionError):
         _check(terminal._column, support, rank, cw, 1)
 

@@ -48,7 +48,7 @@ def test_the_all_columns_kernel_equals_the_column_by_column_kernel(seed):
     columns = rng.integers(1, cols.shape[0], 9)                       # the constant column has no threshold
     ranks = np.array([rng.choice(np.unique(rank[f, cols[f]])[:-1]) for f in columns])
     at = support.left_sizes(columns, ranks) - 1
-    total_left = support.stacked_cumulative()[columns, :, at].astype(float)
+    total_left = support.cumulative[columns, :, at].astype(float)
     total_right = support.total[None].astype(float) - total_left
     together = terminal._all_columns(support, columns, ranks, total_left, total_right)
     for j in range(cols.shape[0]):

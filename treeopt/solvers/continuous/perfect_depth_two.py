@@ -44,10 +44,24 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["side_leaves", "fewest_leaves_without_errors", "split_leaf_floors"]
+__all__ = ["classes_present", "side_leaves", "fewest_leaves_without_errors", "split_leaf_floors"]
 
 #: The leaves of a side that no depth-one tree classifies without errors.
 WITH_ERRORS = 1 << 20
+
+
+def classes_present(labels: np.ndarray, n_classes: int) -> np.ndarray:
+    """How many classes each prefix of each row order holds (rows of label -1 hold none).
+
+    Examples
+    --------
+    >>> classes_present(np.array([[0, 0, -1, 2, 1]]), 3).tolist()
+    [[1, 1, 1, 2, 3]]
+    """
+    present = np.zeros(labels.shape, dtype=np.int32)
+    for c in range(n_classes):
+        present += np.cumsum(labels == c, axis=-1) > 0
+    return present
 
 
 def side_leaves(ranks: np.ndarray, labels: np.ndarray, n_classes: int) -> np.ndarray:
@@ -82,9 +96,7 @@ def side_leaves(ranks: np.ndarray, labels: np.ndarray, n_classes: int) -> np.nda
     big = np.iinfo(np.int32).max
     if n_classes == 2:
         return _two_class_side_leaves(ranks, labels, big)
-    present = np.zeros(labels.shape, dtype=np.int32)
-    for c in range(n_classes):
-        present += np.cumsum(labels == c, axis=-1) > 0
+    present = classes_present(labels, n_classes)
     # A prefix with a third class has errors, and so has every longer one: only the rows before the
     # latest third class of any order are read.
     third = present > 2
@@ -213,9 +225,7 @@ def split_leaf_floors(cols: np.ndarray, rank: np.ndarray, label: np.ndarray, n_c
         for out, side_ranks, side_labels, back in ((left, ranks, labels, slice(None)),
                                                    (right, ranks[:, :, ::-1], labels[:, ::-1], slice(None, None, -1))):
             leaves = side_leaves(side_ranks, side_labels, n_classes)
-            present = np.zeros(leaves.shape, dtype=np.int64)
-            for c in range(n_classes):
-                present += np.cumsum(side_labels == c, axis=-1) > 0
+            present = classes_present(side_labels, n_classes)
             if depth - 1 >= 2:
                 leaves = np.where(leaves >= WITH_ERRORS, 3, leaves)
             leaves = np.maximum(leaves, present)

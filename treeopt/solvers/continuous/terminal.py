@@ -44,9 +44,6 @@ from ..slices import SliceClock, drain
 __all__ = ["leaf_loss", "threshold_positions", "class_boundaries", "best_depth_one", "split_columns", "SupportColumns",
            "depth_two_children", "depth_two_by_column", "depth_two_steps", "depth_one_by_column", "batch_size"]
 
-#: A column with thresholds at this share of its positions or more is read whole (see SupportColumns).
-DENSE_SHARE = 0.75
-
 #: A column with thresholds at this share of its positions or fewer is summed segment by segment
 #: (see :func:`_left_of_thresholds`).
 SPARSE_SHARE = 0.1
@@ -207,8 +204,8 @@ class SupportColumns:
     sums, the threshold positions, and every column's ranks of those rows.
 
     The arrays every kernel reads (the weights, their cumulative sums, the sorted ranks) are made
-    for all columns at once in ``__init__``; what only some kernels read (the per-column kernels'
-    dense and sparse layouts, the two-class differences at the thresholds, the all-columns
+    for all columns at once in ``__init__``; what only some kernels read (the two-class kernel's
+    segment starts and differences at the thresholds, the multiclass class runs, the all-columns
     kernel's gathers) is made the first time it is read. A support is set up for every depth-two
     subproblem, and a small two-class one is read only by the all-columns kernel
     (:attr:`together`).
@@ -249,7 +246,7 @@ class SupportColumns:
         self.cumulative = np.cumsum(self.weighted, axis=2, dtype=kind)     # column × class × row
         self.sorted_ranks = rank[np.arange(n_columns)[:, None], cols]      # column × row: each column's ranks, sorted
         self.total = self.cumulative[0, :, -1] if n_columns else np.zeros(cw.shape[1], dtype=kind)
-        self._keys = self._together = self._dense = None
+        self._keys = self._together = None
         self._ranks: dict = {}
         self._class_runs: dict = {}
         # The kernels gather every column's ranks of a batch's rows and compare them with the root
@@ -261,42 +258,6 @@ class SupportColumns:
         """For each column, the positions ``p`` of its sorted rows after which the value changes."""
         changes = self.sorted_ranks[:, 1:] != self.sorted_ranks[:, :-1]
         return [np.flatnonzero(row) for row in changes]
-
-    def _dense_layout(self) -> tuple:
-        """Which columns the per-column kernels read at every position (``positions``, ``blocked``)."""
-        if self._dense is None:
-            positions, blocked = list(self.threshold_positions), []
-            # A column whose values are nearly all distinct is read at every position (a view, no copy),
-            # the few positions between equal values made unusable by an infinite loss.
-            n_positions = self.cols.shape[1] - 1
-            for j, p in enumerate(positions):
-                if n_positions > 0 and len(p) >= DENSE_SHARE * n_positions:
-                    blocks = np.full(n_positions, np.inf)
-                    blocks[p] = 0.0
-                    blocked.append(blocks)
-                    positions[j] = slice(0, n_positions)
-                else:
-                    blocked.append(None)
-            self._dense = (positions, blocked)
-        return self._dense
-
-    @property
-    def positions(self) -> list:
-        """Per column: its threshold positions, or ``slice(0, n - 1)`` for a column read at every
-        position (values nearly all distinct; see :attr:`blocked`)."""
-        return self._dense_layout()[0]
-
-    @property
-    def blocked(self) -> list:
-        """Per column read at every position: an infinite loss at the positions between equal values
-        (0 elsewhere); None for the other columns."""
-        return self._dense_layout()[1]
-
-    @cached_property
-    def at_thresholds(self) -> list:
-        """Per column: the cumulative class weights at its :attr:`positions` (classes × positions), in
-        the weights' own type, so that the kernels' arithmetic on them stays in the narrow type."""
-        return [c[:, p] for c, p in zip(self.cumulative, self.positions)]
 
     @cached_property
     def segment_starts(self) -> list:
@@ -395,10 +356,6 @@ class SupportColumns:
         if self._keys is None:
             self._keys = (self.sorted_ranks.astype(np.int64) + np.arange(n_columns)[:, None] * shift).ravel()
         return np.searchsorted(self._keys, columns * shift + ranks, side="right") - columns * n
-
-    def stacked_cumulative(self) -> np.ndarray:
-        """Every column's cumulative class weights in one array (column × class × position)."""
-        return self.cumulative
 
     def goes_left(self, j: int, columns: np.ndarray, ranks: np.ndarray) -> np.ndarray:
         """Which of the support's rows, in column ``j``'s order, each root threshold of a batch
@@ -611,17 +568,16 @@ def depth_one_by_column(support: SupportColumns, *, penalty: float) -> np.ndarra
     # A split with an empty side (the leaf with one more penalty) bounds every column's best split.
     degenerate = weight - float(total.max())
     out = np.full(len(support.threshold_positions), degenerate + 2 * penalty)
-    for j, at in enumerate(support.at_thresholds):
-        if support.blocked[j] is None and not len(support.positions[j]):
+    for j, positions in enumerate(support.threshold_positions):
+        if not len(positions):
             continue
+        at = support.cumulative[j][:, positions]              # classes × thresholds
         # The largest class on each side, one class row at a time (see best_depth_one).
         largest, largest_right = at[0].astype(float), total[0] - at[0]
         for c in range(1, len(total)):
             np.maximum(largest, at[c], out=largest)
             np.maximum(largest_right, total[c] - at[c], out=largest_right)
         gain = largest + largest_right
-        if support.blocked[j] is not None:
-            gain = gain - support.blocked[j]
         out[j] = min(out[j], weight - float(gain.max()) + 2 * penalty)
     return out
 
@@ -705,7 +661,7 @@ def depth_two_steps(support: SupportColumns, columns: np.ndarray, ranks: np.ndar
     """
     n_batch, n_columns = len(columns), len(support.weighted)
     at = support.left_sizes(columns, ranks) - 1                   # each left child's last position in its column
-    total_left = support.stacked_cumulative()[columns, :, at].astype(float)   # batch × classes
+    total_left = support.cumulative[columns, :, at].astype(float)   # batch × classes
     total_right = support.total[None].astype(float) - total_left
     weight_left, weight_right = total_left.sum(axis=1), total_right.sum(axis=1)
     leaf_left = weight_left - total_left.max(axis=1) + penalty
@@ -820,13 +776,7 @@ def _column(support: SupportColumns, j: int, columns: np.ndarray, ranks: np.ndar
     runs = support.class_runs(j)
     kind, n_batch = runs.kind, len(columns)
     member = runs.ranks[columns] <= ranks.astype(runs.ranks.dtype)[:, None]   # batch × rows, by class
-    running = np.empty((n_batch, member.shape[1] + 1), dtype=kind)       # a leading 0: no row yet
-    running[:, 0] = 0
-    if runs.weights is None:
-        np.cumsum(member, axis=1, dtype=kind, out=running[:, 1:])
-    else:
-        np.multiply(member, runs.weights, out=running[:, 1:])
-        np.cumsum(running[:, 1:], axis=1, out=running[:, 1:])
+    running = _running_sums(member, runs.weights, kind)                  # batch × (1 + rows)
     # Batch × class × threshold (C-ordered): for each root threshold, the maxima over classes are
     # elementwise maxima of contiguous rows.
     a = np.take(running, runs.last, axis=1)
@@ -839,6 +789,27 @@ def _column(support: SupportColumns, j: int, columns: np.ndarray, ranks: np.ndar
     left_gain = a.max(axis=1) + (totals_left - a).max(axis=1)
     right_gain = b.max(axis=1) + (totals_right - b).max(axis=1)
     return left_gain.max(axis=1).astype(float), right_gain.max(axis=1).astype(float)
+
+
+def _running_sums(member: np.ndarray, weights: np.ndarray | None, kind) -> np.ndarray:
+    """Running sums along the last axis of ``member`` (times ``weights``, or counts without them), in
+    type ``kind``, with a leading zero (no row yet), as :class:`ClassRuns` indexes them.
+
+    Examples
+    --------
+    >>> _running_sums(np.array([[True, False, True]]), None, np.int32).tolist()
+    [[0, 1, 1, 2]]
+    >>> _running_sums(np.array([[True, False, True]]), np.array([2, 5, 3]), np.int32).tolist()
+    [[0, 2, 2, 5]]
+    """
+    running = np.empty((*member.shape[:-1], member.shape[-1] + 1), dtype=kind)
+    running[..., 0] = 0
+    if weights is None:
+        np.cumsum(member, axis=-1, dtype=kind, out=running[..., 1:])
+    else:
+        np.multiply(member, weights, out=running[..., 1:])
+        np.cumsum(running[..., 1:], axis=-1, out=running[..., 1:])
+    return running
 
 
 def _all_columns_multiclass(support: SupportColumns, columns: np.ndarray, ranks: np.ndarray,
@@ -863,13 +834,7 @@ def _all_columns_multiclass(support: SupportColumns, columns: np.ndarray, ranks:
     runs = support.all_class_runs()
     kind, n_batch = runs.kind, len(columns)
     member = runs.ranks[columns] <= ranks.astype(runs.ranks.dtype)[:, None, None]     # batch × column × row
-    running = np.empty((*member.shape[:2], member.shape[2] + 1), dtype=kind)        # a leading 0 per column
-    running[:, :, 0] = 0
-    if runs.weights is None:
-        np.cumsum(member, axis=2, dtype=kind, out=running[:, :, 1:])
-    else:
-        np.multiply(member, runs.weights, out=running[:, :, 1:])
-        np.cumsum(running[:, :, 1:], axis=2, out=running[:, :, 1:])
+    running = _running_sums(member, runs.weights, kind)                  # batch × column × (1 + rows)
     flat = running.reshape(n_batch, -1)
     a = np.take(flat, runs.last, axis=1)                                  # batch × class × threshold
     a -= np.take(flat, runs.before, axis=1)
