@@ -182,7 +182,9 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
         osdt_only = s["schedule"] is not None or s["warm_start"] not in (None, False) or s["top_k"] != 1 \
             or bool(extra.get("plugins"))
         solver = "osdt" if osdt_only or not objective.additive else "gosdt"
-        if solver == "gosdt" and not isinstance(X, Dataset) and _continuous_fits(X, s, y_ref, sample_weight):
+        # tie_break is the continuous solver's own option (which of the most accurate trees λ = 0 returns).
+        if solver == "gosdt" and not isinstance(X, Dataset) and ("tie_break" in extra
+                                                                 or _continuous_fits(X, s, y_ref, sample_weight)):
             solver = "continuous"
     solver_cls = SOLVERS[solver]
     capabilities = solver_cls.CAPABILITIES

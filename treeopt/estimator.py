@@ -128,8 +128,9 @@ class OptimalTreeClassifier(FittedTreeMixin, ClassifierMixin, BaseEstimator):
         ``"bound"``).
     solver_options : dict, optional
         The chosen solver's own options beyond these parameters, e.g. ``{"epsilon": 0.05}`` for
-        ``solver="rashomon"`` or ``{"max_leaves": 8}`` for ``solver="frontier"`` (the names in the
-        solver's ``CAPABILITIES.options``); a name the solver does not take is refused, with the list
+        ``solver="rashomon"``, ``{"max_leaves": 8}`` for ``solver="frontier"``, or ``{"tie_break": "any"}``
+        for ``regularization=0`` certified on errors only (the continuous solver's option; the names in
+        the solver's ``CAPABILITIES.options``); a name the solver does not take is refused, with the list
         of those it takes.
     strategies : dict, optional
         Switch the search's other parts off by name: search orders, first incumbents and

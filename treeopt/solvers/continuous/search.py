@@ -33,10 +33,12 @@ Dynamic Programming with Branch-and-Bound*, AAAI 2025, section 3). This module r
   a split is never needed.
 
 ``regularization=0`` with a depth budget asks for the most accurate tree of at most that depth,
-ties broken by fewer leaves. The search charges every leaf an infinitesimal penalty (a
-``2**-(d+1)`` share of the tolerance within which treeopt calls two objectives equal), so a
-tree with fewer leaves wins every tie; objectives are reported without it. When a tree without
-errors exists, proving that none has fewer leaves is most of the work, and four parts make it short:
+ties broken by fewer leaves (``tie_break="fewest_leaves"``, the default; ``tie_break="any"``
+certifies the errors alone, as ConTree does, and returns the first most accurate tree found).
+The search charges every leaf an infinitesimal penalty (a ``2**-(d+1)`` share of the tolerance
+within which treeopt calls two objectives equal), so a tree with fewer leaves wins every tie;
+objectives are reported without it. When a tree without errors exists, proving that none has fewer
+leaves is most of the work, and four parts make it short:
 
 * ``class_count_bound`` (:mod:`.leaf_counts`): a tree without errors has a leaf per class present,
   one with errors loses at least the least row; a subproblem whose budget is below that bound is
@@ -129,6 +131,13 @@ class ContinuousSearch(Solver):
     depth_budget : int, optional
         Maximum depth. Without one (λ > 0), depths 1, 2, … are solved until the leaf-count bound
         certifies the best tree.
+    tie_break : {"fewest_leaves", "any"}, default="fewest_leaves"
+        At ``regularization=0``, which of the most accurate trees to return. ``"fewest_leaves"``
+        proves that no tree as accurate has fewer leaves; when a tree without errors exists, that
+        proof can take far longer than finding one. ``"any"`` certifies the errors only (ConTree's
+        task): the search stops at the first tree it proves most accurate. A split is kept only when
+        it is better than a leaf, so no split ends in two leaves of one class, but a tree as accurate
+        may have fewer leaves. With λ > 0 every leaf costs λ and this has no effect.
     strategies : dict of str to bool, optional
         Switch off the ``depth_two`` subsolver (the depth-two levels are then searched like deeper
         ones) or its ``whole_depth_two`` path for small supports, the ``shallower_start`` or ``cart_start`` first incumbent, the
@@ -153,6 +162,10 @@ class ContinuousSearch(Solver):
     >>> result = solver.run()
     >>> result.optimal, result.objective, result.tree.n_leaves
     (True, 0.0, 4)
+    >>> any_tree = ContinuousSearch(SortedDataset.from_arrays(X, y), regularization=0, depth_budget=3,
+    ...                             tie_break="any").run()           # errors certified, leaves not
+    >>> any_tree.optimal, any_tree.objective
+    (True, 0.0)
     >>> sorted(solver.prune_counts)  # doctest: +NORMALIZE_WHITESPACE
     ['cart_start', 'class_count_bound', 'column_bounds', 'depth_two', 'discrepancy_search', 'error_free_first',
      'interval_budget', 'interval_pruning', 'larger_child_first', 'leaf_bound', 'leaf_lookahead', 'leaf_support',
@@ -226,10 +239,17 @@ class ContinuousSearch(Solver):
                                            "anytime variant (pytrees-rs use_lds): passes over ranked splits with exact "
                                            "depth-two trees below find good trees before the exact search"),
     ])
-    CAPABILITIES = Capabilities(dataset="sorted", zero_regularization=True)
+    CAPABILITIES = Capabilities(dataset="sorted", zero_regularization=True, options=("tie_break",))
+    #: The values of ``tie_break``: which of the most accurate trees ``regularization=0`` returns.
+    TIE_BREAKS = ("fewest_leaves", "any")
 
     def __init__(self, dataset: SortedDataset, *, regularization: float, objective="accuracy",
-                 bounds: dict | None = None, depth_budget: int | None = None, strategies: dict | None = None):
+                 bounds: dict | None = None, depth_budget: int | None = None, strategies: dict | None = None,
+                 tie_break: str = "fewest_leaves"):
+        if tie_break not in self.TIE_BREAKS:
+            raise ValueError(f"tie_break must be one of {list(self.TIE_BREAKS)}, got {tie_break!r}: 'fewest_leaves' "
+                             "proves that no tree as accurate has fewer leaves, 'any' certifies the errors only.")
+        self.tie_break = tie_break
         super().__init__(dataset, regularization=regularization, objective=objective, bounds=bounds,
                          depth_budget=depth_budget, strategies=strategies)
         # A binary Dataset is read as 0/1 columns, each split on its own feature (the tree keeps them all).
@@ -253,8 +273,10 @@ class ContinuousSearch(Solver):
         self.eps = EPS * total
         self.penalty = self.regularization * total
         deepest = depth_budget if depth_budget is not None else 0
-        # λ = 0: an infinitesimal charge per leaf breaks ties towards fewer leaves (module docstring).
-        self._tie = self.eps / 2 ** (deepest + 1) if self.penalty == 0 else 0.0
+        # λ = 0: an infinitesimal charge per leaf breaks ties towards fewer leaves (module docstring);
+        # with tie_break="any" leaves cost nothing, and the first most accurate tree stops the search.
+        fewest_leaves = self.penalty == 0 and tie_break == "fewest_leaves"
+        self._tie = self.eps / 2 ** (deepest + 1) if fewest_leaves else 0.0
         self._lambda = self.penalty + self._tie
         self._least_error = least_error(self._cw_row)           # the least loss of a tree with errors
         self._present = (self._cw > 0).astype(np.int32)         # each row's class, if it weighs anything
