@@ -12,10 +12,12 @@ Two suites:
   ``pycontree.ConTree(max_depth=d, complexity_cost=λ)``; pytrees = ``pytrees.ConTreeClassifier(
   max_depth=d)`` (it minimises errors only, so it runs at λ = 0 only); treeopt =
   ``OptimalTreeClassifier(depth_budget=d, regularization=λ, thresholds="all", solver="auto")``,
-  what a user writes (validation and binarization included in its time). treeopt refuses λ = 0
-  today; it then runs at λ = 1/(2·n·2^d), where the leaf penalty of a whole depth-d tree is below
-  half an error, so a tree certified at that λ has the least errors of all depth-d trees (the
-  script tries λ = 0 first, so it uses it as soon as treeopt accepts it).
+  what a user writes (validation and binarization included in its time). At λ = 0 treeopt proves by
+  default that no tree as accurate has fewer leaves, a question ConTree and pytrees do not ask;
+  ``--tie-break any`` runs it with ``solver_options={"tie_break": "any"}``, which certifies the errors
+  only, their task. (A treeopt that refuses λ = 0 runs at λ = 1/(2·n·2^d), where the leaf penalty
+  of a whole depth-d tree is below half an error, so a tree certified at that λ has the least
+  errors of all depth-d trees; the script tries λ = 0 first.)
 * **anytime**: depths 4 and 5, λ = 0, each solver stopped at 1 s and, in another fit, at 10 s
   (ConTree, pytrees with ``use_lds=True`` and treeopt), plus scikit-learn's CART at the same depth.
   The primal gap of a fit is (its errors − the best errors known on that data and depth) / the best
@@ -116,8 +118,9 @@ def fit_treeopt(X, y, lam, limit, depth):
 
     from treeopt import OptimalTreeClassifier
     used = lam if lam > 0 or ZERO_ACCEPTED["treeopt"] else 1.0 / (2 * len(y) * 2 ** depth)
+    options = {"tie_break": TIE_BREAK[0]} if used == 0 and TIE_BREAK[0] != "fewest_leaves" else None
     clf = OptimalTreeClassifier(depth_budget=depth, regularization=used, time_limit=limit, thresholds="all",
-                                solver="auto")
+                                solver="auto", solver_options=options)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)        # a stopped search is in the row
         clf.fit(X, y)
@@ -137,6 +140,9 @@ FITS = {"contree": fit_contree, "pytrees": fit_pytrees,
         "treeopt": fit_treeopt, "cart": fit_cart}
 #: Whether treeopt accepts λ = 0 (found by trying, in the worker's warm-up).
 ZERO_ACCEPTED = {"treeopt": False}
+#: treeopt's ``tie_break`` at λ = 0 (``--tie-break``): "fewest_leaves" also proves the fewest leaves of the
+#: most accurate trees; "any" certifies the errors only, the task ConTree and pytrees solve.
+TIE_BREAK = ["fewest_leaves"]
 
 
 def _cpu() -> float:
@@ -187,7 +193,7 @@ def rss_mb(pid: int) -> tuple[float, float]:
 def run_fit(solver: str, data: str, depth: int, lam: float, limit: float, memory_cap_mb: float) -> dict:
     """One fit in a fresh subprocess; killed above ``memory_cap_mb`` or at 1.5 × limit + 60 s."""
     base = {"solver": solver, "data": data, "depth": depth, "lambda": lam, "limit": limit, "certified": False}
-    command = [sys.executable, __file__, "--worker", solver, data, str(depth), repr(lam), repr(limit)]
+    command = [sys.executable, __file__, "--worker", solver, data, str(depth), repr(lam), repr(limit), TIE_BREAK[0]]
     env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     deadline, peak, killed = time.monotonic() + 1.5 * limit + 60, 0.0, None
@@ -415,6 +421,10 @@ def report(rows: list[dict], args) -> str:
            "data loading excluded); the machine was shared with other work, so treat them as indicative and "
            "compare ratios. Errors are recomputed from each returned tree on the training data. Peak memory is "
            "the worker's peak resident set (interpreter, libraries and data included).", ""]
+    out += [f"treeopt at λ = 0: `tie_break={args.tie_break!r}` ("
+            + ("the errors certified, as ConTree and pytrees certify them" if args.tie_break == "any" else
+               "the errors certified and, of the most accurate trees, the fewest leaves; ConTree and pytrees "
+               "certify the errors only") + ").", ""]
     if True in lambda_used:
         out += ["treeopt refused λ = 0 at this commit: its λ = 0 fits ran at λ = 1/(2·n·2^d), where a certified "
                 "tree has the least errors of all depth-d trees (the leaf penalty of a whole tree is below half "
@@ -570,7 +580,7 @@ def parse(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                      epilog="The full suite is the default (make bench-continuous); see the "
                                             "module docstring for what it measures.")
-    parser.add_argument("--worker", nargs=5, help=argparse.SUPPRESS)
+    parser.add_argument("--worker", nargs=6, help=argparse.SUPPRESS)
     parser.add_argument("--quick", action="store_true", help="a few small fits (a few minutes)")
     parser.add_argument("--suites", nargs="+", default=["exact", "anytime"], choices=["exact", "anytime"])
     parser.add_argument("--data", nargs="+", help=f"datasets of the exact suite (default: {continuous_data.names()})")
@@ -588,6 +598,9 @@ def parse(argv=None):
     parser.add_argument("--budget-minutes", type=float, default=45.0,
                         help="start no exact fit after the exact suite has run this many minutes (0: no budget)")
     parser.add_argument("--all-cells", action="store_true", help="run treeopt on cells ConTree did not certify")
+    parser.add_argument("--tie-break", choices=["fewest_leaves", "any"], default="fewest_leaves",
+                        help="treeopt's tie_break at λ = 0: 'any' certifies the errors only (ConTree's task), "
+                             "'fewest_leaves' also proves the fewest leaves")
     parser.add_argument("--repeats", type=int, default=2,
                         help="exact fits under --repeat-below seconds run this many times; the least CPU counts")
     parser.add_argument("--repeat-below", type=float, default=1.0)
@@ -626,8 +639,9 @@ def without_paths(argv: list[str]) -> list[str]:
 
 def main(argv=None) -> int:
     args = parse(argv)
+    TIE_BREAK[0] = args.tie_break
     if args.worker:
-        solver, data, depth, lam, limit = args.worker
+        solver, data, depth, lam, limit, TIE_BREAK[0] = args.worker
         print(json.dumps(worker(solver, data, int(depth), float(lam), float(limit))))
         return 0
     if args.report_only:

@@ -142,7 +142,8 @@ class SlowCertificateHint:
         Every suggestion is a valid fit as it stands: ``max_thresholds`` and ``thresholds='guess'``
         binarize the numeric columns, which only a positive λ allows (λ = 0, the most accurate
         tree, is the continuous solver's and takes every threshold), so at λ = 0 they come with a
-        small λ.
+        small λ. At λ = 0 with the errors certified (gap 0) and the fewest leaves not yet proved, the
+        first is ``tie_break="any"``, which certifies the errors only.
         """
         out = [({"depth_budget": SHALLOW_DEPTH},
                 f"trees of depth at most {SHALLOW_DEPTH}; the depth-two and depth-three subsolvers answer such "
@@ -167,6 +168,11 @@ class SlowCertificateHint:
             out.append(({"thresholds": "guess", **with_lambda},
                         "only the thresholds a boosted reference model uses, McTavish et al. 2022 section 4.1; "
                         f"guarantee_ reports Theorem 4.1{also}"))
+        if zero and getattr(solver, "tie_break", None) == "fewest_leaves" and solver.gap == 0:
+            # The errors are certified: the proof that no tree as accurate has fewer leaves is what is left.
+            out.insert(0, ({"solver_options": {"tie_break": "any"}},
+                           "the tree's errors are already certified (gap 0); what is left is the proof that no "
+                           "tree as accurate has fewer leaves, which 'any' does not ask"))
         larger = SUGGESTED_REGULARIZATION if zero else self.regularization * 2
         out.append(({"regularization": larger},
                     f"a larger regularization (λ={self.regularization:g} now: a leaf must correct a fraction λ of "

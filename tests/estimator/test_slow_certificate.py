@@ -159,3 +159,25 @@ def test_a_newcomers_small_numeric_table_without_a_depth_budget_gets_settings_th
     assert "176 rows and" in message and "binary features with no depth budget" in message
     suggested = _each_suggestion_fits(clf, X, y)
     assert suggested[:3] == [{"depth_budget": 3}, {"max_thresholds": 8}, {"thresholds": "guess"}]
+
+
+def test_errors_certified_at_lambda_zero_suggest_the_tie_break_that_stops_there(late_clock):
+    # Wine at depth four has trees without errors; finding one is quick, proving that none has fewer
+    # leaves is not. Once the errors are certified (gap 0) the hint names tie_break="any" first.
+    from sklearn.datasets import load_wine
+
+    from treeopt import make_solver
+    X, y = load_wine(return_X_y=True)
+    solver = make_solver(X, y, solver="continuous", regularization=0, depth_budget=4)
+    for _ in solver.steps():
+        if solver.gap == 0:
+            break
+    assert solver.gap == 0 and not solver.result().optimal
+    hint = SlowCertificateHint(time_limit=None, depth_budget=4, regularization=0)
+    settings = [setting for setting, _ in hint.suggestions(solver)]
+    assert settings[0] == {"solver_options": {"tie_break": "any"}}
+    errors_only = make_solver(X, y, solver="continuous", regularization=0, depth_budget=4,
+                              solver_options={"tie_break": "any"})
+    errors_only.run()
+    assert errors_only.gap == 0
+    assert {"solver_options": {"tie_break": "any"}} not in [s for s, _ in hint.suggestions(errors_only)]
