@@ -47,3 +47,27 @@ def test_the_question_runs_only_within_its_share(seconds, asked, monkeypatch):
     assert solver.prune_counts["error_free_first"] == 1
     assert (below_one_error > 0) == asked
     assert solver.result().optimal
+
+
+def test_the_share_is_a_tenth_of_a_short_runs_time_limit(monkeypatch):
+    X, y = planted(3, 200, 3, 2, 0.1)
+    shares = []
+    asked = ContinuousSearch._error_free_first
+
+    def spy(self, root, depth):
+        shares.append(self.error_free_budget())
+        return (yield from asked(self, root, depth))
+
+    monkeypatch.setattr(ContinuousSearch, "_error_free_first", spy)
+
+    def solver():
+        return make_solver(X, y, solver="continuous", regularization=0, depth_budget=3,
+                           strategies={"cart_start": False, "discrepancy_search": False})
+
+    solver().run(time_limit=2.0)
+    solver().run(time_limit=600.0)
+    stepped = solver()
+    for _ in stepped.steps():
+        pass
+    assert shares == [pytest.approx(0.2), ContinuousSearch.error_free_seconds, ContinuousSearch.error_free_seconds]
+    assert stepped.run_time_limit is None

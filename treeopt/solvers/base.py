@@ -140,6 +140,9 @@ class Solver:
     #: Ctrl-C or a limit waits about this long at most. Set it on an instance to trade event
     #: granularity for overhead; results do not depend on it.
     unit_budget: float = 0.05
+    #: The ``time_limit`` of the :meth:`run` call under way (None between calls, while stepped, or
+    #: without one): a search may give a part of its work a share of it.
+    run_time_limit: float | None = None
     SWITCHES: Switches = Switches()
     BOUNDS: dict = {}
     #: What the solver accepts (dataset kind, objectives, penalties, options); read by
@@ -762,6 +765,7 @@ class Solver:
             return self.result()
         start = time.perf_counter()
         deadline = None if time_limit is None else start + time_limit
+        self.run_time_limit = time_limit
         next_report = start + 1.0
         next_memory_check = start            # before the first unit, then every MEMORY_CHECK_SECONDS
         generator = self._generator
@@ -826,6 +830,7 @@ class Solver:
             self._closed_by(error)
             raise
         finally:
+            self.run_time_limit = None
             if self._clock_start is not None:
                 self._elapsed += time.perf_counter() - self._clock_start
                 self._clock_start = None

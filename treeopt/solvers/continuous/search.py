@@ -348,8 +348,32 @@ class ContinuousSearch(Solver):
             yield
 
     #: Seconds the root's search below one error (``error_free_first``) may take before it gives way
-    #: to the discrepancy passes and the search under the incumbent.
+    #: to the discrepancy passes and the search under the incumbent ...
     error_free_seconds = 1.0
+    #: ... and at most this share of the run's ``time_limit``: a short run's first trees come from the passes.
+    error_free_share = 0.1
+
+    def error_free_budget(self) -> float:
+        """Seconds of its own steps the root's search below one error gets (``error_free_first``).
+
+        :attr:`error_free_seconds`, or :attr:`error_free_share` of the ``time_limit`` of the
+        :meth:`run` under way (:attr:`~treeopt.solvers.base.Solver.run_time_limit`) if that is less.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from treeopt.sorted_columns import SortedDataset
+        >>> solver = ContinuousSearch(SortedDataset.from_arrays(np.arange(8.0)[:, None], [0, 1] * 4),
+        ...                           regularization=0, depth_budget=3)
+        >>> solver.error_free_budget()               # stepped, or run without a time limit
+        1.0
+        >>> solver.run_time_limit = 2.0               # what run(time_limit=2.0) sets while it runs
+        >>> solver.error_free_budget()
+        0.2
+        """
+        if self.run_time_limit is None:
+            return self.error_free_seconds
+        return min(self.error_free_seconds, self.error_free_share * self.run_time_limit)
 
     def _error_free_first(self, root: np.ndarray, depth: int):
         """Generator: at λ = 0 with an incumbent that has errors, the root's best tree without errors.
@@ -359,14 +383,14 @@ class ContinuousSearch(Solver):
         close quickly, the way ConTree's search narrows once its incumbent has a single error. A tree
         without errors found so is the optimum (the fewest leaves among those without errors); if
         there is none, the root costs at least one error, and the search under the incumbent
-        follows, with the memo of this one. The question gets :attr:`error_free_seconds`; unanswered
-        by then, it gives way (a noisy table's first trees come from the passes).
+        follows, with the memo of this one. The question gets :meth:`error_free_budget` seconds;
+        unanswered by then, it gives way (a noisy table's first trees come from the passes).
         Returns ``(cost, tree)`` or ``(bound, None)``.
         """
         self._count("error_free_first")
         self._pass_cap = self._least_error
         search = self._solve(root, depth, self._least_error, ())
-        spent = 0.0                                  # seconds of its own steps (a pause between them is not counted)
+        spent, share = 0.0, self.error_free_budget()  # seconds of its own steps (a pause is not counted)
         try:
             while True:
                 began = time.perf_counter()
@@ -377,7 +401,7 @@ class ContinuousSearch(Solver):
                     break
                 self._after_unit()
                 spent += time.perf_counter() - began
-                if spent >= self.error_free_seconds:
+                if spent >= share:
                     # Not answered within its share: a table whose trees all have errors should not
                     # hold back the passes' first trees. Closing the search pops its frames; the memo
                     # keeps only answers its subproblems finished, which hold for every later budget.
