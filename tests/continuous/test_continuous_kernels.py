@@ -170,6 +170,8 @@ def test_the_comparison_catches_class_runs_that_leave_out_the_row_at_a_threshold
     for j in range(support.cols.shape[0]):
         runs = support.class_runs(j)
         runs.last = np.maximum(runs.last - 1, runs.before)            # the last row before each threshold lost
+    runs = support.all_class_runs()                                   # every column's, laid end to end
+    runs.last = np.maximum(runs.last - 1, runs.before)
     with pytest.raises(AssertionError):
         _check(kernel, support, rank, cw, 0)
 
@@ -183,13 +185,14 @@ def test_the_multiclass_kernels_skip_the_thresholds_inside_runs_of_one_class():
 
 @pytest.mark.parametrize("kernel", [terminal._column, _all_columns_multiclass_by_column])
 def test_the_comparison_catches_boundaries_that_drop_the_end_of_a_run(kernel, monkeypatch):
-    def too_few(labels, positions):
-        # Also drops a threshold where a pure run meets a mixed one: not a boundary point rule.
-        starts = np.concatenate(([0], positions + 1))
-        low, high = np.minimum.reduceat(labels, starts), np.maximum.reduceat(labels, starts)
-        return positions[~((low == high)[:-1] | (low == high)[1:])]
+    kept = terminal.class_boundary_mask
 
-    monkeypatch.setattr(terminal, "class_boundaries", too_few)
+    def too_few(labels, changes):
+        # Also drops a threshold whose neighbouring rows share a class next to a mixed run: not the rule.
+        pure_run_ends = (labels[:, 1:] == labels[:, :-1]) & changes
+        return kept(labels, changes) & ~pure_run_ends
+
+    monkeypatch.setattr(terminal, "class_boundary_mask", too_few)
     support, rank, cw = _many_class_support(2, whole=True)
     with pytest.raises(AssertionError):
         _check(kernel, support, rank, cw, 2)

@@ -55,3 +55,34 @@ def test_the_all_columns_kernel_equals_the_column_by_column_kernel(seed):
         one = terminal._two_class_column(support, j, columns, ranks, total_left, total_right)
         for side in range(2):
             assert np.allclose(together[side][:, j], one[side]), (j, side)
+
+
+@pytest.mark.parametrize("weights", [1, 2])
+@pytest.mark.parametrize("n_classes", [3, 4])
+@pytest.mark.parametrize("seed", range(4))
+def test_every_columns_class_runs_are_each_columns_laid_end_to_end(seed, n_classes, weights):
+    # AllClassRuns is built for all columns at once; ClassRuns, column by column, defines it. The
+    # supports hold a constant column (no threshold), pure runs of equal values (skipped thresholds)
+    # and, with weights 2, rows whose weight is not one.
+    support, cols, rank, cw = _support(seed, 40 + 25 * seed, n_classes)
+    if weights == 1:
+        cw = (cw > 0).astype(float)
+        support = SupportColumns(cols, rank, cw)
+    together = support.all_class_runs()
+    n_columns, n = cols.shape
+    runs = [terminal.ClassRuns(support, j) for j in range(n_columns)]
+    assert np.array_equal(together.ranks, np.stack([r.ranks for r in runs], axis=1))
+    if all(r.weights is None for r in runs):
+        assert together.weights is None
+    else:
+        expected = np.stack([np.ones(n, dtype=together.kind) if r.weights is None else r.weights for r in runs])
+        assert np.array_equal(together.weights, expected)
+    offsets = [j * (n + 1) for j in range(n_columns)]
+    assert np.array_equal(together.last, np.concatenate([r.last + o for r, o in zip(runs, offsets)], axis=1))
+    assert np.array_equal(together.before, np.concatenate(
+        [np.broadcast_to(r.before + o, r.last.shape) for r, o in zip(runs, offsets)], axis=1))
+    assert np.array_equal(together.at_thresholds, np.concatenate([r.at_thresholds for r in runs], axis=1))
+    counts = np.array([r.last.shape[1] for r in runs])
+    assert np.array_equal(together.has_thresholds, counts > 0) and not together.has_thresholds[0]
+    assert np.array_equal(together.starts, (np.cumsum(counts) - counts)[counts > 0])
+    assert sum(len(p) for p in support.threshold_positions) > together.last.shape[1]   # some runs skipped

@@ -41,8 +41,8 @@ import numpy as np
 
 from ..slices import SliceClock, drain
 
-__all__ = ["leaf_loss", "threshold_positions", "class_boundaries", "best_depth_one", "split_columns", "SupportColumns",
-           "depth_two_children", "depth_two_by_column", "depth_two_steps", "depth_one_by_column", "batch_size"]
+__all__ = ["leaf_loss", "threshold_positions", "class_boundaries", "class_boundary_mask", "best_depth_one",
+           "split_columns", "SupportColumns", "depth_two_children", "depth_two_by_column", "depth_two_steps", "depth_one_by_column", "batch_size"]
 
 #: A column with thresholds at this share of its positions or fewer is summed segment by segment
 #: (see :func:`_left_of_thresholds`).
@@ -428,13 +428,43 @@ def class_boundaries(labels: np.ndarray, positions: np.ndarray) -> np.ndarray:
     >>> class_boundaries(labels, np.array([0, 1, 2, 3, 5])).tolist()   # 0 | 0 | 0 | 1 | 1 0 | 1 1
     [2, 3, 5]
     """
-    if not len(positions):
-        return positions
-    starts = np.concatenate(([0], positions + 1))
-    low, high = np.minimum.reduceat(labels, starts), np.maximum.reduceat(labels, starts)
-    pure = low == high
-    inside = pure[:-1] & pure[1:] & (low[:-1] == low[1:])
-    return positions[~inside]
+    changes = np.zeros(max(len(labels) - 1, 0), dtype=bool)
+    changes[positions] = True
+    return np.flatnonzero(class_boundary_mask(labels[None], changes[None])[0])
+
+
+def class_boundary_mask(labels: np.ndarray, changes: np.ndarray) -> np.ndarray:
+    """:func:`class_boundaries` of every column at once, as a mask.
+
+    Parameters
+    ----------
+    labels : ndarray of int, shape (n_columns, n_support)
+        Each row's class, in each column's order.
+    changes : ndarray of bool, shape (n_columns, n_support - 1)
+        Whether the value changes after each position (the thresholds).
+
+    Returns
+    -------
+    ndarray of bool, shape (n_columns, n_support - 1)
+        The thresholds kept.
+
+    Examples
+    --------
+    >>> labels = np.array([[0, 0, 0, 1, 1, 0, 1, 1]])
+    >>> np.flatnonzero(class_boundary_mask(labels, np.array([[1, 1, 1, 1, 0, 1, 0]], dtype=bool))[0]).tolist()
+    [2, 3, 5]
+    """
+    n_columns, n = labels.shape
+    # Each row's run of equal values, numbered across columns; a run is mixed if two neighbours in it
+    # differ in class.
+    run = np.zeros((n_columns, n), dtype=np.int64)
+    np.cumsum(changes, axis=1, out=run[:, 1:])
+    run += (np.arange(n_columns) * n)[:, None]
+    mixed = np.zeros(n_columns * n, dtype=bool)
+    mixed[run[:, 1:][~changes & (labels[:, 1:] != labels[:, :-1])]] = True
+    pure = ~mixed[run]
+    # Pure runs on both sides hold the classes of the rows on both sides of the threshold.
+    return changes & ~(pure[:, :-1] & pure[:, 1:] & (labels[:, :-1] == labels[:, 1:]))
 
 
 class ClassRuns:
@@ -514,20 +544,30 @@ class AllClassRuns:
     """
 
     def __init__(self, support: SupportColumns):
+        # What ClassRuns makes column by column, made for every column in one pass of each operation:
+        # a support is set up for every depth-two subproblem, and small ones are most of them.
         n_columns, n = support.cols.shape
-        runs = [support.class_runs(j) for j in range(n_columns)]
-        self.kind = runs[0].kind
-        self.ranks = np.stack([r.ranks for r in runs], axis=1)
-        self.weights = None if all(r.weights is None for r in runs) else np.stack(
-            [np.ones(n, dtype=self.kind) if r.weights is None else r.weights for r in runs])
-        offsets = [j * (n + 1) for j in range(n_columns)]
-        self.last = np.concatenate([r.last + o for r, o in zip(runs, offsets)], axis=1)
-        self.before = np.concatenate([np.broadcast_to(r.before + o, r.last.shape) for r, o in zip(runs, offsets)],
-                                     axis=1)
-        self.at_thresholds = np.concatenate([r.at_thresholds for r in runs], axis=1)
-        counts = np.array([r.last.shape[1] for r in runs])
-        self.has_thresholds = counts > 0
-        self.starts = np.concatenate(([0], np.cumsum(counts)[:-1]))[self.has_thresholds]
+        weighted = support.weighted                                   # column × class × row
+        n_classes = weighted.shape[1]
+        self.kind = weighted.dtype
+        label = weighted.argmax(axis=1)                               # column × row, each column's order
+        valid = class_boundary_mask(label, support.sorted_ranks[:, 1:] != support.sorted_ranks[:, :-1])
+        owner, position = np.nonzero(valid)                           # column by column, in order
+        grouped = np.argsort(label, axis=1, kind="stable")             # class after class, each column's order
+        self.ranks = support.rank[:, np.take_along_axis(support.cols, grouped, axis=1)].astype(support.rank_type)
+        own = np.take_along_axis(weighted, label[:, None, :], axis=1)[:, 0, :]   # each row's weight on its class
+        weights = np.take_along_axis(own, grouped, axis=1)
+        self.weights = None if np.all(weights == 1) else weights
+        member = label[:, None, :] == np.arange(n_classes)[None, :, None]        # column × class × row
+        sizes = member.sum(axis=2)
+        before = np.cumsum(sizes, axis=1) - sizes + (np.arange(n_columns) * (n + 1))[:, None]   # column × class
+        counts = np.cumsum(member, axis=2, dtype=np.int64)
+        self.last = (before[owner] + counts[owner, :, position]).T                # class × threshold
+        self.before = before[owner].T
+        self.at_thresholds = support.cumulative[owner, :, position].T
+        per_column = np.bincount(owner, minlength=n_columns)
+        self.has_thresholds = per_column > 0
+        self.starts = (np.cumsum(per_column) - per_column)[self.has_thresholds]
 
 
 def depth_two_children(support: SupportColumns, columns: np.ndarray, ranks: np.ndarray, *,
