@@ -317,7 +317,7 @@ class ContinuousSearch(Solver):
                     yield from self._discrepancy_passes(root, depth)
                 cost, tree = yield from self._root(root, depth, self._best)
             if tree is not None and cost < self._best:
-                self._best, self._best_tree, self._tree_cache = cost, tree, None
+                self._best, self._best_tree, self._tree_cache = cost, self._resolved(tree), None
                 self._record(improved=True)
             self.depth_results.append({"depth": depth, "objective": self._to_objective(min(cost, self._best)),
                                        "expansions": self.expansions})
@@ -432,7 +432,7 @@ class ContinuousSearch(Solver):
         if self.bounds["discrepancy_search"]:
             self._count("discrepancy_search")
             passes = DiscrepancySearch(self._rank, self._cw, penalty=self._lambda, offer=self._offer,
-                                       exact=lambda cols, d, path: self._solve(cols, d, np.inf, path),
+                                       exact=lambda cols, d, path: self._resolved_solve(cols, d, np.inf, path),
                                        unit_budget=self.unit_budget, error_free_is_optimal=self.penalty == 0)
             yield from passes.run(root, depth, self._best)
 
@@ -461,6 +461,7 @@ class ContinuousSearch(Solver):
             if frame.best < self._best:
                 if frame.tree[0] == "pending":           # the root's depth-two split: build its children now
                     frame.tree = self._depth_two_tree(self._columns.order, *frame.tree[1:])
+                frame.tree = self._resolved(frame.tree)
                 self._best, self._best_tree, self._tree_cache = frame.best, frame.tree, None
                 self._record(improved=True)
             # Only the full-depth root bounds the optimum: a shallower root (the shallower start's)
@@ -532,7 +533,7 @@ class ContinuousSearch(Solver):
                 cost, tree = whole
                 result = self._memo[key] = (cost, tree) if cost < budget else (cost, None)
                 parent = self._parent_of(path)
-                if parent is not None and tree[0] == "split":
+                if parent is not None and tree[0] != "leaf":
                     f, r, goes_left = path[-1]
                     parent.best_splits.setdefault((f, goes_left, depth), {})[r] = (tree[1], tree[2])
                 return result
@@ -637,7 +638,7 @@ class ContinuousSearch(Solver):
         else:
             result = (max(min(frame.best, search.closed_bound, frame.least_evaluated), floor), None)
         self._memo[key] = result
-        if parent is not None and frame.tree[0] in ("pending", "split"):
+        if parent is not None and frame.tree[0] != "leaf":
             f, r, goes_left = path[-1]
             parent.best_splits.setdefault((f, goes_left, depth), {})[r] = (frame.tree[1], frame.tree[2])
         return result
@@ -668,8 +669,8 @@ class ContinuousSearch(Solver):
         if costs[best] >= leaf:
             return leaf, _LEAF
         f, r = int(columns[best]), int(roots[best])
-        return float(costs[best]), self._depth_two_tree(cols, f, r, (by_left[best], float(left[best])),
-                                                        (by_right[best], float(right[best])))
+        return float(costs[best]), ("deferred", f, r, cols, (by_left[best], float(left[best])),
+                                    (by_right[best], float(right[best])))
 
     def _undominated(self, positions: np.ndarray, first_other: int, other_last: int) -> np.ndarray:
         """The thresholds of one column (positions in its sorted order) that are not dominated.
@@ -805,7 +806,7 @@ class ContinuousSearch(Solver):
             frame.counted = search.pruned
             yield
         if best_split is not None:
-            frame.tree = self._depth_two_tree(cols, *best_split)
+            frame.tree = ("deferred", best_split[0], best_split[1], cols, *best_split[2:])
 
     def _depth_two_tree(self, cols, f, r, left=None, right=None):
         """The tree of a depth-two split found by the terminal solver: its children's best depth-one
@@ -820,6 +821,28 @@ class ContinuousSearch(Solver):
             _, split = best_depth_one(part, self._rank, self._cw, penalty=self._lambda, columns=columns)
             children.append(_LEAF if split is None else ("split", *split, _LEAF, _LEAF))
         return ("split", f, r, *children)
+
+    def _resolved(self, tree):
+        """``tree`` with its deferred depth-two subtrees built (:meth:`_depth_two_tree`).
+
+        A depth-two subproblem's result names its root split and its children's per-column costs,
+        ``("deferred", column, rank, cols, left, right)``, and its children's depth-one trees are
+        searched only here: most results are only compared, and few end up in a tree the search keeps.
+        """
+        kind = tree[0]
+        if kind == "deferred":
+            _, f, r, cols, left, right = tree
+            return self._depth_two_tree(cols, f, r, left, right)
+        if kind == "split":
+            low, high = self._resolved(tree[3]), self._resolved(tree[4])
+            if low is not tree[3] or high is not tree[4]:
+                return ("split", tree[1], tree[2], low, high)
+        return tree
+
+    def _resolved_solve(self, cols: np.ndarray, depth: int, budget: float, path: tuple):
+        """Generator: :meth:`_solve` with its tree built (for callers outside the search)."""
+        cost, tree = yield from self._solve(cols, depth, budget, path)
+        return cost, (None if tree is None else self._resolved(tree))
 
     def _recursion(self, frame, cols, thresholds, depth, budget, known_lower):
         """One threshold at a time, least interval bound first, children solved under budgets.
