@@ -83,3 +83,25 @@ def test_a_support_read_whole_answers_its_optimum_leaf_or_tree(seed, regularizat
         cost, tree = solver._whole_depth_two(cols, leaf)
         assert cost == pytest.approx(_depth_two_by_definition(solver, cols), abs=1e-12)
         assert (tree[0] == "leaf") == (cost >= leaf)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_depth_two_results_build_their_childrens_trees_only_when_a_kept_tree_holds_them(seed, monkeypatch):
+    # A depth-two result names its root split and defers its children's depth-one trees: of the many
+    # results the search compares, only those in a tree it keeps (an incumbent, the answer) are built.
+    built = []
+    build = ContinuousSearch._depth_two_tree
+
+    def counted(self, *args):
+        built.append(args[1:3])
+        return build(self, *args)
+
+    monkeypatch.setattr(ContinuousSearch, "_depth_two_tree", counted)
+    X, y = _table(seed + 60, 80, 2)
+    solver = ContinuousSearch(SortedDataset.from_arrays(X, y), regularization=0.01, depth_budget=3,
+                              strategies={"cart_start": False, "discrepancy_search": False})
+    result = solver.run()
+    solved = solver.prune_counts["whole_depth_two"] + solver.prune_counts["depth_two"]
+    assert result.optimal and solved >= 20
+    assert 0 < len(built) < solved / 4
+    assert result.tree.n_leaves == solver._incumbent_leaves()       # the kept tree holds no deferred result
