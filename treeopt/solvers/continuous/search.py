@@ -93,7 +93,7 @@ from .leaf_counts import least_cost, least_error, pure_runs, split_floors
 from .perfect_depth_two import WITH_ERRORS, fewest_leaves_without_errors, split_leaf_floors
 from . import split_blocks
 from .terminal import (SupportColumns, batch_size, best_depth_one, depth_one_by_column, depth_two_steps, leaf_loss,
-                       split_columns, threshold_positions)
+                       split_columns, threshold_positions, whole_weights)
 
 __all__ = ["ContinuousSearch"]
 
@@ -268,6 +268,7 @@ class ContinuousSearch(Solver):
         self._weights = onehot                                    # raw class weight of each row
         self._cw = onehot * self.model.costs[None, :]             # cost-weighted (weight units)
         self._cw_row = self._cw.sum(axis=1)
+        self._whole_weights = whole_weights(self._cw)             # every support's then too (SupportColumns)
         self._integer_counts = bool(np.all(sorted_view.weights == np.round(sorted_view.weights)))
         total = dataset.total_weight
         self.eps = EPS * total
@@ -651,7 +652,7 @@ class ContinuousSearch(Solver):
         interval, a unit of work per batch) costs more than the thresholds it would close: every
         threshold is evaluated instead, and the optimum is exact without any bound.
         """
-        support = SupportColumns(cols, self._rank, self._cw)
+        support = SupportColumns(cols, self._rank, self._cw, integral=self._whole_weights)
         ranks = support.sorted_ranks
         positions = support.threshold_positions
         n_thresholds = sum(len(p) for p in positions)
@@ -662,7 +663,8 @@ class ContinuousSearch(Solver):
         self._count("whole_depth_two")
         columns = np.repeat(np.arange(len(positions)), [len(p) for p in positions])
         roots = np.concatenate([ranks[f][p] for f, p in enumerate(positions)])
-        left, right, by_left, by_right, _ = drain(depth_two_steps(support, columns, roots, penalty=self._lambda))
+        left, right, by_left, by_right, _ = drain(depth_two_steps(support, columns, roots, penalty=self._lambda,
+                                                                  positions=np.concatenate(positions)))
         costs = left + right
         best = int(np.argmin(costs))
         self.expansions += n_thresholds
@@ -756,7 +758,7 @@ class ContinuousSearch(Solver):
         """
         search = frame.search
         clock = SliceClock(self.unit_budget)          # a large support's setup (and each batch) comes in slices
-        support = SupportColumns(cols, self._rank, self._cw)
+        support = SupportColumns(cols, self._rank, self._cw, integral=self._whole_weights)
         size = support.batch_size(BATCH_LIMIT)
         neighbours = blocks = None
         # Two-class supports small enough to read every column at once are read so even when large

@@ -42,7 +42,8 @@ import numpy as np
 from ..slices import SliceClock, drain
 
 __all__ = ["leaf_loss", "threshold_positions", "class_boundaries", "class_boundary_mask", "best_depth_one",
-           "split_columns", "SupportColumns", "depth_two_children", "depth_two_by_column", "depth_two_steps", "depth_one_by_column", "batch_size"]
+           "split_columns", "whole_weights", "SupportColumns", "depth_two_children", "depth_two_by_column",
+           "depth_two_steps", "depth_one_by_column", "batch_size"]
 
 #: A column with thresholds at this share of its positions or fewer is summed segment by segment
 #: (see :func:`_left_of_thresholds`).
@@ -198,6 +199,18 @@ def batch_size(n_support: int, n_classes: int, n_columns: int, limit: int, entri
     return max(1, min(limit, entries // max(1, n_support * n_classes * n_columns)))
 
 
+def whole_weights(cw: np.ndarray) -> bool:
+    """Whether cost-weighted weights are whole numbers summing to less than :data:`INT32_TOTAL`, so
+    that :class:`SupportColumns` sums them exactly as int32.
+
+    Examples
+    --------
+    >>> whole_weights(np.eye(2)[[0, 1, 1]]), whole_weights(np.array([[0.5, 0.0]]))
+    (True, False)
+    """
+    return bool(np.all(cw == np.round(cw))) and float(cw.sum()) < INT32_TOTAL
+
+
 class SupportColumns:
     """What the depth-two solver reads of one support, computed once: per column ``j``, the
     cost-weighted class weights of its rows in ``j``'s order (classes × rows), their cumulative
@@ -214,6 +227,10 @@ class SupportColumns:
     ----------
     cols, rank, cw
         As for :func:`best_depth_one`.
+    integral : bool, optional
+        Whether the weights of the whole table ``cw`` are whole numbers summing to less than
+        :data:`INT32_TOTAL` (:func:`whole_weights`): then every support's are too. A solver knows
+        it once for the table; by default the support's rows are checked.
 
     Examples
     --------
@@ -226,14 +243,15 @@ class SupportColumns:
     [[1, 1, 2, 2], [0, 1, 1, 2]]
     """
 
-    def __init__(self, cols: np.ndarray, rank: np.ndarray, cw: np.ndarray):
+    def __init__(self, cols: np.ndarray, rank: np.ndarray, cw: np.ndarray, *, integral: bool | None = None):
         self.cols = cols
         self.rank = rank
         n_columns = cols.shape[0]
         weighted = cw[cols[0]] if n_columns else cw[:0]
         # Whole weights (unweighted rows, accuracy) are summed as int32: exact, and half the memory
         # traffic of float64 in the cumulative sums that dominate the solver's time.
-        integral = bool(np.all(weighted == np.round(weighted))) and float(weighted.sum()) < INT32_TOTAL
+        if integral is None:
+            integral = whole_weights(weighted)
         kind = np.int32 if integral else cw.dtype
         # Several classes: the per-column kernel's passes over (class × batch × support) arrays cost
         # about their bytes, so small whole-weight supports use int16. (Two classes keep int32: the
@@ -675,11 +693,14 @@ def depth_two_by_column(support: SupportColumns, columns: np.ndarray, ranks: np.
 
 def depth_two_steps(support: SupportColumns, columns: np.ndarray, ranks: np.ndarray, *, penalty: float,
                     lower_left: np.ndarray | None = None, lower_right: np.ndarray | None = None,
-                    blocks=None, clock: SliceClock | None = None) -> Generator[None, None, tuple]:
+                    blocks=None, clock: SliceClock | None = None,
+                    positions: np.ndarray | None = None) -> Generator[None, None, tuple]:
     """:func:`depth_two_by_column` in slices: a generator that yields whenever ``clock`` is due (between
     two columns, and between two of the block grids a batch needs first) and returns what
     :func:`depth_two_by_column` returns, so that one batch on a large support keeps to the unit of
     work budget (:mod:`treeopt.solvers.slices`). The result does not depend on where the slices fall.
+    ``positions``, if given, are the root thresholds' positions in their columns' sorted order
+    (:attr:`SupportColumns.threshold_positions`), which spares finding them from the ranks.
 
     Examples
     --------
@@ -700,7 +721,9 @@ def depth_two_steps(support: SupportColumns, columns: np.ndarray, ranks: np.ndar
     (2, [0.2])
     """
     n_batch, n_columns = len(columns), len(support.weighted)
-    at = support.left_sizes(columns, ranks) - 1                   # each left child's last position in its column
+    # Each left child's last position in its root column (known to a caller that took the thresholds
+    # from the support's own positions).
+    at = support.left_sizes(columns, ranks) - 1 if positions is None else positions
     total_left = support.cumulative[columns, :, at].astype(float)   # batch × classes
     total_right = support.total[None].astype(float) - total_left
     weight_left, weight_right = total_left.sum(axis=1), total_right.sum(axis=1)
