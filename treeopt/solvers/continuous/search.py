@@ -93,7 +93,7 @@ from .leaf_counts import least_cost, least_error, pure_runs, split_floors
 from .perfect_depth_two import WITH_ERRORS, fewest_leaves_without_errors, split_leaf_floors
 from . import split_blocks
 from .terminal import (SupportColumns, batch_size, best_depth_one, depth_one_by_column, depth_two_steps, leaf_loss,
-                       split_columns, threshold_positions, whole_weights)
+                       split_columns, whole_weights)
 
 __all__ = ["ContinuousSearch"]
 
@@ -582,17 +582,21 @@ class ContinuousSearch(Solver):
             exact_depth = shallower is not None
         dropped = np.inf                             # the least bound of a threshold not kept
         least_side = self.penalty if self.bounds["leaf_support"] else -np.inf
+        # Every column's thresholds at once (a mask over the positions after which the value changes);
+        # a subproblem is set up for each of the many supports the search visits.
+        sorted_ranks = self._rank[np.arange(cols.shape[0])[:, None], cols]
+        weight_before = np.cumsum(self._cw_row[cols], axis=1)
+        open_thresholds = sorted_ranks[:, 1:] != sorted_ranks[:, :-1]
+        if least_side > 0:                          # both sides must weigh more than λ
+            at = weight_before[:, :-1]
+            heavy = (at > least_side) & (weight_before[:, -1:] - at > least_side)
+            self._count("leaf_support", int(np.count_nonzero(open_thresholds & ~heavy)))
+            open_thresholds &= heavy
+        if self.bounds["pure_side_dominance"]:
+            open_thresholds = self._undominated(open_thresholds, *runs)
         for f in range(cols.shape[0]):
-            ranks = self._rank[f, cols[f]]
-            positions = threshold_positions(ranks)
-            cum = np.cumsum(self._cw_row[cols[f]])
-            if least_side > 0:                      # both sides must weigh more than λ
-                at = cum[positions]
-                kept = (at > least_side) & (cum[-1] - at > least_side)
-                self._count("leaf_support", len(positions) - int(kept.sum()))
-                positions = positions[kept]
-            if self.bounds["pure_side_dominance"] and len(positions) > 1:
-                positions = self._undominated(positions, runs[0][f], runs[1][f])
+            ranks, cum = sorted_ranks[f], weight_before[f]
+            positions = np.flatnonzero(open_thresholds[f])
             if by_leaves and len(positions):
                 low, high = floors[0][f][positions], floors[1][f][positions + 1]
                 leaves = low + high
@@ -674,8 +678,9 @@ class ContinuousSearch(Solver):
         return float(costs[best]), ("deferred", f, r, cols, (by_left[best], float(left[best])),
                                     (by_right[best], float(right[best])))
 
-    def _undominated(self, positions: np.ndarray, first_other: int, other_last: int) -> np.ndarray:
-        """The thresholds of one column (positions in its sorted order) that are not dominated.
+    def _undominated(self, open_thresholds: np.ndarray, first_other: np.ndarray, other_last: np.ndarray) -> np.ndarray:
+        """The thresholds of every column that are not dominated, as a mask over the positions of the
+        columns' sorted orders (``open_thresholds``: the thresholds still open, column × position).
 
         Every subtree costs at least one leaf, and a side holding one class (rows of positive weight)
         costs exactly that. Of the thresholds whose left side holds one class (before ``first_other``,
@@ -683,15 +688,17 @@ class ContinuousSearch(Solver):
         than any larger one (monotonicity, Brița et al., AAAI 2025, section 4.2): the others are no
         better and are dropped. Likewise on the right (at or after ``other_last``).
         """
-        pure_left = positions < first_other
-        pure_right = positions >= other_last
-        keep = ~(pure_left | pure_right)
-        if pure_left.any():
-            keep[np.flatnonzero(pure_left)[-1]] = True
-        if pure_right.any():
-            keep[np.flatnonzero(pure_right)[0]] = True
-        self._count("pure_side_dominance", len(positions) - int(keep.sum()))
-        return positions[keep]
+        position = np.arange(open_thresholds.shape[1])[None, :]
+        pure_left = open_thresholds & (position < first_other[:, None])
+        pure_right = open_thresholds & (position >= other_last[:, None])
+        keep = open_thresholds & ~(pure_left | pure_right)
+        columns = np.arange(open_thresholds.shape[0])
+        left = pure_left.any(axis=1)
+        keep[columns[left], open_thresholds.shape[1] - 1 - np.argmax(pure_left[left, ::-1], axis=1)] = True   # the last
+        right = pure_right.any(axis=1)
+        keep[columns[right], np.argmax(pure_right[right], axis=1)] = True                          # the first
+        self._count("pure_side_dominance", int(np.count_nonzero(open_thresholds)) - int(np.count_nonzero(keep)))
+        return keep
 
     def _depth_one_without_errors(self, cols: np.ndarray, first_other: np.ndarray, other_last: np.ndarray):
         """A support's best tree of depth one if it has no errors, else a lower bound on that optimum.
