@@ -183,10 +183,11 @@ class IntervalSearch:
                     heapq.heappush(heap, (bound, f, a, b))
                     continue
             if bound >= target:
+                # Every other interval's bound is at least this one's: all close at once, none popped.
                 self._close(bound, a, b)
-                while heap:                      # every other interval's bound is at least this one's
-                    bound, f, a, b = heapq.heappop(heap)
-                    self._close(bound, a, b)
+                self.pruned += sum(entry[3] - entry[2] - 1 for entry in heap)
+                heap.clear()
+                self._stale.clear()
                 break
             # The room left in the batch is shared with the intervals still in the heap: at first (one
             # interval per column) each column gets several evenly spaced thresholds at once.
