@@ -106,6 +106,12 @@ TIE_BATCH_LIMIT = 16
 
 _LEAF = ("leaf",)
 
+#: A depth-two tree's child that one split classifies without errors (``perfect_depth_two``): its split
+#: is found only when the tree is built (:meth:`ContinuousSearch._build_tree`), from the rows that reach
+#: it, since most such trees never become part of the returned tree. It has the shape of a split of two
+#: leaves, so every reader of the nested tuples counts its leaves right.
+_SEPARABLE = ("separable", -1, -1, _LEAF, _LEAF)
+
 #: The switches that prune (each emits ``Pruned``); ``depth_two`` chooses a subsolver.
 _PRUNING = ("interval_pruning", "column_bounds", "split_blocks", "upper_bound_pass_down", "leaf_lookahead", "leaf_support",
             "leaf_bound", "class_count_bound", "perfect_depth_bound", "pure_side_dominance", "side_leaf_floors")
@@ -524,7 +530,7 @@ class ContinuousSearch(Solver):
             return known
         if depth == 2 and self._tie and budget <= self._least_error and self.bounds["perfect_depth_two"]:
             self._count("perfect_depth_two")
-            self._memo[key] = result = self._perfect_depth_two(cols, leaf)
+            self._memo[key] = result = self._perfect_depth_two(cols, leaf, budget)
             return result if result[0] < budget else (result[0], None)
         if depth == 2 and self.bounds["depth_two"] and self.bounds["whole_depth_two"]:
             whole = self._whole_depth_two(cols, leaf)
@@ -708,18 +714,36 @@ class ContinuousSearch(Solver):
             return 2 * self._lambda, ("split", f, int(before[f]), _LEAF, _LEAF)
         return self._least_error + self._lambda, None
 
-    def _perfect_depth_two(self, cols: np.ndarray, leaf: float):
+    def _perfect_depth_two(self, cols: np.ndarray, leaf: float, budget: float):
         """A depth-two support's optimum when only trees without errors can be below its budget.
 
         Its best tree without errors (:mod:`.perfect_depth_two`) is the optimum, since every tree
         with errors costs at least one error more than any tree without; when there is none, every
-        tree has errors and costs at least the least of its leaf and one error plus two leaves.
+        tree has errors and costs at least the least of its leaf and one error plus two leaves. A
+        budget below four leaves asks only for trees it admits: without one, the leaves it admits
+        plus one are a lower bound at least the budget.
         """
-        found = fewest_leaves_without_errors(cols, self._rank, self._label, self._cw.shape[1])
+        most_leaves = 4
+        while most_leaves > 1 and most_leaves * self._lambda >= budget:
+            most_leaves -= 1
+        found = fewest_leaves_without_errors(cols, self._rank, self._label, self._cw.shape[1],
+                                             most_leaves=most_leaves)
         if found is None:
             return min(leaf, self._least_error + 2 * self._lambda), None
         leaves, f, r = found
-        return leaves * self._lambda, _LEAF if leaves == 1 else self._depth_two_tree(cols, f, r)
+        if leaves == 1:
+            return self._lambda, _LEAF
+        if f < 0:                                 # none with the leaves the budget admits
+            return leaves * self._lambda, None
+        # Each side is a pure leaf or a side that one split separates (:data:`_SEPARABLE`), built later.
+        rows = cols[0]
+        goes_left = self._rank[f, rows] <= r
+        children = []
+        for side in (rows[goes_left], rows[~goes_left]):
+            labels = self._label[side]
+            weighted = labels[labels >= 0]
+            children.append(_LEAF if len(weighted) == 0 or (weighted == weighted[0]).all() else _SEPARABLE)
+        return leaves * self._lambda, ("split", f, r, *children)
 
     def _parent_of(self, path: tuple):
         """The frame whose split made the child ``path`` when ``sibling_split_first`` is on (else None)."""
@@ -922,6 +946,8 @@ class ContinuousSearch(Solver):
         features, index = [], {}
 
         def build(node, rows):
+            if node[0] == "separable":               # its split is the best depth-one tree of its rows
+                node = self._separating_split(rows)
             if node[0] == "leaf":
                 counts = self._weights[rows].sum(axis=0)
                 scored = self._cw[rows].sum(axis=0)
@@ -945,6 +971,16 @@ class ContinuousSearch(Solver):
         if self._binary_features:
             return Tree(root, self.dataset.features, self.dataset.classes, binarizer=self.dataset.binarizer)
         return Tree(root, features, self.dataset.classes, columns_in=list(columns.columns_in))
+
+    def _separating_split(self, rows: np.ndarray) -> tuple:
+        """The split of a :data:`_SEPARABLE` child: the best depth-one tree of the rows that reach it
+        (without errors, since one split classifies them so), each column's order kept."""
+        order = self._columns.order
+        reaches = np.zeros(order.shape[1], dtype=bool)
+        reaches[rows] = True
+        cols = order[reaches[order]].reshape(order.shape[0], -1)
+        _, split = best_depth_one(cols, self._rank, self._cw, penalty=self._lambda)
+        return _LEAF if split is None else ("split", *split, _LEAF, _LEAF)
 
     def _queue_entries(self, k: int) -> list:
         entries = []
