@@ -261,8 +261,19 @@ def fewest_leaves_without_errors(cols: np.ndarray, rank: np.ndarray, label: np.n
     if most_leaves < 4:
         return most_leaves + 1, -1, -1
     # Four leaves: a threshold whose sides hold at most two classes each, each made pure by one split.
-    window = first_split_in(np.maximum(two_right, 0), two_left) >= 0
-    candidates = np.flatnonzero(window)
+    # A side that one split separates stays so when rows leave it: the window's smallest left side and
+    # smallest right side must both be separated, or no threshold of the window is.
+    low = first_split_in(np.maximum(two_right, 0), two_left)
+    high = last_split[every, np.maximum(two_left, 0)]
+    candidates = np.flatnonzero(low >= 0)
+    kept = []
+    for f in range(0, len(candidates), chunk):
+        roots = candidates[f:f + chunk]
+        ranks, orders = rank[:, cols[roots]], labels[roots]
+        ends = np.zeros(len(roots), dtype=np.int64), np.full(len(roots), n)
+        kept.append(roots[_separable(ranks, orders, ends[0], low[roots] + 1, present)
+                          & _separable(ranks, orders, high[roots] + 1, ends[1], present)])
+    candidates = np.concatenate(kept) if kept else candidates
     for f in range(0, len(candidates), chunk):
         roots = candidates[f:f + chunk]
         reach_left = int(two_left[roots].max()) + 1          # the longest left side read

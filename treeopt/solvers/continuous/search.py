@@ -61,7 +61,11 @@ leaves is most of the work, and four parts make it short:
 * ``side_leaf_floors``: below one error a threshold is kept only if its sides' leaves fit the
   budget, a side needing a leaf per class and three unless one split separates it; and, since the
   support's best tree one level shallower is not below the target, a better tree has full depth, so
-  one of its children needs as many leaves as the support's depth.
+  one of its children needs as many leaves as the support's depth;
+* ``fewest_leaves_first`` (search order): below one error the interval bounds tell thresholds
+  little apart, so each column first tries its threshold whose side floors are least (a pure side
+  is one leaf), where the tree without errors with the fewest leaves is likeliest: finding it
+  sooner, not proving it, is where the time goes.
 
 Without a depth budget (λ > 0) the search deepens, ``d = 1, 2, …``, and stops when the leaf-count
 bound of :mod:`treeopt.solvers.deepening` certifies the best tree.
@@ -155,7 +159,9 @@ class ContinuousSearch(Solver):
         every tree without errors of its depth, looks for its best tree without errors), or
         ``error_free_first`` (at λ = 0 with an incumbent that has errors, the root is first asked for
         its best tree without errors), or the ``perfect_depth_two`` subsolver (at λ = 0 below one error, a
-        depth-two support's fewest leaves without errors for all root thresholds at once).
+        depth-two support's fewest leaves without errors for all root thresholds at once), or
+        ``fewest_leaves_first`` (below one error, each column first tries its threshold whose sides'
+        leaf floors are least).
 
     Examples
     --------
@@ -174,9 +180,10 @@ class ContinuousSearch(Solver):
     (True, 0.0)
     >>> sorted(solver.prune_counts)  # doctest: +NORMALIZE_WHITESPACE
     ['cart_start', 'class_count_bound', 'column_bounds', 'depth_two', 'discrepancy_search', 'error_free_first',
-     'interval_budget', 'interval_pruning', 'larger_child_first', 'leaf_bound', 'leaf_lookahead', 'leaf_support',
-     'one_error_budget', 'perfect_depth_bound', 'perfect_depth_two', 'pure_side_dominance', 'shallower_start',
-     'sibling_split_first', 'side_leaf_floors', 'split_blocks', 'upper_bound_pass_down', 'whole_depth_two']
+     'fewest_leaves_first', 'interval_budget', 'interval_pruning', 'larger_child_first', 'leaf_bound',
+     'leaf_lookahead', 'leaf_support', 'one_error_budget', 'perfect_depth_bound', 'perfect_depth_two',
+     'pure_side_dominance', 'shallower_start', 'sibling_split_first', 'side_leaf_floors', 'split_blocks',
+     'upper_bound_pass_down', 'whole_depth_two']
     """
 
     name = "continuous"
@@ -232,6 +239,9 @@ class ContinuousSearch(Solver):
         search_order("sibling_split_first", "Brița et al. (AAAI 2025) section 4.2's similarity bound (Lin et al., "
                                             "ICML 2020, similar support): a subproblem's first batch tries the best "
                                             "root split of its nearest solved sibling (same parent column and side)"),
+        search_order("fewest_leaves_first", "leaf counting (treeopt/solvers/continuous/perfect_depth_two.py): below "
+                                            "one error, each column hands out first its threshold whose sides' leaf "
+                                            "floors are least, before its middles"),
         search_order("one_error_budget", "leaf counting (treeopt/solvers/continuous/leaf_counts.py): at λ = 0 a "
                                          "subproblem asked below one error, whose budget admits every tree without "
                                          "errors of its depth, is asked for its best tree without errors "
@@ -585,6 +595,7 @@ class ContinuousSearch(Solver):
             # below it has depth exactly ``depth``: one child has depth ``depth - 1``, so ``depth`` leaves.
             exact_depth = shallower is not None
         dropped = np.inf                             # the least bound of a threshold not kept
+        fewest_first = {}                            # column -> its threshold of least side floors
         least_side = self.penalty if self.bounds["leaf_support"] else -np.inf
         for f in range(cols.shape[0]):
             ranks = self._rank[f, cols[f]]
@@ -609,6 +620,8 @@ class ContinuousSearch(Solver):
                     # A threshold dropped for its depth costs at least the target (module docstring).
                     dropped = min(dropped, target if exact_depth else float(bounds[~kept].min()))
                 positions = positions[kept]
+                if len(positions):
+                    fewest_first[f] = int(np.argmin(leaves[kept]))
             elif by_classes and len(positions):
                 bounds = split_floors(np.cumsum(self._present[cols[f]], axis=0), positions, depth=depth - 1,
                                       penalty=lam, least_error=self._least_error)
@@ -623,6 +636,7 @@ class ContinuousSearch(Solver):
                        IntervalSearch(cumulative, totals, floor=lam, pruning=self.bounds["interval_pruning"]),
                        lower=max(floor, known_lower))
         frame.least_evaluated = dropped
+        self._fewest_leaves_first(frame.search, fewest_first)
         parent = self._parent_of(path)
         if parent is not None:
             self._try_sibling_split(parent, path, depth, frame.search, thresholds)
@@ -744,6 +758,20 @@ class ContinuousSearch(Solver):
             weighted = labels[labels >= 0]
             children.append(_LEAF if len(weighted) == 0 or (weighted == weighted[0]).all() else _SEPARABLE)
         return leaves * self._lambda, ("split", f, r, *children)
+
+    def _fewest_leaves_first(self, search: IntervalSearch, fewest: dict) -> None:
+        """Below one error, have each column hand out first its threshold of fewest side floors.
+
+        The interval bounds below one error tell the thresholds little apart, and the search would
+        take them as the middles of their columns; a tree without errors with the fewest leaves most
+        likely splits where the sides' classes leave room for the fewest (a pure side, one leaf), so
+        those thresholds are evaluated first, each column's least before its middles.
+        """
+        if not self.bounds["fewest_leaves_first"]:
+            return
+        for f, m in fewest.items():
+            search.try_first(f, m)
+        self._count("fewest_leaves_first", len(fewest))
 
     def _parent_of(self, path: tuple):
         """The frame whose split made the child ``path`` when ``sibling_split_first`` is on (else None)."""
