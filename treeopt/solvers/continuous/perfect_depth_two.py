@@ -53,6 +53,9 @@ __all__ = ["classes_present", "side_leaves", "fewest_leaves_without_errors", "sp
 #: The leaves of a side that no depth-one tree classifies without errors.
 WITH_ERRORS = 1 << 20
 
+#: Above every rank.
+_BIG = np.iinfo(np.int32).max
+
 
 def classes_present(labels: np.ndarray, n_classes: int) -> np.ndarray:
     """How many classes each prefix of each row order holds (rows of label -1 hold none).
@@ -250,9 +253,11 @@ def fewest_leaves_without_errors(cols: np.ndarray, rank: np.ndarray, label: np.n
                 continue
             roots, a, b = roots[tried], a[tried], b[tried]
             ranks, orders = rank[:, cols[roots]], labels[roots]
-            whole = np.full(len(roots), n)
-            right_ok = (a >= 0) & _separable(ranks, orders, a + 1, whole, present)
-            left_ok = (b >= 0) & _separable(ranks, orders, np.zeros(len(roots), dtype=np.int64), b + 1, present)
+            # The right side of ``a`` and the left side of ``b``, tested together.
+            right_ok, left_ok = _separable(ranks, orders, np.array([a + 1, np.zeros_like(b)]),
+                                           np.array([np.full_like(a, n), b + 1]), present)
+            right_ok &= a >= 0
+            left_ok &= b >= 0
             good = np.flatnonzero(right_ok | left_ok)
             if len(good):
                 i = int(good[0])
@@ -270,9 +275,10 @@ def fewest_leaves_without_errors(cols: np.ndarray, rank: np.ndarray, label: np.n
     for f in range(0, len(candidates), chunk):
         roots = candidates[f:f + chunk]
         ranks, orders = rank[:, cols[roots]], labels[roots]
-        ends = np.zeros(len(roots), dtype=np.int64), np.full(len(roots), n)
-        kept.append(roots[_separable(ranks, orders, ends[0], low[roots] + 1, present)
-                          & _separable(ranks, orders, high[roots] + 1, ends[1], present)])
+        zero, whole = np.zeros(len(roots), dtype=np.int64), np.full(len(roots), n)
+        left_ok, right_ok = _separable(ranks, orders, np.array([zero, high[roots] + 1]),
+                                       np.array([low[roots] + 1, whole]), present)
+        kept.append(roots[left_ok & right_ok])
     candidates = np.concatenate(kept) if kept else candidates
     for f in range(0, len(candidates), chunk):
         roots = candidates[f:f + chunk]
@@ -296,25 +302,26 @@ def fewest_leaves_without_errors(cols: np.ndarray, rank: np.ndarray, label: np.n
 
 def _separable(ranks: np.ndarray, labels: np.ndarray, start: np.ndarray, stop: np.ndarray,
                classes: np.ndarray) -> np.ndarray:
-    """Whether the rows at positions ``start[i] <= q < stop[i]`` of order ``i`` hold at most one class,
-    or two that one split separates (the largest rank of one below the smallest of the other on some
-    column). ``ranks`` is (n_columns, n_orders, n_rows), ``labels`` (n_orders, n_rows); ``classes``
-    the classes that can be present."""
-    big = np.iinfo(np.int32).max
+    """Whether the rows at positions ``start[s, i] <= q < stop[s, i]`` of order ``i`` hold at most one
+    class, or two that one split separates (the largest rank of one below the smallest of the other on
+    some column). ``ranks`` is (n_columns, n_orders, n_rows), ``labels`` (n_orders, n_rows), ``start``
+    and ``stop`` (n_sets, n_orders); ``classes`` the classes that can be present. Returns
+    (n_sets, n_orders)."""
     at = np.arange(labels.shape[1])
-    inside = (at >= start[:, None]) & (at < stop[:, None])
-    least_high = np.full(ranks.shape[:2], big, dtype=np.int64)
-    most_low = np.full(ranks.shape[:2], -1, dtype=np.int64)
-    count = np.zeros(labels.shape[0], dtype=np.int64)
+    inside = (at >= start[..., None]) & (at < stop[..., None])          # sets × orders × rows
+    least_high = np.full((ranks.shape[0], *start.shape), _BIG, dtype=np.int64)
+    most_low = np.full((ranks.shape[0], *start.shape), -1, dtype=np.int64)
+    count = np.zeros(start.shape, dtype=np.int64)
+    ranks = ranks[:, None]                                               # columns × 1 × orders × rows
     for c in classes:
         mine = inside & (labels == c)
-        holds = mine.any(axis=1)
+        holds = mine.any(axis=-1)
         if not holds.any():
             continue
         count += holds
         high = np.where(mine, ranks, -1).max(axis=-1)
-        low = np.where(mine, ranks, big).min(axis=-1)
-        np.minimum(least_high, np.where(holds, high, big), out=least_high)
+        low = np.where(mine, ranks, _BIG).min(axis=-1)
+        np.minimum(least_high, np.where(holds, high, _BIG), out=least_high)
         np.maximum(most_low, np.where(holds, low, -1), out=most_low)
     return (count <= 1) | ((count == 2) & (least_high < most_low).any(axis=0))
 
