@@ -241,7 +241,9 @@ def fewest_leaves_without_errors(cols: np.ndarray, rank: np.ndarray, label: np.n
     if most_leaves < 3:
         return most_leaves + 1, -1, -1
     chunk = max(1, CHUNK_ENTRIES // (n_columns * n))
-    if k <= 3:                                            # three leaves: one side of one class
+    # Three leaves: one side of one class. (With two classes and room for four, the pass below reads
+    # every threshold of every column anyway, and finds three as well.)
+    if k == 3 or (k == 2 and most_leaves == 3):
         pure_left = last_split[every, one_left]           # the last threshold with one class on the left
         pure_left = np.where(pure_left >= two_right, pure_left, -1)
         pure_right = first_split_in(one_right, two_left)  # the first with one class on the right
@@ -272,7 +274,7 @@ def fewest_leaves_without_errors(cols: np.ndarray, rank: np.ndarray, label: np.n
     high = last_split[every, np.maximum(two_left, 0)]
     candidates = np.flatnonzero(low >= 0)
     kept = []
-    for f in range(0, len(candidates), chunk):
+    for f in range(0, len(candidates) if k > 2 else 0, chunk):    # with two classes the window is whole
         roots = candidates[f:f + chunk]
         ranks, orders = rank[:, cols[roots]], labels[roots]
         zero, whole = np.zeros(len(roots), dtype=np.int64), np.full(len(roots), n)
@@ -280,6 +282,7 @@ def fewest_leaves_without_errors(cols: np.ndarray, rank: np.ndarray, label: np.n
                                        np.array([low[roots] + 1, whole]), present)
         kept.append(roots[left_ok & right_ok])
     candidates = np.concatenate(kept) if kept else candidates
+    best = None
     for f in range(0, len(candidates), chunk):
         roots = candidates[f:f + chunk]
         reach_left = int(two_left[roots].max()) + 1          # the longest left side read
@@ -295,9 +298,9 @@ def fewest_leaves_without_errors(cols: np.ndarray, rank: np.ndarray, label: np.n
         right[:, n - 1 - reach_right:] = backwards[:, ::-1]
         total = np.where(splits[roots], left + right, WITH_ERRORS)
         at = np.unravel_index(int(np.argmin(total)), total.shape)
-        if total[at] < WITH_ERRORS:
-            return int(total[at]), int(roots[at[0]]), int(own[roots[at[0]], at[1]])
-    return None
+        if total[at] < WITH_ERRORS and (best is None or total[at] < best[0]):
+            best = (int(total[at]), int(roots[at[0]]), int(own[roots[at[0]], at[1]]))
+    return best
 
 
 def _separable(ranks: np.ndarray, labels: np.ndarray, start: np.ndarray, stop: np.ndarray,
