@@ -213,7 +213,6 @@ def fewest_leaves_without_errors(cols: np.ndarray, rank: np.ndarray, label: np.n
     positions = np.arange(n - 1)
     splits = own[:, 1:] != own[:, :-1]
     next_split = np.minimum.accumulate(np.where(splits, positions, n - 1)[:, ::-1], axis=1)[:, ::-1]
-    last_split = np.maximum.accumulate(np.where(splits, positions, -1), axis=1)
     # Where each class first and last appears in each column's order.
     first = np.empty((n_columns, k), dtype=np.int64)
     last = np.empty((n_columns, k), dtype=np.int64)
@@ -241,6 +240,8 @@ def fewest_leaves_without_errors(cols: np.ndarray, rank: np.ndarray, label: np.n
     if most_leaves < 3:
         return most_leaves + 1, -1, -1
     chunk = max(1, CHUNK_ENTRIES // (n_columns * n))
+    if k > 2 or most_leaves == 3:
+        last_split = np.maximum.accumulate(np.where(splits, positions, -1), axis=1)
     # Three leaves: one side of one class. (With two classes and room for four, the pass below reads
     # every threshold of every column anyway, and finds three as well.)
     if k == 3 or (k == 2 and most_leaves == 3):
@@ -271,14 +272,14 @@ def fewest_leaves_without_errors(cols: np.ndarray, rank: np.ndarray, label: np.n
     # A side that one split separates stays so when rows leave it: the window's smallest left side and
     # smallest right side must both be separated, or no threshold of the window is.
     low = first_split_in(np.maximum(two_right, 0), two_left)
-    high = last_split[every, np.maximum(two_left, 0)]
     candidates = np.flatnonzero(low >= 0)
     kept = []
     for f in range(0, len(candidates) if k > 2 else 0, chunk):    # with two classes the window is whole
         roots = candidates[f:f + chunk]
+        high = last_split[roots, two_left[roots]]
         ranks, orders = rank[:, cols[roots]], labels[roots]
         zero, whole = np.zeros(len(roots), dtype=np.int64), np.full(len(roots), n)
-        left_ok, right_ok = _separable(ranks, orders, np.array([zero, high[roots] + 1]),
+        left_ok, right_ok = _separable(ranks, orders, np.array([zero, high + 1]),
                                        np.array([low[roots] + 1, whole]), present)
         kept.append(roots[left_ok & right_ok])
     candidates = np.concatenate(kept) if kept else candidates

@@ -63,9 +63,9 @@ leaves is most of the work, and four parts make it short:
   support's best tree one level shallower is not below the target, a better tree has full depth, so
   one of its children needs as many leaves as the support's depth;
 * ``fewest_leaves_first`` (search order): below one error the interval bounds tell thresholds
-  little apart, so each column first tries its threshold whose side floors are least (a pure side
-  is one leaf), where the tree without errors with the fewest leaves is likeliest: finding it
-  sooner, not proving it, is where the time goes.
+  little apart, so each of the root's columns first tries its threshold whose side floors are least
+  (a pure side is one leaf), where the tree without errors with the fewest leaves is likeliest:
+  finding it sooner, not proving it, is where the time goes.
 
 Without a depth budget (λ > 0) the search deepens, ``d = 1, 2, …``, and stops when the leaf-count
 bound of :mod:`treeopt.solvers.deepening` certifies the best tree.
@@ -160,8 +160,8 @@ class ContinuousSearch(Solver):
         ``error_free_first`` (at λ = 0 with an incumbent that has errors, the root is first asked for
         its best tree without errors), or the ``perfect_depth_two`` subsolver (at λ = 0 below one error, a
         depth-two support's fewest leaves without errors for all root thresholds at once), or
-        ``fewest_leaves_first`` (below one error, each column first tries its threshold whose sides'
-        leaf floors are least).
+        ``fewest_leaves_first`` (below one error, each of the root's columns first tries its threshold
+        whose sides' leaf floors are least).
 
     Examples
     --------
@@ -240,8 +240,8 @@ class ContinuousSearch(Solver):
                                             "ICML 2020, similar support): a subproblem's first batch tries the best "
                                             "root split of its nearest solved sibling (same parent column and side)"),
         search_order("fewest_leaves_first", "leaf counting (treeopt/solvers/continuous/perfect_depth_two.py): below "
-                                            "one error, each column hands out first its threshold whose sides' leaf "
-                                            "floors are least, before its middles"),
+                                            "one error, each of the root's columns hands out first its threshold whose "
+                                            "sides' leaf floors are least, before its middles"),
         search_order("one_error_budget", "leaf counting (treeopt/solvers/continuous/leaf_counts.py): at λ = 0 a "
                                          "subproblem asked below one error, whose budget admits every tree without "
                                          "errors of its depth, is asked for its best tree without errors "
@@ -636,7 +636,7 @@ class ContinuousSearch(Solver):
                        IntervalSearch(cumulative, totals, floor=lam, pruning=self.bounds["interval_pruning"]),
                        lower=max(floor, known_lower))
         frame.least_evaluated = dropped
-        self._fewest_leaves_first(frame.search, fewest_first)
+        self._fewest_leaves_first(frame.search, fewest_first, path)
         parent = self._parent_of(path)
         if parent is not None:
             self._try_sibling_split(parent, path, depth, frame.search, thresholds)
@@ -759,15 +759,17 @@ class ContinuousSearch(Solver):
             children.append(_LEAF if len(weighted) == 0 or (weighted == weighted[0]).all() else _SEPARABLE)
         return leaves * self._lambda, ("split", f, r, *children)
 
-    def _fewest_leaves_first(self, search: IntervalSearch, fewest: dict) -> None:
-        """Below one error, have each column hand out first its threshold of fewest side floors.
+    def _fewest_leaves_first(self, search: IntervalSearch, fewest: dict, path: tuple) -> None:
+        """Below one error, have each of the root's columns hand out first its threshold of fewest side floors.
 
         The interval bounds below one error tell the thresholds little apart, and the search would
         take them as the middles of their columns; a tree without errors with the fewest leaves most
         likely splits where the sides' classes leave room for the fewest (a pure side, one leaf), so
-        those thresholds are evaluated first, each column's least before its middles.
+        those thresholds are evaluated first, each column's least before its middles. Only at the
+        root, whose every threshold costs a whole search of both children: deeper down, the middles
+        (balanced children, solved cheaply) give tight budgets sooner.
         """
-        if not self.bounds["fewest_leaves_first"]:
+        if path or not self.bounds["fewest_leaves_first"]:
             return
         for f, m in fewest.items():
             search.try_first(f, m)
