@@ -131,3 +131,18 @@ def test_an_option_without_a_value_is_a_usage_error(tmp_path, capsys):
     with pytest.raises(SystemExit) as stopped:
         main(["fit", "d.csv", "--target", "y", "--option", "max_leaves"])
     assert stopped.value.code == 2 and "NAME=VALUE" in capsys.readouterr().err
+
+
+def test_the_tie_break_option_takes_lambda_zero_to_the_continuous_solver(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(80, 2))
+    frame = pd.DataFrame(X, columns=["a", "b"])
+    frame["y"] = ((X[:, 0] > 0) ^ (X[:, 1] > 0.3)).astype(int)
+    path = tmp_path / "xor.csv"
+    frame.to_csv(path, index=False)
+    code = main(["fit", str(path), "--target", "y", "--regularization", "0", "--depth-budget", "3",
+                 "--option", "tie_break=any", "--json", "-"])
+    assert code == 0
+    certificate = json.loads(capsys.readouterr().out)["certificate"]
+    assert certificate["solver"] == "continuous" and certificate["status"] == "optimal"
+    assert certificate["objective"] == 0.0

@@ -180,7 +180,8 @@ def _fit_args(parser):
                              "(needs --solver osdt; default 1)")
     parser.add_argument("--option", action="append", default=[], type=_option, metavar="NAME=VALUE",
                         help="an option of the chosen solver beyond these flags (repeatable), e.g. "
-                             "--solver frontier --option max_leaves=8 or --solver rashomon --option epsilon=0.05; "
+                             "--solver frontier --option max_leaves=8, --solver rashomon --option epsilon=0.05, or "
+                             "--regularization 0 --option tie_break=any (certify the errors only); "
                              "VALUE is read as a number, true/false or none when it looks like one")
     parser.add_argument("--sep", default=None, help="column separator (default: sniffed)")
     parser.add_argument("--json", default=None, metavar="FILE",
