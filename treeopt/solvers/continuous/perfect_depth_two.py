@@ -316,7 +316,7 @@ def _separable(ranks: np.ndarray, labels: np.ndarray, start: np.ndarray, stop: n
     least_high = np.full((ranks.shape[0], *start.shape), _BIG, dtype=np.int64)
     most_low = np.full((ranks.shape[0], *start.shape), -1, dtype=np.int64)
     count = np.zeros(start.shape, dtype=np.int64)
-    ranks = ranks[:, None]                                               # columns × 1 × orders × rows
+    ranks = ranks[:, None]                                               # a set axis after the columns
     for c in classes:
         mine = inside & (labels == c)
         holds = mine.any(axis=-1)

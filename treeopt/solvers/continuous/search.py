@@ -111,9 +111,9 @@ TIE_BATCH_LIMIT = 16
 _LEAF = ("leaf",)
 
 #: A depth-two tree's child that one split classifies without errors (``perfect_depth_two``): its split
-#: is found only when the tree is built (:meth:`ContinuousSearch._build_tree`), from the rows that reach
-#: it, since most such trees never become part of the returned tree. It has the shape of a split of two
-#: leaves, so every reader of the nested tuples counts its leaves right.
+#: is found only when the tree is built (``_build_tree``), from the rows that reach it, since most such
+#: trees never become part of the returned tree. It has the shape of a split of two leaves, so every
+#: reader of the nested tuples counts its leaves right.
 _SEPARABLE = ("separable", -1, -1, _LEAF, _LEAF)
 
 #: The switches that prune (each emits ``Pruned``); ``depth_two`` chooses a subsolver.
@@ -749,7 +749,7 @@ class ContinuousSearch(Solver):
             return self._lambda, _LEAF
         if f < 0:                                 # none with the leaves the budget admits
             return leaves * self._lambda, None
-        # Each side is a pure leaf or a side that one split separates (:data:`_SEPARABLE`), built later.
+        # Each side is a pure leaf or a side that one split separates (``_SEPARABLE``), built later.
         rows = cols[0]
         goes_left = self._rank[f, rows] <= r
         children = []
@@ -1003,7 +1003,7 @@ class ContinuousSearch(Solver):
         return Tree(root, features, self.dataset.classes, columns_in=list(columns.columns_in))
 
     def _separating_split(self, rows: np.ndarray) -> tuple:
-        """The split of a :data:`_SEPARABLE` child: the best depth-one tree of the rows that reach it
+        """The split of a ``_SEPARABLE`` child: the best depth-one tree of the rows that reach it
         (without errors, since one split classifies them so), each column's order kept."""
         order = self._columns.order
         reaches = np.zeros(order.shape[1], dtype=bool)
