@@ -171,7 +171,7 @@ def test_each_pruning_switch_acts_on_continuous_data(monkeypatch):
                          strategies={"whole_depth_two": False})
     solver.run()
     at_zero = ("class_count_bound", "perfect_depth_bound", "one_error_budget", "perfect_depth_two", "side_leaf_floors",
-               "error_free_first")
+               "error_free_first", "fewest_leaves_first")
     assert all(solver.prune_counts[name] > 0 for name in solver.BOUNDS if name not in at_zero + ("whole_depth_two",)), \
         solver.prune_counts
 

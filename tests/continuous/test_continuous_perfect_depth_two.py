@@ -154,3 +154,78 @@ def test_the_root_asked_below_one_error_first_keeps_the_bounds_true(noise):
             assert result.objective * len(y) == pytest.approx(errors, abs=1e-6)
             assert result.tree.n_leaves == leaves
             assert (solver.prune_counts["error_free_first"] > 0) == on
+
+
+@pytest.mark.parametrize("n_classes", [2, 3, 4])
+@pytest.mark.parametrize("most_leaves", [1, 2, 3, 4])
+def test_a_leaf_budget_gets_the_trees_it_admits_or_a_bound(n_classes, most_leaves):
+    """With ``most_leaves``, the answer is exact when a tree without errors of at most that many leaves
+    exists, None when none exists at all, and otherwise ``most_leaves + 1`` with no split (a lower bound)."""
+    for seed in range(25):
+        rank, label = _table(seed, 30, 3, n_classes, 6)
+        rows = np.flatnonzero(np.random.default_rng(seed + 7).random(30) < 0.8)
+        cols = np.array([rows[np.argsort(rank[j, rows], kind="stable")] for j in range(rank.shape[0])])
+        found = fewest_leaves_without_errors(cols, rank, label, n_classes, most_leaves=most_leaves)
+        expected = _by_enumeration(rank, label, rows)
+        if expected <= most_leaves:
+            leaves, f, r = found
+            assert leaves == expected, (seed, found, expected)
+            if leaves > 1:
+                assert _split_leaves(rank, label, rows, f, r) == leaves
+        elif found is None:
+            assert expected >= WITH_ERRORS, (seed, expected)   # None only when there is no tree at all
+        else:
+            assert found == (most_leaves + 1, -1, -1), (seed, found, expected)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3, 4])
+def test_wider_tables_read_in_chunks_match_enumeration(n_classes, monkeypatch):
+    """Six columns, some of them sorting the classes into runs, read one root column at a time or all
+    together: the fewest leaves and a root split with that many."""
+    from treeopt.solvers.continuous import perfect_depth_two
+    for seed in range(15):
+        rank, label = _table(seed, 28, 6, n_classes, 8 + seed % 5)
+        rows = np.arange(28)
+        cols = np.argsort(rank, axis=1, kind="stable")
+        expected = _by_enumeration(rank, label, rows)
+        for chunk in (perfect_depth_two.CHUNK_ENTRIES, 1):
+            monkeypatch.setattr(perfect_depth_two, "CHUNK_ENTRIES", chunk)
+            found = fewest_leaves_without_errors(cols, rank, label, n_classes)
+            if expected >= WITH_ERRORS:
+                assert found is None, (seed, found)
+                continue
+            assert found[0] == expected, (seed, found, expected)
+            if expected > 1:
+                assert _split_leaves(rank, label, rows, found[1], found[2]) == expected
+
+
+def test_separable_children_are_split_when_the_tree_is_built():
+    """A perfect depth-two answer names its children's splits only when the tree is built: the nested
+    tuples hold a separable child, and the built tree has the leaves they count, no errors, and the
+    oracle's fewest leaves."""
+    from treeopt.solvers.continuous.search import _leaves
+    seen = 0
+    for seed in range(6):
+        X, y = planted(seed, 40, 3, 3)
+        errors, leaves = _expected(X, y, 3, None)
+        solver = make_solver(X, y, solver="continuous", regularization=0, depth_budget=3,
+                             strategies={"cart_start": False, "discrepancy_search": False})
+        result = solver.run()
+        assert result.objective * len(y) == pytest.approx(errors, abs=1e-6)
+        assert result.tree.n_leaves == leaves == _leaves(solver._best_tree)
+        seen += "separable" in repr(solver._best_tree)
+    assert seen
+
+
+@pytest.mark.parametrize("on", [True, False])
+@pytest.mark.parametrize("depth, n_classes", [(3, 2), (3, 3), (4, 3)])
+def test_fewest_leaves_first_keeps_the_optimum(on, depth, n_classes):
+    """Trying each column's threshold of least side floors first (``fewest_leaves_first``) changes the
+    order only: the fewest errors and leaves stay the oracle's, and the switch acts when on."""
+    acted = 0
+    for seed in range(5 if depth < 4 else 2):
+        X, y = planted(seed, 40, depth, n_classes, noise=0.1 if seed % 3 == 2 else 0.0)
+        solver = _check(X, y, depth, (), {"cart_start": False, "discrepancy_search": False,
+                                          "fewest_leaves_first": on})
+        acted += solver.prune_counts["fewest_leaves_first"]
+    assert (acted > 0) == on

@@ -24,13 +24,15 @@ def test_the_sibling_split_is_tried_and_the_optimum_does_not_change(monkeypatch)
         original(self, f, m)
 
     monkeypatch.setattr(IntervalSearch, "try_first", spy)
-    on = make_solver(X, y, solver="continuous", regularization=0, depth_budget=3)
+    # Below one error each column also tries its threshold of fewest leaves first (fewest_leaves_first).
+    on = make_solver(X, y, solver="continuous", regularization=0, depth_budget=3,
+                     strategies={"fewest_leaves_first": False})
     result_on = on.run()
     assert on.prune_counts["sibling_split_first"] == len(tried) > 0
     assert all(0 <= m < n for _, m, n in tried)        # a threshold of the child's own column
     tried.clear()
     off = make_solver(X, y, solver="continuous", regularization=0, depth_budget=3,
-                      strategies={"sibling_split_first": False})
+                      strategies={"sibling_split_first": False, "fewest_leaves_first": False})
     result_off = off.run()
     assert not tried and off.prune_counts["sibling_split_first"] == 0
     assert result_on.optimal and result_off.optimal

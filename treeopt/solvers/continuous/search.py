@@ -61,7 +61,11 @@ leaves is most of the work, and four parts make it short:
 * ``side_leaf_floors``: below one error a threshold is kept only if its sides' leaves fit the
   budget, a side needing a leaf per class and three unless one split separates it; and, since the
   support's best tree one level shallower is not below the target, a better tree has full depth, so
-  one of its children needs as many leaves as the support's depth.
+  one of its children needs as many leaves as the support's depth;
+* ``fewest_leaves_first`` (search order): below one error the interval bounds tell thresholds
+  little apart, so each of the root's columns first tries its threshold whose side floors are least
+  (a pure side is one leaf), where the tree without errors with the fewest leaves is likeliest:
+  finding it sooner, not proving it, is where the time goes.
 
 Without a depth budget (λ > 0) the search deepens, ``d = 1, 2, …``, and stops when the leaf-count
 bound of :mod:`treeopt.solvers.deepening` certifies the best tree.
@@ -106,6 +110,12 @@ TIE_BATCH_LIMIT = 16
 
 _LEAF = ("leaf",)
 
+#: A depth-two tree's child that one split classifies without errors (``perfect_depth_two``): its split
+#: is found only when the tree is built (``_build_tree``), from the rows that reach it, since most such
+#: trees never become part of the returned tree. It has the shape of a split of two leaves, so every
+#: reader of the nested tuples counts its leaves right.
+_SEPARABLE = ("separable", -1, -1, _LEAF, _LEAF)
+
 #: The switches that prune (each emits ``Pruned``); ``depth_two`` chooses a subsolver.
 _PRUNING = ("interval_pruning", "column_bounds", "split_blocks", "upper_bound_pass_down", "leaf_lookahead", "leaf_support",
             "leaf_bound", "class_count_bound", "perfect_depth_bound", "pure_side_dominance", "side_leaf_floors")
@@ -149,7 +159,9 @@ class ContinuousSearch(Solver):
         every tree without errors of its depth, looks for its best tree without errors), or
         ``error_free_first`` (at λ = 0 with an incumbent that has errors, the root is first asked for
         its best tree without errors), or the ``perfect_depth_two`` subsolver (at λ = 0 below one error, a
-        depth-two support's fewest leaves without errors for all root thresholds at once).
+        depth-two support's fewest leaves without errors for all root thresholds at once), or
+        ``fewest_leaves_first`` (below one error, each of the root's columns first tries its threshold
+        whose sides' leaf floors are least).
 
     Examples
     --------
@@ -168,9 +180,10 @@ class ContinuousSearch(Solver):
     (True, 0.0)
     >>> sorted(solver.prune_counts)  # doctest: +NORMALIZE_WHITESPACE
     ['cart_start', 'class_count_bound', 'column_bounds', 'depth_two', 'discrepancy_search', 'error_free_first',
-     'interval_budget', 'interval_pruning', 'larger_child_first', 'leaf_bound', 'leaf_lookahead', 'leaf_support',
-     'one_error_budget', 'perfect_depth_bound', 'perfect_depth_two', 'pure_side_dominance', 'shallower_start',
-     'sibling_split_first', 'side_leaf_floors', 'split_blocks', 'upper_bound_pass_down', 'whole_depth_two']
+     'fewest_leaves_first', 'interval_budget', 'interval_pruning', 'larger_child_first', 'leaf_bound',
+     'leaf_lookahead', 'leaf_support', 'one_error_budget', 'perfect_depth_bound', 'perfect_depth_two',
+     'pure_side_dominance', 'shallower_start', 'sibling_split_first', 'side_leaf_floors', 'split_blocks',
+     'upper_bound_pass_down', 'whole_depth_two']
     """
 
     name = "continuous"
@@ -226,6 +239,9 @@ class ContinuousSearch(Solver):
         search_order("sibling_split_first", "Brița et al. (AAAI 2025) section 4.2's similarity bound (Lin et al., "
                                             "ICML 2020, similar support): a subproblem's first batch tries the best "
                                             "root split of its nearest solved sibling (same parent column and side)"),
+        search_order("fewest_leaves_first", "leaf counting (treeopt/solvers/continuous/perfect_depth_two.py): below "
+                                            "one error, each of the root's columns hands out first its threshold whose "
+                                            "sides' leaf floors are least, before its middles"),
         search_order("one_error_budget", "leaf counting (treeopt/solvers/continuous/leaf_counts.py): at λ = 0 a "
                                          "subproblem asked below one error, whose budget admits every tree without "
                                          "errors of its depth, is asked for its best tree without errors "
@@ -526,7 +542,7 @@ class ContinuousSearch(Solver):
             return known
         if depth == 2 and self._tie and budget <= self._least_error and self.bounds["perfect_depth_two"]:
             self._count("perfect_depth_two")
-            self._memo[key] = result = self._perfect_depth_two(cols, leaf)
+            self._memo[key] = result = self._perfect_depth_two(cols, leaf, budget)
             return result if result[0] < budget else (result[0], None)
         if depth == 2 and self.bounds["depth_two"] and self.bounds["whole_depth_two"]:
             whole = self._whole_depth_two(cols, leaf)
@@ -581,6 +597,7 @@ class ContinuousSearch(Solver):
             # below it has depth exactly ``depth``: one child has depth ``depth - 1``, so ``depth`` leaves.
             exact_depth = shallower is not None
         dropped = np.inf                             # the least bound of a threshold not kept
+        fewest_first = {}                            # column -> its threshold of least side floors
         least_side = self.penalty if self.bounds["leaf_support"] else -np.inf
         # Every column's thresholds at once (a mask over the positions after which the value changes);
         # a subproblem is set up for each of the many supports the search visits.
@@ -609,6 +626,8 @@ class ContinuousSearch(Solver):
                     # A threshold dropped for its depth costs at least the target (module docstring).
                     dropped = min(dropped, target if exact_depth else float(bounds[~kept].min()))
                 positions = positions[kept]
+                if len(positions):
+                    fewest_first[f] = int(np.argmin(leaves[kept]))
             elif by_classes and len(positions):
                 bounds = split_floors(np.cumsum(self._present[cols[f]], axis=0), positions, depth=depth - 1,
                                       penalty=lam, least_error=self._least_error)
@@ -623,6 +642,7 @@ class ContinuousSearch(Solver):
                        IntervalSearch(cumulative, totals, floor=lam, pruning=self.bounds["interval_pruning"]),
                        lower=max(floor, known_lower))
         frame.least_evaluated = dropped
+        self._fewest_leaves_first(frame.search, fewest_first, path)
         parent = self._parent_of(path)
         if parent is not None:
             self._try_sibling_split(parent, path, depth, frame.search, thresholds)
@@ -718,18 +738,52 @@ class ContinuousSearch(Solver):
             return 2 * self._lambda, ("split", f, int(before[f]), _LEAF, _LEAF)
         return self._least_error + self._lambda, None
 
-    def _perfect_depth_two(self, cols: np.ndarray, leaf: float):
+    def _perfect_depth_two(self, cols: np.ndarray, leaf: float, budget: float):
         """A depth-two support's optimum when only trees without errors can be below its budget.
 
         Its best tree without errors (:mod:`.perfect_depth_two`) is the optimum, since every tree
         with errors costs at least one error more than any tree without; when there is none, every
-        tree has errors and costs at least the least of its leaf and one error plus two leaves.
+        tree has errors and costs at least the least of its leaf and one error plus two leaves. A
+        budget below four leaves asks only for trees it admits: without one, the leaves it admits
+        plus one are a lower bound at least the budget.
         """
-        found = fewest_leaves_without_errors(cols, self._rank, self._label, self._cw.shape[1])
+        most_leaves = 4
+        while most_leaves > 1 and most_leaves * self._lambda >= budget:
+            most_leaves -= 1
+        found = fewest_leaves_without_errors(cols, self._rank, self._label, self._cw.shape[1],
+                                             most_leaves=most_leaves)
         if found is None:
             return min(leaf, self._least_error + 2 * self._lambda), None
         leaves, f, r = found
-        return leaves * self._lambda, _LEAF if leaves == 1 else self._depth_two_tree(cols, f, r)
+        if leaves == 1:
+            return self._lambda, _LEAF
+        if f < 0:                                 # none with the leaves the budget admits
+            return leaves * self._lambda, None
+        # Each side is a pure leaf or a side that one split separates (``_SEPARABLE``), built later.
+        rows = cols[0]
+        goes_left = self._rank[f, rows] <= r
+        children = []
+        for side in (rows[goes_left], rows[~goes_left]):
+            labels = self._label[side]
+            weighted = labels[labels >= 0]
+            children.append(_LEAF if len(weighted) == 0 or (weighted == weighted[0]).all() else _SEPARABLE)
+        return leaves * self._lambda, ("split", f, r, *children)
+
+    def _fewest_leaves_first(self, search: IntervalSearch, fewest: dict, path: tuple) -> None:
+        """Below one error, have each of the root's columns hand out first its threshold of fewest side floors.
+
+        The interval bounds below one error tell the thresholds little apart, and the search would
+        take them as the middles of their columns; a tree without errors with the fewest leaves most
+        likely splits where the sides' classes leave room for the fewest (a pure side, one leaf), so
+        those thresholds are evaluated first, each column's least before its middles. Only at the
+        root, whose every threshold costs a whole search of both children: deeper down, the middles
+        (balanced children, solved cheaply) give tight budgets sooner.
+        """
+        if path or not self.bounds["fewest_leaves_first"]:
+            return
+        for f, m in fewest.items():
+            search.try_first(f, m)
+        self._count("fewest_leaves_first", len(fewest))
 
     def _parent_of(self, path: tuple):
         """The frame whose split made the child ``path`` when ``sibling_split_first`` is on (else None)."""
@@ -954,6 +1008,8 @@ class ContinuousSearch(Solver):
         features, index = [], {}
 
         def build(node, rows):
+            if node[0] == "separable":               # its split is the best depth-one tree of its rows
+                node = self._separating_split(rows)
             if node[0] == "leaf":
                 counts = self._weights[rows].sum(axis=0)
                 scored = self._cw[rows].sum(axis=0)
@@ -977,6 +1033,16 @@ class ContinuousSearch(Solver):
         if self._binary_features:
             return Tree(root, self.dataset.features, self.dataset.classes, binarizer=self.dataset.binarizer)
         return Tree(root, features, self.dataset.classes, columns_in=list(columns.columns_in))
+
+    def _separating_split(self, rows: np.ndarray) -> tuple:
+        """The split of a ``_SEPARABLE`` child: the best depth-one tree of the rows that reach it
+        (without errors, since one split classifies them so), each column's order kept."""
+        order = self._columns.order
+        reaches = np.zeros(order.shape[1], dtype=bool)
+        reaches[rows] = True
+        cols = order[reaches[order]].reshape(order.shape[0], -1)
+        _, split = best_depth_one(cols, self._rank, self._cw, penalty=self._lambda)
+        return _LEAF if split is None else ("split", *split, _LEAF, _LEAF)
 
     def _queue_entries(self, k: int) -> list:
         entries = []
