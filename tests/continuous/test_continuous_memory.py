@@ -74,3 +74,28 @@ def test_a_search_beyond_the_address_space_limit_is_refused():
 
 def test_check_accepts_a_small_table_without_a_limit():
     check_sorted_memory(np.zeros((100, 3)), 2, 2, None)
+
+
+def _deferred_nodes(tree):
+    if tree is None or tree[0] == "leaf":
+        return []
+    if tree[0] == "deferred":
+        return [tree]
+    return _deferred_nodes(tree[3]) + _deferred_nodes(tree[4])
+
+
+@pytest.mark.parametrize("lam", [0.0, 0.01])
+def test_the_memo_keeps_no_view_of_a_batch_or_a_support(lam):
+    # A depth-two result whose tree is built later keeps its rows and per-column costs; a view of the
+    # batch's arrays or of the support's sorted orders would keep those whole arrays alive, one per
+    # memo entry, and the memo would grow by a copy of the table per result.
+    X, y = _distinct_table(400, 4, seed=3)
+    solver = make_solver(X, y, solver="continuous", regularization=lam, depth_budget=3,
+                         strategies={"cart_start": False, "discrepancy_search": False})
+    solver.run()
+    deferred = [node for _, tree in solver._memo.values() for node in _deferred_nodes(tree)]
+    assert deferred, "no depth-two result was deferred: the test would check nothing"
+    for _, _, _, rows, (left, _), (right, _) in deferred:
+        assert rows.ndim == 1
+        for array in (rows, left, right):
+            assert array.base is None, "a memo entry holds a view that keeps a larger array alive"

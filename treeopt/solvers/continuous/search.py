@@ -695,8 +695,9 @@ class ContinuousSearch(Solver):
         if costs[best] >= leaf:
             return leaf, _LEAF
         f, r = int(columns[best]), int(roots[best])
-        return float(costs[best]), ("deferred", f, r, cols, (by_left[best], float(left[best])),
-                                    (by_right[best], float(right[best])))
+        # Copies: a row of the batch's per-column costs would keep the whole batch in the memo.
+        return float(costs[best]), ("deferred", f, r, cols[0].copy(),
+                                    (by_left[best].copy(), float(left[best])), (by_right[best].copy(), float(right[best])))
 
     def _undominated(self, open_thresholds: np.ndarray, first_other: np.ndarray, other_last: np.ndarray) -> np.ndarray:
         """The thresholds of every column that are not dominated, as a mask over the positions of the
@@ -861,7 +862,8 @@ class ContinuousSearch(Solver):
                 frame.least_evaluated = min(frame.least_evaluated, lo + hi)
                 if lo + hi < frame.best:
                     frame.best = lo + hi
-                    best_split = (f, r, (by_left[row], lo), (by_right[row], hi))
+                    # Copies: a row of the batch's per-column costs would keep the whole batch in the memo.
+                    best_split = (f, r, (by_left[row].copy(), lo), (by_right[row].copy(), hi))
             if best_split is not None:
                 frame.tree = ("pending", *best_split)
             self.expansions += len(chosen)
@@ -869,7 +871,7 @@ class ContinuousSearch(Solver):
             frame.counted = search.pruned
             yield
         if best_split is not None:
-            frame.tree = ("deferred", best_split[0], best_split[1], cols, *best_split[2:])
+            frame.tree = ("deferred", best_split[0], best_split[1], cols[0].copy(), *best_split[2:])
 
     def _depth_two_tree(self, cols, f, r, left=None, right=None):
         """The tree of a depth-two split found by the terminal solver: its children's best depth-one
@@ -888,13 +890,16 @@ class ContinuousSearch(Solver):
     def _resolved(self, tree):
         """``tree`` with its deferred depth-two subtrees built (:meth:`_depth_two_tree`).
 
-        A depth-two subproblem's result names its root split and its children's per-column costs,
-        ``("deferred", column, rank, cols, left, right)``, and its children's depth-one trees are
+        A depth-two subproblem's result names its root split, its rows and its children's per-column
+        costs, ``("deferred", column, rank, rows, left, right)``, and its children's depth-one trees are
         searched only here: most results are only compared, and few end up in a tree the search keeps.
+        The memo keeps the rows alone (not the support's sorted order of every column, which would
+        hold a copy of the table per result); the orders are sorted again here, for the few built.
         """
         kind = tree[0]
         if kind == "deferred":
-            _, f, r, cols, left, right = tree
+            _, f, r, rows, left, right = tree
+            cols = rows[np.argsort(self._rank[:, rows], axis=1, kind="stable")]
             return self._depth_two_tree(cols, f, r, left, right)
         if kind == "split":
             low, high = self._resolved(tree[3]), self._resolved(tree[4])
