@@ -476,9 +476,7 @@ class ContinuousSearch(Solver):
         if self._frames and self.depth_budget is not None:
             frame = self._frames[0]
             if frame.best < self._best:
-                if frame.tree[0] == "pending":           # the root's depth-two split: build its children now
-                    frame.tree = self._depth_two_tree(self._columns.order, *frame.tree[1:])
-                frame.tree = self._resolved(frame.tree)
+                frame.tree = self._resolved(frame.tree)    # a depth-two root's children are built now
                 self._best, self._best_tree, self._tree_cache = frame.best, frame.tree, None
                 self._record(improved=True)
             # Only the full-depth root bounds the optimum: a shallower root (the shallower start's)
@@ -865,12 +863,12 @@ class ContinuousSearch(Solver):
                     # Copies: a row of the batch's per-column costs would keep the whole batch in the memo.
                     best_split = (f, r, (by_left[row].copy(), lo), (by_right[row].copy(), hi))
             if best_split is not None:
-                frame.tree = ("pending", *best_split)
+                frame.tree = ("deferred", best_split[0], best_split[1], cols, *best_split[2:])
             self.expansions += len(chosen)
             self._count("interval_pruning", search.pruned - frame.counted)
             frame.counted = search.pruned
             yield
-        if best_split is not None:
+        if best_split is not None:                  # the memo keeps its rows, not the support (``_resolved``)
             frame.tree = ("deferred", best_split[0], best_split[1], cols[0].copy(), *best_split[2:])
 
     def _depth_two_tree(self, cols, f, r, left=None, right=None):
@@ -890,16 +888,18 @@ class ContinuousSearch(Solver):
     def _resolved(self, tree):
         """``tree`` with its deferred depth-two subtrees built (:meth:`_depth_two_tree`).
 
-        A depth-two subproblem's result names its root split, its rows and its children's per-column
-        costs, ``("deferred", column, rank, rows, left, right)``, and its children's depth-one trees are
-        searched only here: most results are only compared, and few end up in a tree the search keeps.
-        The memo keeps the rows alone (not the support's sorted order of every column, which would
-        hold a copy of the table per result); the orders are sorted again here, for the few built.
+        A depth-two subproblem's result names its root split, its support and its children's per-column
+        costs, ``("deferred", column, rank, support, left, right)``, and its children's depth-one trees
+        are searched only here: most results are only compared, and few end up in a tree the search
+        keeps. While its frame searches, the support is its sorted orders (every column × row); the memo
+        keeps its rows alone (the orders of every result would hold a copy of the table per result),
+        and their orders are sorted again here, for the few built.
         """
         kind = tree[0]
         if kind == "deferred":
-            _, f, r, rows, left, right = tree
-            cols = rows[np.argsort(self._rank[:, rows], axis=1, kind="stable")]
+            _, f, r, cols, left, right = tree
+            if cols.ndim == 1:
+                cols = cols[np.argsort(self._rank[:, cols], axis=1, kind="stable")]
             return self._depth_two_tree(cols, f, r, left, right)
         if kind == "split":
             low, high = self._resolved(tree[3]), self._resolved(tree[4])
