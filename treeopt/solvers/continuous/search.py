@@ -542,8 +542,10 @@ class ContinuousSearch(Solver):
             self._count("perfect_depth_two")
             self._memo[key] = result = self._perfect_depth_two(cols, leaf, budget)
             return result if result[0] < budget else (result[0], None)
+        support = None                               # a depth-two support's columns, built once for both readers
         if depth == 2 and self.bounds["depth_two"] and self.bounds["whole_depth_two"]:
-            whole = self._whole_depth_two(cols, leaf)
+            support = SupportColumns(cols, self._rank, self._cw, integral=self._whole_weights)
+            whole = self._whole_depth_two(cols, leaf, support)
             if whole is not None:
                 cost, tree = whole
                 result = self._memo[key] = (cost, tree) if cost < budget else (cost, None)
@@ -647,7 +649,7 @@ class ContinuousSearch(Solver):
         self._frames.append(frame)
         try:
             if terminal:
-                yield from self._depth_two(frame, cols, thresholds, cumulative, totals, budget, stop_at)
+                yield from self._depth_two(frame, cols, thresholds, cumulative, totals, budget, stop_at, support)
             else:
                 yield from self._recursion(frame, cols, thresholds, depth, budget, stop_at)
         finally:
@@ -666,15 +668,18 @@ class ContinuousSearch(Solver):
             parent.best_splits.setdefault((f, goes_left, depth), {})[r] = (frame.tree[1], frame.tree[2])
         return result
 
-    def _whole_depth_two(self, cols: np.ndarray, leaf: float):
+    def _whole_depth_two(self, cols: np.ndarray, leaf: float, support: SupportColumns | None = None):
         """A small support's optimum at depth two, every root threshold in one batch; None for a support
         whose thresholds do not fit in one batch (:meth:`.terminal.SupportColumns.batch_size`).
+        ``support`` is the support's :class:`.terminal.SupportColumns` if the caller has it already
+        (the terminal solver reads the same one when this answers None).
 
         When one batch holds them all, the interval search's bookkeeping (its heap, the bounds of each
         interval, a unit of work per batch) costs more than the thresholds it would close: every
         threshold is evaluated instead, and the optimum is exact without any bound.
         """
-        support = SupportColumns(cols, self._rank, self._cw, integral=self._whole_weights)
+        if support is None:
+            support = SupportColumns(cols, self._rank, self._cw, integral=self._whole_weights)
         ranks = support.sorted_ranks
         positions = support.threshold_positions
         n_thresholds = sum(len(p) for p in positions)
@@ -810,15 +815,17 @@ class ContinuousSearch(Solver):
             search.try_first(g, max(0, int(np.searchsorted(thresholds[g], rank, side="right")) - 1))
             self._count("sibling_split_first")
 
-    def _depth_two(self, frame, cols, thresholds, cumulative, totals, budget, known_lower):
-        """The terminal solver's loop: batches of root thresholds, least interval bound first.
+    def _depth_two(self, frame, cols, thresholds, cumulative, totals, budget, known_lower, support=None):
+        """The terminal solver's loop: batches of root thresholds, least interval bound first, over
+        ``support`` (the support's :class:`.terminal.SupportColumns`, built here if not given).
 
         With ``column_bounds``, each threshold's children read only the columns on which their
         neighbours' per-column costs leave room to beat their best so far (:mod:`.column_bounds`).
         """
         search = frame.search
         clock = SliceClock(self.unit_budget)          # a large support's setup (and each batch) comes in slices
-        support = SupportColumns(cols, self._rank, self._cw, integral=self._whole_weights)
+        if support is None:
+            support = SupportColumns(cols, self._rank, self._cw, integral=self._whole_weights)
         size = support.batch_size(BATCH_LIMIT)
         neighbours = blocks = None
         # Two-class supports small enough to read every column at once are read so even when large
