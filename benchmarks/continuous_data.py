@@ -12,8 +12,9 @@ Three sources, every one read as ``(X, y)`` with ``X`` a float DataFrame and ``y
   is perfect. Nothing is written to disk: the same seed gives the same data in every process;
 * tables of the kind real data is (:data:`REAL_KINDS`, :func:`real_kind_table`), also seeded:
   columns with few distinct values and heavy ties, 0/1 flags among continuous columns, skewed and
-  heavy-tailed columns, up to 27 columns, up to 10 classes, one class holding most rows, duplicated
-  rows with other labels, and little label noise (1-5 %).
+  heavy-tailed columns, up to 27 columns, up to 12 classes, one class holding most rows, duplicated
+  rows with other labels, label noise from under 1 % to 15 %, and labels that follow either random
+  rules with an oblique term or a planted tree of small depth.
 
 Any CSV file (last column = label) can be named as ``csv=PATH``: the held-out check on data that
 was not used while developing.
@@ -79,7 +80,8 @@ class RealKind:
 
     ``columns`` pairs a column kind (one of :data:`COLUMN_KINDS`) with how many columns of it;
     ``largest_share`` is the share of the largest class (``None``: classes about equal);
-    ``duplicates`` the share of rows that repeat another row's values with another label.
+    ``duplicates`` the share of rows that repeat another row's values with another label;
+    ``tree_depth`` (optional) plants the clean labels as a tree of that depth instead of rules.
     """
 
     n_rows: int
@@ -89,6 +91,7 @@ class RealKind:
     noise: float
     duplicates: float
     seed: int
+    tree_depth: int | None = None
 
     @property
     def n_features(self) -> int:
@@ -98,7 +101,7 @@ class RealKind:
 
 #: Tables of the kind real data is (the held-out check's kind): few distinct values and heavy
 #: ties, 0/1 flags among continuous columns, skewed columns, many columns, many classes, a
-#: dominant class, duplicated rows with other labels, and little noise (1-5 %).
+#: dominant class, duplicated rows with other labels, and label noise from under 1 % to 15 %.
 REAL_KINDS = {
     "ties_2k": RealKind(2_000, (("ties", 6), ("few", 2)), 2, None, 0.03, 0.01, 11),
     "flags_2k": RealKind(1_900, (("continuous", 7), ("lognormal", 3), ("count", 3), ("flag", 9), ("few", 5)),
@@ -108,12 +111,23 @@ REAL_KINDS = {
                                0.005, 14),
     "mixed_10k": RealKind(10_000, (("continuous", 8), ("ties", 4), ("lognormal", 2), ("flag", 2)), 7, 0.4,
                           0.03, 0.01, 15),
+    # Kinds the five above leave out: twelve classes with one holding 40 %; a large two-class table
+    # with moderate noise; five classes with one holding 90 %; a small, noisy two-class table; and two
+    # tables labelled by a planted depth-4 tree, where a tree of depth 4 is nearly without errors.
+    "twelve_class_11k": RealKind(10_500, (("continuous", 6), ("ties", 2), ("lognormal", 2)), 12, 0.4, 0.02,
+                                 0.005, 21),
+    "two_class_17k": RealKind(17_000, (("continuous", 8), ("lognormal", 2)), 2, 0.65, 0.12, 0.01, 22),
+    "dominant_5k": RealKind(5_400, (("count", 3), ("lognormal", 4), ("continuous", 3)), 5, 0.9, 0.02, 0.005, 23),
+    "noisy_900": RealKind(900, (("continuous", 7),), 2, None, 0.15, 0.0, 25),
+    "near_clean_1k": RealKind(1_200, (("continuous", 4),), 2, None, 0.005, 0.0, 24, tree_depth=4),
+    "seven_class_2k": RealKind(2_300, (("continuous", 9), ("lognormal", 4), ("ties", 3), ("few", 2), ("flag", 1)),
+                               7, None, 0.01, 0.0, 26, tree_depth=4),
 }
 
 
 def real_kind_table(n_rows: int, columns: Sequence[tuple[str, int]], n_classes: int, *, noise: float,
-                    seed: int, largest_share: float | None = None,
-                    duplicates: float = 0.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                    seed: int, largest_share: float | None = None, duplicates: float = 0.0,
+                    tree_depth: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A table of the kind real data is: mixed column kinds, imbalanced classes, duplicated rows.
 
     Each column is drawn from correlated latent normal values ``z`` and then made one of
@@ -125,7 +139,12 @@ def real_kind_table(n_rows: int, columns: Sequence[tuple[str, int]], n_classes: 
     each class's score adds a few random rules (conjunctions of two axis-aligned cuts) and a small
     oblique term over a few columns; a row takes the class of the largest score, and per-class
     offsets make the largest class hold ``largest_share`` of the rows (the others in decreasing
-    shares). Then ``duplicates`` of the rows take another row's values and a label other than that
+    shares). With ``tree_depth``, the clean labels are those of a random complete tree of that depth
+    over the observed columns instead (each node cuts a random column at a random quantile, 30-70 %,
+    of its rows; leaves go to classes largest first, each to the class with the fewest rows so far,
+    so that every class has a leaf and the classes are about equal), so a tree of that depth is
+    wrong only on the moved labels, as on tables where a shallow tree is nearly without errors.
+    Then ``duplicates`` of the rows take another row's values and a label other than that
     row's, and more labels are moved at random until ``noise`` of them differ from the clean
     labels (duplicates included).
 
@@ -142,6 +161,9 @@ def real_kind_table(n_rows: int, columns: Sequence[tuple[str, int]], n_classes: 
         Share of the largest class; None for classes of about equal size.
     duplicates : float, default=0.0
         Share of rows that repeat another row's values with another label.
+    tree_depth : int, optional
+        Depth of a planted tree that gives the clean labels (at least ``log2(n_classes)``, and
+        ``largest_share`` left to None); None for the rules above.
 
     Returns
     -------
@@ -157,6 +179,9 @@ def real_kind_table(n_rows: int, columns: Sequence[tuple[str, int]], n_classes: 
     ((1000, 4), 30, [0.0, 1.0])
     >>> bool(np.bincount(clean).max() == 700)
     True
+    >>> X, y, clean = real_kind_table(500, [("continuous", 3)], 3, noise=0.01, seed=0, tree_depth=2)
+    >>> int((y != clean).sum()), np.unique(clean).tolist()
+    (5, [0, 1, 2])
     """
     kinds = [kind for kind, count in columns for _ in range(count)]
     unknown = sorted(set(kinds) - set(COLUMN_KINDS))
@@ -170,13 +195,20 @@ def real_kind_table(n_rows: int, columns: Sequence[tuple[str, int]], n_classes: 
                          f"duplicates={duplicates}, noise={noise}")
     if largest_share is not None and not 1 / n_classes < largest_share < 1:
         raise ValueError(f"largest_share={largest_share} must lie between 1/{n_classes} and 1")
+    if tree_depth is not None and (largest_share is not None or tree_depth < 1 or 2 ** tree_depth < n_classes):
+        raise ValueError(f"tree_depth={tree_depth} needs a leaf per class (2**tree_depth >= {n_classes}) and "
+                         f"largest_share=None (the planted tree's leaves set the shares); got "
+                         f"largest_share={largest_share}")
     rng = np.random.default_rng(seed)
     p = len(kinds)
     mixing = rng.normal(size=(p, p)) * 0.4 + np.eye(p)            # correlated columns, as real ones are
     z = rng.normal(size=(n_rows, p)) @ mixing.T
     z /= z.std(axis=0)
     X = np.column_stack([_observed(kind, z[:, j], rng) for j, kind in enumerate(kinds)])
-    clean = _planted_labels(X, n_classes, largest_share, rng)
+    if tree_depth is None:
+        clean = _planted_labels(X, n_classes, largest_share, rng)
+    else:
+        clean = _planted_tree(X, n_classes, tree_depth, rng)
     y = clean.copy()
     copies = int(round(duplicates * n_rows))
     rows = rng.permutation(n_rows)
@@ -227,6 +259,25 @@ def _planted_labels(X: np.ndarray, n_classes: int, largest_share: float | None,
         rest = 0.6 ** np.arange(n_classes - 1)                   # the others in decreasing shares
         shares = np.concatenate(([largest_share], (1 - largest_share) * rest / rest.sum()))
     return _with_shares(scores, np.round(shares * n).astype(np.int64))
+
+
+def _planted_tree(X: np.ndarray, n_classes: int, depth: int, rng: np.random.Generator) -> np.ndarray:
+    """Clean labels from a random complete tree of ``depth`` over the columns (see :func:`real_kind_table`)."""
+    leaves = [np.arange(len(X))]
+    for _ in range(depth):
+        children = []
+        for rows in leaves:
+            column = X[rows, rng.integers(X.shape[1])]
+            cut = np.quantile(column, rng.uniform(0.3, 0.7)) if len(rows) else 0.0
+            children += [rows[column <= cut], rows[column > cut]]
+        leaves = children
+    labels = np.empty(len(X), dtype=np.int64)
+    sizes = np.zeros(n_classes, dtype=np.int64)
+    for rank, leaf in enumerate(sorted(leaves, key=len, reverse=True)):
+        c = rank if rank < n_classes else int(np.argmin(sizes))    # every class a leaf, then the smallest class
+        labels[leaf] = c
+        sizes[c] += len(leaf)
+    return labels
 
 
 def _with_shares(scores: np.ndarray, sizes: np.ndarray) -> np.ndarray:
@@ -327,7 +378,8 @@ def generate(name: str) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
     if name in REAL_KINDS:
         spec = REAL_KINDS[name]
         X, y, clean = real_kind_table(spec.n_rows, spec.columns, spec.n_classes, noise=spec.noise, seed=spec.seed,
-                                      largest_share=spec.largest_share, duplicates=spec.duplicates)
+                                      largest_share=spec.largest_share, duplicates=spec.duplicates,
+                                      tree_depth=spec.tree_depth)
         return pd.DataFrame(X, columns=[f"x{j}" for j in range(X.shape[1])]), y, clean
     spec = GENERATED[name]
     draw = {"mixture": gaussian_mixture, "rotated": rotated_boundaries}[spec.kind]
