@@ -150,9 +150,10 @@ class ContinuousSearch(Solver):
         may have fewer leaves. With λ > 0 every leaf costs λ and this has no effect.
     strategies : dict of str to bool, optional
         Switch off the ``depth_two`` subsolver (the depth-two levels are then searched like deeper
-        ones) or its ``whole_depth_two`` path for small supports, the ``shallower_start`` or ``cart_start`` first incumbent, the
-        ``discrepancy_search`` passes that find good trees before the exact search (both from depth
-        three on, the passes at depth three on large tables only; ``treeopt.solvers.continuous.anytime``), the ``larger_child_first`` and
+        ones) or its ``whole_depth_two`` path for small supports, the ``shallower_start`` or
+        ``cart_start`` first incumbent, the ``discrepancy_search`` passes that find good trees
+        before the exact search (both from depth three on, the passes at depth three on large
+        tables only; ``treeopt.solvers.continuous.anytime``), the ``larger_child_first`` and
         ``interval_budget`` orders of a split's children, ``sibling_split_first`` (a subproblem
         tries its nearest solved sibling's best root split in its first batch), or
         ``one_error_budget`` (at λ = 0, a subproblem asked below one error, with a budget that admits
