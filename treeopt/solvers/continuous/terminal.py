@@ -912,13 +912,13 @@ def _all_columns_multiclass(support: SupportColumns, columns: np.ndarray, ranks:
     return gains[0], gains[1]
 
 
-def _left_of_thresholds(values: np.ndarray, valid, starts: np.ndarray | None) -> np.ndarray:
+def _left_of_thresholds(values: np.ndarray, valid: np.ndarray, starts: np.ndarray | None) -> np.ndarray:
     """The sums of ``values`` (last axis: a column's positions) up to each threshold position ``valid``.
 
     With few thresholds (``starts`` given: where each segment between two thresholds begins), one
     :meth:`numpy.ufunc.reduceat` sums each segment and a cumulative sum runs over the segments
     alone; otherwise one cumulative sum runs over every position (in place) and the thresholds are
-    gathered with :func:`numpy.take` (C-ordered) or sliced (every position).
+    gathered with :func:`numpy.take` (C-ordered).
 
     Examples
     --------
@@ -932,7 +932,7 @@ def _left_of_thresholds(values: np.ndarray, valid, starts: np.ndarray | None) ->
         segments = np.add.reduceat(values, starts, axis=-1)[..., :-1]
         return np.cumsum(segments, axis=-1, dtype=values.dtype)
     np.cumsum(values, axis=-1, out=values)
-    return values[..., valid] if isinstance(valid, slice) else np.take(values, valid, axis=-1)
+    return np.take(values, valid, axis=-1)
 
 
 def _two_class_column(support: SupportColumns, j: int, columns: np.ndarray, ranks: np.ndarray,
