@@ -1,8 +1,8 @@
 """Good trees early in the continuous solver: CART's tree as a floor, then limited discrepancy passes.
 
 The first incumbent of a depth-three-or-deeper fit is never worse than scikit-learn's CART tree of
-the same depth; the passes improve on it before the exact search, which still certifies the same
-optimum with either switch off (the oracle tests switch each off too); the trace shows the
+the same depth; the passes (from depth four, and at depth three on large tables) improve on it
+before the exact search, which still certifies the same optimum with either switch off (the oracle tests switch each off too); the trace shows the
 incumbents improving; a stopped search keeps an honest gap; and the passes run in slices whose
 placement does not change the trees found.
 """
@@ -67,6 +67,7 @@ def test_the_passes_improve_on_cart_and_the_exact_search_certifies_the_same_opti
     X, y = _rotated(0, n_rows=300, noise=0.05)
     cart = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X, y)
     solver = make_solver(X, y, solver="continuous", regularization=0, depth_budget=3)
+    solver.passes_at_depth_three_above = 0      # a table this small skips them at depth three
     improved = [(round(e.objective * len(y)), e.n_leaves) for e in solver.steps() if isinstance(e, Improved)]
     result = solver.result()
     plain = make_solver(X, y, solver="continuous", regularization=0, depth_budget=3,
@@ -83,6 +84,21 @@ def test_the_passes_improve_on_cart_and_the_exact_search_certifies_the_same_opti
     # The trace follows the incumbents: its upper bound never rises.
     upper = [point.upper_bound for point in solver.trace]
     assert all(a >= b - 1e-12 for a, b in zip(upper, upper[1:]))
+
+
+@pytest.mark.parametrize("regularization", [0.0, 0.02])
+def test_at_depth_three_only_a_large_table_runs_the_passes_and_the_optimum_is_the_same(regularization):
+    X, y = _rotated(3, n_rows=300, noise=0.1)                       # 900 cells
+    found = {}
+    for depth, above in ((3, None), (3, 899), (4, None)):
+        solver = make_solver(X, y, solver="continuous", regularization=regularization, depth_budget=depth)
+        if above is not None:
+            solver.passes_at_depth_three_above = above              # as if the table were larger
+        result = solver.run()
+        assert result.optimal
+        found[depth, above] = (result.objective, solver.prune_counts["discrepancy_search"])
+    assert found[3, None][1] == 0 and found[3, 899][1] == 1 and found[4, None][1] == 1
+    assert found[3, None][0] == pytest.approx(found[3, 899][0], abs=1e-12)
 
 
 @pytest.mark.parametrize("strategies", [None, {"cart_start": False, "discrepancy_search": False}])
@@ -115,6 +131,7 @@ def test_the_passes_run_in_slices_that_do_not_change_the_trees():
     whole.unit_budget = None                    # slices never due: the passes yield only between batches
     sliced = whole.rebuild()
     sliced.unit_budget = 0.0                    # every slice is due at once
+    whole.passes_at_depth_three_above = sliced.passes_at_depth_three_above = 0   # passes on a small table
     found = []
     for solver in (whole, sliced):
         units = 1

@@ -169,7 +169,7 @@ def test_the_comparison_catches_class_runs_that_leave_out_the_row_at_a_threshold
         runs = support.class_runs(j)
         runs.last = np.maximum(runs.last - 1, runs.before)            # the last row before each threshold lost
     runs = support.all_class_runs()                                   # every column's, laid end to end
-    runs.last = np.maximum(runs.last - 1, runs.before)
+    runs.last = np.maximum(runs.last - 1, np.repeat(runs.before, runs.widths, axis=1))
     with pytest.raises(AssertionError):
         _check(kernel, support, rank, cw, 0)
 

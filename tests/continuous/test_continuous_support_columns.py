@@ -79,8 +79,9 @@ def test_every_columns_class_runs_are_each_columns_laid_end_to_end(seed, n_class
         assert np.array_equal(together.weights, expected)
     offsets = [j * (n + 1) for j in range(n_columns)]
     assert np.array_equal(together.last, np.concatenate([r.last + o for r, o in zip(runs, offsets)], axis=1))
-    assert np.array_equal(together.before, np.concatenate(
-        [np.broadcast_to(r.before + o, r.last.shape) for r, o in zip(runs, offsets)], axis=1))
+    with_thresholds = [(r, o) for r, o in zip(runs, offsets) if r.last.shape[1]]
+    assert np.array_equal(together.before, np.concatenate([r.before + o for r, o in with_thresholds], axis=1))
+    assert np.array_equal(together.widths, [r.last.shape[1] for r, _ in with_thresholds])
     assert np.array_equal(together.at_thresholds, np.concatenate([r.at_thresholds for r in runs], axis=1))
     counts = np.array([r.last.shape[1] for r in runs])
     assert np.array_equal(together.has_thresholds, counts > 0) and not together.has_thresholds[0]

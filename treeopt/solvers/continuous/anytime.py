@@ -53,6 +53,7 @@ Examples
 >>> y = ((X[:, 0] > 0) ^ (X[:, 1] > 0.5)) & (X[:, 2] > -0.5)
 >>> solver = ContinuousSearch(SortedDataset.from_arrays(X, y), regularization=0, depth_budget=3,
 ...                           strategies={"error_free_first": False})   # else a tree without errors is sought first
+>>> solver.passes_at_depth_three_above = 0     # at depth three a table this small skips the passes
 >>> result = solver.run()
 >>> result.optimal, result.objective
 (True, 0.0)

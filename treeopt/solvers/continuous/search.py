@@ -150,9 +150,10 @@ class ContinuousSearch(Solver):
         may have fewer leaves. With λ > 0 every leaf costs λ and this has no effect.
     strategies : dict of str to bool, optional
         Switch off the ``depth_two`` subsolver (the depth-two levels are then searched like deeper
-        ones) or its ``whole_depth_two`` path for small supports, the ``shallower_start`` or ``cart_start`` first incumbent, the
-        ``discrepancy_search`` passes that find good trees before the exact search (both from depth
-        three on, ``treeopt.solvers.continuous.anytime``), the ``larger_child_first`` and
+        ones) or its ``whole_depth_two`` path for small supports, the ``shallower_start`` or
+        ``cart_start`` first incumbent, the ``discrepancy_search`` passes that find good trees
+        before the exact search (both from depth three on, the passes at depth three on large
+        tables only; ``treeopt.solvers.continuous.anytime``), the ``larger_child_first`` and
         ``interval_budget`` orders of a split's children, ``sibling_split_first`` (a subproblem
         tries its nearest solved sibling's best root split in its first batch), or
         ``one_error_budget`` (at λ = 0, a subproblem asked below one error, with a budget that admits
@@ -330,7 +331,7 @@ class ContinuousSearch(Solver):
             if budgets is not None and self._tie and self._best > self._least_error and self.bounds["error_free_first"]:
                 cost, tree = yield from self._error_free_first(root, depth)
             if tree is None:
-                if budgets is not None and depth >= 3:
+                if budgets is not None and self._passes_pay(depth):
                     yield from self._discrepancy_passes(root, depth)
                 cost, tree = yield from self._root(root, depth, self._best)
             if tree is not None and cost < self._best:
@@ -443,6 +444,31 @@ class ContinuousSearch(Solver):
         if self.bounds["cart_start"]:
             self._count("cart_start")
             yield from cart_floor(root, self._rank, self._cw, depth, self._lambda, self._offer, SliceClock(self.unit_budget))
+
+    #: At depth three, the discrepancy passes run only on tables of more cells (rows × columns) than this:
+    #: a smaller table's exact search finds its good trees as early as the passes would, and in an
+    #: exact fit the passes cost more than their trees save (``benchmarks/results_continuous.md``).
+    passes_at_depth_three_above = 1 << 16
+
+    def _passes_pay(self, depth: int) -> bool:
+        """Whether a depth budget of ``depth`` runs the discrepancy passes before the exact search: from
+        depth four on, and at depth three on tables of more than :attr:`passes_at_depth_three_above` cells.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from treeopt.sorted_columns import SortedDataset
+        >>> solver = ContinuousSearch(SortedDataset.from_arrays(np.arange(8.0)[:, None], [0, 1] * 4),
+        ...                           regularization=0, depth_budget=3)
+        >>> solver._passes_pay(2), solver._passes_pay(3), solver._passes_pay(4)
+        (False, False, True)
+        >>> solver.passes_at_depth_three_above = 0
+        >>> solver._passes_pay(3)
+        True
+        """
+        if depth < 3:
+            return False
+        return depth >= 4 or self._rank.size > self.passes_at_depth_three_above
 
     def _discrepancy_passes(self, root: np.ndarray, depth: int):
         """Limited discrepancy passes over ranked splits; each better tree becomes the incumbent."""

@@ -552,8 +552,14 @@ class AllClassRuns:
         ``ranks[f, j, p]``: column ``f``'s rank of the ``p``-th row of column ``j``'s layout.
     weights : ndarray of shape (n_columns, n_support), or None
         The rows' weights in each layout (None when each is one).
-    last, before : ndarray of int, shape (n_classes, n_thresholds)
+    last : ndarray of int, shape (n_classes, n_thresholds)
         Indices into the flattened running sums (as :class:`ClassRuns`, offset by the column).
+    before : ndarray of int, shape (n_classes, n_columns with thresholds)
+        Where each class's rows begin in each column's layout (as :class:`ClassRuns`, offset by the
+        column): one index per column, the same for all its thresholds.
+    widths : ndarray of int
+        How many thresholds each column that has thresholds has (``before`` repeated this many times
+        lines up with ``last``).
     at_thresholds : ndarray, shape (n_classes, n_thresholds)
         The support's class weights left of each threshold.
     starts : ndarray of int
@@ -581,11 +587,12 @@ class AllClassRuns:
         before = np.cumsum(sizes, axis=1) - sizes + (np.arange(n_columns) * (n + 1))[:, None]   # column × class
         counts = np.cumsum(member, axis=2, dtype=np.int64)
         self.last = (before[owner] + counts[owner, :, position]).T                # class × threshold
-        self.before = before[owner].T
         self.at_thresholds = support.cumulative[owner, :, position].T
         per_column = np.bincount(owner, minlength=n_columns)
         self.has_thresholds = per_column > 0
         self.starts = (np.cumsum(per_column) - per_column)[self.has_thresholds]
+        self.widths = per_column[self.has_thresholds]
+        self.before = before[self.has_thresholds].T                              # class × column
 
 
 def depth_two_children(support: SupportColumns, columns: np.ndarray, ranks: np.ndarray, *,
@@ -900,7 +907,8 @@ def _all_columns_multiclass(support: SupportColumns, columns: np.ndarray, ranks:
     running = _running_sums(member, runs.weights, kind)                  # batch × column × (1 + rows)
     flat = running.reshape(n_batch, -1)
     a = np.take(flat, runs.last, axis=1)                                  # batch × class × threshold
-    a -= np.take(flat, runs.before, axis=1)
+    # Each class's running sum before its first row: one per column, repeated over its thresholds.
+    a -= np.repeat(np.take(flat, runs.before, axis=1), runs.widths, axis=2)
     b = runs.at_thresholds[None] - a
     gains = []
     for side, totals in ((a, total_left), (b, total_right)):
