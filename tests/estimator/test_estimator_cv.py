@@ -1,4 +1,4 @@
-"""OptimalTreeClassifierCV: scikit-learn's checks, the choice of λ, the refit, Dask."""
+"""OptimalTreeClassifierCV: the choice of λ, the refit, Dask (scikit-learn's checks: ``test_sklearn_contract.py``)."""
 
 from __future__ import annotations
 
@@ -12,29 +12,15 @@ import pytest
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import KFold, StratifiedKFold
-from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from conftest import read_binary, require_datasets
 from frontier_memory import fake_memory_past
 from treeopt import OptimalTreeClassifier, OptimalTreeClassifierCV, frontier
 from treeopt.datasets import load_monk
 
-#: Every check the estimator is known to fail, and why. None today: the instance below leaves numeric
-#: columns uncapped (max_thresholds=None), so check_classifiers_train's rounded blobs are separable
-#: enough (with max_thresholds=4 the best tree on all the data scores 0.825 < 0.83, the binarization
-#: reason documented for OptimalTreeClassifier in test_estimator.py); min_regularization=0.05 and
-#: max_leaves=3 keep each of the checks' many fits (folds + refit) fast; time_limit covers the whole fit,
-#: so 50 s give each of its five searches 10 s.
-EXPECTED_FAILED_CHECKS: dict = {}
-
-
-@parametrize_with_checks([OptimalTreeClassifierCV(cv=3, max_leaves=3, min_regularization=0.05, time_limit=50)],
-                         expected_failed_checks=lambda estimator: EXPECTED_FAILED_CHECKS)
-def test_sklearn_estimator_checks(estimator, check):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        warnings.simplefilter("ignore", UserWarning)    # StratifiedKFold on the checks' tiny classes
-        check(estimator)
+# scikit-learn's estimator checks run on OptimalTreeClassifierCV(cv=3, max_leaves=3,
+# min_regularization=0.05, time_limit=50) in tests/estimator/test_sklearn_contract.py, with every
+# other public estimator (this file ran the same checks on the same instance a second time).
 
 
 @pytest.fixture(scope="module")

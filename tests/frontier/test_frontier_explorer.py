@@ -31,7 +31,9 @@ def test_it_fills_in_while_the_search_runs_and_marks_uncertified_points(monk2):
     assert explorer.player.status == "not_started"
     assert list(explorer.figure.data[0].x) == [1]                     # the single leaf, before any work
     seen_partial = False
-    while explorer.player.step(25):
+    # Every step redraws the figure from the whole frontier; 250 units a step still shows the search
+    # partway many times over (a hundred-odd redraws, the early ones with few certified points).
+    while explorer.player.step(250):
         table = explorer.frontier.table
         assert list(explorer.figure.data[0].x) == table["leaves"].tolist()
         assert list(explorer.figure.data[1].y) == pytest.approx(table["test_accuracy"].tolist())

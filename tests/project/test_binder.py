@@ -180,9 +180,11 @@ def _install_and_execute(tmp_path: Path, repo: Path, venv: Path) -> None:
                JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_DATA_DIR=str(home / "data"),
                JUPYTER_RUNTIME_DIR=str(home / "runtime"), JUPYTER_PATH=str(home / "path"),
                IPYTHONDIR=str(home / "ipython"))
-    install = subprocess.run([str(python), "-m", "pip", "install", "-q", "-r", "binder/requirements.txt",
-                              "ipykernel", "nbclient"], cwd=repo, env=env, capture_output=True, text=True,
-                             timeout=1200)
+    # --no-compile: the installed modules are not byte-compiled ahead of use (a Jupyter stack is thousands
+    # of modules, notebook 1 imports a fraction of them, and Python compiles those as it imports them).
+    install = subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-compile", "-r",
+                              "binder/requirements.txt", "ipykernel", "nbclient"], cwd=repo, env=env,
+                             capture_output=True, text=True, timeout=1200)
     if install.returncode != 0:
         tail = "\n".join((install.stdout + install.stderr).strip().splitlines()[-15:])
         if OFFLINE.search(install.stdout + install.stderr):

@@ -26,6 +26,36 @@ def _build(name, data):
     return make_solver(X, y, solver=name, regularization=LAMBDA)
 
 
+@pytest.fixture(scope="module")
+def finished(monk2):
+    """``finished(name)``: a solver of that name run to the end with ``run()``, built once for the
+    module (the tests that use it only read its result and counters)."""
+    solvers = {}
+
+    def get(name):
+        if name not in solvers:
+            solvers[name] = _build(name, monk2)
+            solvers[name].run()
+        return solvers[name]
+
+    return get
+
+
+@pytest.fixture(scope="module")
+def stepped(monk2):
+    """``stepped(name)``: ``(solver, events)`` of a search of that name driven to the end through
+    ``steps()``, built once for the module (the tests that use it only read them)."""
+    runs = {}
+
+    def get(name):
+        if name not in runs:
+            solver = _build(name, monk2)
+            runs[name] = solver, list(solver.steps())
+        return runs[name]
+
+    return get
+
+
 #: Known drift, kept visible: the greedy builder reports the tree it is growing as its
 #: incumbent, so its upper bound rises while it grows (not the best tree seen so far).
 MONOTONE_INCUMBENT = [pytest.param(name, marks=pytest.mark.xfail(strict=True, reason="greedy's incumbent is the growing tree"))
@@ -50,9 +80,8 @@ def test_snapshots_keep_their_invariants_step_by_step(name, monk2):
 
 
 @pytest.mark.parametrize("name", sorted(SOLVERS))
-def test_pause_and_resume_equals_an_uninterrupted_run(name, monk2):
-    whole = _build(name, monk2)
-    whole.run()
+def test_pause_and_resume_equals_an_uninterrupted_run(name, monk2, finished):
+    whole = finished(name)
     paused = _build(name, monk2)
     while paused.step(3):
         pass
@@ -72,20 +101,19 @@ def test_node_limit_stops_honestly(name, monk2):
 
 
 @pytest.mark.parametrize("name", sorted(SOLVERS))
-def test_events_start_and_finish(name, monk2):
-    solver = _build(name, monk2)
-    events = list(solver.steps())
+def test_events_start_and_finish(name, stepped):
+    _, events = stepped(name)
     assert isinstance(events[0], Started)
     assert isinstance(events[-1], Finished)
 
 
 @pytest.mark.parametrize("name", sorted(SOLVERS))
-def test_pruned_events_name_declared_bounds_and_match_their_counters(name, monk2):
+def test_pruned_events_name_declared_bounds_and_match_their_counters(name, stepped):
     """A ``Pruned(bound, n)`` event names a switch of ``BOUNDS`` and never claims more than its counter."""
     from treeopt.events import Pruned
-    solver = _build(name, monk2)
+    solver, events = stepped(name)
     emitted = {}
-    for event in solver.steps():
+    for event in events:
         if isinstance(event, Pruned):
             assert event.bound in solver.BOUNDS, event
             emitted[event.bound] = emitted.get(event.bound, 0) + event.count
@@ -114,9 +142,8 @@ def test_rebuild_keeps_every_setting(name, monk2):
 
 
 @pytest.mark.parametrize("name", sorted(SOLVERS))
-def test_every_bound_has_a_prune_counter(name, monk2):
-    solver = _build(name, monk2)
-    solver.run()
+def test_every_bound_has_a_prune_counter(name, finished):
+    solver = finished(name)
     missing = set(solver.BOUNDS) - set(solver.prune_counts)
     assert not missing, f"{name}: bounds without a prune counter: {sorted(missing)}"
     assert all(isinstance(solver.prune_counts[b], int) and solver.prune_counts[b] >= 0 for b in solver.BOUNDS)

@@ -19,9 +19,10 @@ NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "rashomon_explore
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture
-def voila_url(tmp_path):
-    with serve(NOTEBOOK, tmp_path) as url:
+@pytest.fixture(scope="module")
+def voila_url(tmp_path_factory):
+    """One Voila server for the module: every page it serves runs the notebook in a kernel of its own."""
+    with serve(NOTEBOOK, tmp_path_factory.mktemp("voila")) as url:
         yield url
 
 

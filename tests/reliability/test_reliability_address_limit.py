@@ -8,6 +8,7 @@ line), never a traceback or a crash.
 """
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -33,6 +34,10 @@ y = (X[:, 0] ^ X[:, 1] ^ X[:, 2] ^ (rng.random(500) < 0.2)).astype(int)
 if raw:      # no early stop: the search runs into the cap itself and gets MemoryError
     from treeopt.solvers import memory_reserve
     memory_reserve.AddressReserve.running_short = lambda self: False
+np.ones((64, 64)) @ np.ones((64, 64))     # the BLAS maps its work buffer now, not at the cap
+resource.setrlimit(resource.RLIMIT_CORE, (0, 0))   # a crash is reported at once, without writing a core
+import faulthandler   # a hang ends the child with every thread's stack, well before subprocess.run gives up
+faulthandler.dump_traceback_later(150, exit=True)
 def cap_address_space():
     with open("/proc/self/statm") as handle:
         mapped = int(handle.read().split()[0]) * resource.getpagesize()
@@ -60,9 +65,14 @@ sys.exit(main(["fit", sys.argv[4], "--target", "y", "--regularization", "0.0005"
 """
 
 
+#: One BLAS thread in the child: a thread pool's stacks and work buffers would take address space that
+#: grows with the machine's cores, and a pool started at the cap may fail in ways no Python code sees.
+SINGLE_THREADED = {name: "1" for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")}
+
+
 def _run(script, *args):
     return subprocess.run([sys.executable, "-c", textwrap.dedent(script), *map(str, args)],
-                          capture_output=True, text=True, timeout=300)
+                          capture_output=True, text=True, timeout=300, env={**os.environ, **SINGLE_THREADED})
 
 
 def _no_crash(done):

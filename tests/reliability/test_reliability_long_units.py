@@ -43,7 +43,11 @@ def python_sigint_handler():
 
 @pytest.fixture
 def slow_cart(monkeypatch):
-    """CART's growth made slow on purpose: blocks of a few rows, each one sleeping a little."""
+    """CART's growth made slow on purpose: blocks of a few rows, each one sleeping a little.
+
+    Returns a function that takes the sleep away again (the blocks stay small), for the part of a
+    test that no longer needs a slow start: the resumed and the uninterrupted searches after a SIGINT.
+    """
     monkeypatch.setattr(cart_start, "BLOCK_CELLS", 64)
     due = slices.SliceClock.due
 
@@ -52,6 +56,7 @@ def slow_cart(monkeypatch):
         return due(self)
 
     monkeypatch.setattr(slices.SliceClock, "due", slow_due)
+    return lambda: monkeypatch.setattr(slices.SliceClock, "due", due)
 
 
 @pytest.mark.parametrize("moment", np.random.default_rng(7).uniform(0.05, 0.8, size=3).round(3).tolist())
@@ -62,6 +67,7 @@ def test_sigint_while_cart_grows_stops_fit_with_a_tree_then_resumes(slow_cart, m
     assert latency < HARD_LIMIT, f"fit answered the SIGINT after {latency:.1f} s"
     assert clf.status_ == "interrupted" and clf.tree_.n_leaves >= 1
     assert clf.predict(X).shape == (len(y),)
+    slow_cart()                                            # the stop is checked: the rest runs at full speed
     resumed = clf.solver_.run()
     whole = OptimalTreeClassifier(regularization=0.01).fit(X, y)
     assert resumed.optimal and resumed.objective == pytest.approx(whole.objective_)
@@ -103,6 +109,7 @@ def test_osdt_grows_the_same_cart_warm_start_in_units_of_the_budget(slow_cart):
         solver.step(1)
         units += 1
     assert units > 10
+    slow_cart()                                             # the reference CART below need not be slow
     dataset = solver.dataset
     model = get_objective("accuracy").loss_model(dataset)
     cart, _ = cart_start.cart_incumbent(dataset, model, 0.01 * dataset.total_weight, dataset.all_points)
