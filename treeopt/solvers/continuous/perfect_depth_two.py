@@ -21,9 +21,9 @@ column and side), and a caller that can use only a few leaves gets a lower bound
 This is the depth-two solver of Brița, van der Linden and Demirović (*Optimal Classification Trees
 for Continuous Feature Data Using Dynamic Programming with Branch-and-Bound*, AAAI 2025, section
 4.3) specialised to the question "which trees have no errors": each child's best tree is a leaf,
-a split, or has errors, and which one it is follows from the class ranges alone. For a deeper support the same pass gives, for every root threshold, lower
-bounds on the leaves of both sides (:func:`split_leaf_floors`): a leaf per class, and three leaves for
-a side that no split separates.
+a split, or has errors, and which one it is follows from the class ranges alone. For a deeper
+support the same pass gives, for every root threshold, lower bounds on the leaves of both sides
+(:func:`split_leaf_floors`): a leaf per class, and three leaves for a side that no split separates.
 
 Examples
 --------

@@ -611,6 +611,8 @@ class ContinuousSearch(Solver):
         terminal = depth == 2 and self.bounds["depth_two"]
         if terminal:
             self._count("depth_two")
+            if support is None:
+                support = SupportColumns(cols, self._rank, self._cw, integral=self._whole_weights)
         thresholds, cumulative, totals = [], [], []
         # Below one error only trees without errors are left, and a threshold is kept only if the
         # classes on its two sides leave such a tree room (leaf_counts.split_floors).
@@ -725,8 +727,8 @@ class ContinuousSearch(Solver):
             return leaf, _LEAF
         f, r = int(columns[best]), int(roots[best])
         # Copies: a row of the batch's per-column costs would keep the whole batch in the memo.
-        return float(costs[best]), ("deferred", f, r, cols[0].copy(),
-                                    (by_left[best].copy(), float(left[best])), (by_right[best].copy(), float(right[best])))
+        return float(costs[best]), ("deferred", f, r, cols[0].copy(), (by_left[best].copy(), float(left[best])),
+                                    (by_right[best].copy(), float(right[best])))
 
     def _undominated(self, open_thresholds: np.ndarray, first_other: np.ndarray, other_last: np.ndarray) -> np.ndarray:
         """The thresholds of every column that are not dominated, as a mask over the positions of the
@@ -841,17 +843,15 @@ class ContinuousSearch(Solver):
             search.try_first(g, max(0, int(np.searchsorted(thresholds[g], rank, side="right")) - 1))
             self._count("sibling_split_first")
 
-    def _depth_two(self, frame, cols, thresholds, cumulative, totals, budget, known_lower, support=None):
+    def _depth_two(self, frame, cols, thresholds, cumulative, totals, budget, known_lower, support):
         """The terminal solver's loop: batches of root thresholds, least interval bound first, over
-        ``support`` (the support's :class:`.terminal.SupportColumns`, built here if not given).
+        ``support`` (the support's :class:`.terminal.SupportColumns`).
 
         With ``column_bounds``, each threshold's children read only the columns on which their
         neighbours' per-column costs leave room to beat their best so far (:mod:`.column_bounds`).
         """
         search = frame.search
         clock = SliceClock(self.unit_budget)          # a large support's setup (and each batch) comes in slices
-        if support is None:
-            support = SupportColumns(cols, self._rank, self._cw, integral=self._whole_weights)
         size = support.batch_size(BATCH_LIMIT)
         neighbours = blocks = None
         # Two-class supports small enough to read every column at once are read so even when large
