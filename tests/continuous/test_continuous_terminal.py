@@ -115,8 +115,10 @@ def test_children_read_in_blocks_and_with_column_bounds_equal_every_row_read(n_c
         assert np.all(got[2] <= exact[2] + 1e-9) and np.all(got[3] <= exact[3] + 1e-9)
         if bounds[0] is not None:
             assert got[4] > 0                               # some columns were skipped
-        if blocks is not None:
+        if blocks is not None and any(starts is None for starts in support.segment_starts):
             assert 0 < blocks.blocks_read < blocks.blocks_bounded   # some blocks were read, some not
+        elif blocks is not None:
+            assert blocks.blocks_bounded == 0                # few thresholds in every column: read by segments
         # The columns the per-column costs leave open hold each child's best split.
         for b, (f, r) in enumerate(zip(columns, ranks)):
             goes_left = rank[f][cols] <= r
@@ -151,3 +153,49 @@ def test_a_large_depth_two_support_comes_in_slices_that_do_not_change_the_tree(n
         found.append((units, solver.upper_bound, str(solver.best_tree), solver.expansions))
     assert found[0][1:] == found[1][1:]
     assert found[1][0] > 2 * found[0][0]
+
+
+def test_columns_of_few_thresholds_are_read_by_segments_and_not_in_blocks(monkeypatch):
+    """A column whose thresholds are few (``SupportColumns.segment_starts``) is summed segment by
+    segment, which costs less than bounding its blocks: the depth-two solver bounds the blocks of
+    the other columns only, and a support whose columns all have few thresholds makes no blocks.
+    The children's optima are those of every row read."""
+    from treeopt import make_solver
+    from treeopt.solvers.continuous import split_blocks, terminal
+    from treeopt.solvers.continuous.split_blocks import SplitBlocks
+    from treeopt.solvers.continuous.terminal import depth_two_by_column
+    monkeypatch.setattr(split_blocks, "MOST_READ", 1.0)             # blocks even where rows would be cheaper
+    rng = np.random.default_rng(0)
+    n_rows = 3000
+    values = np.column_stack([rng.integers(0, 12, n_rows), rng.permutation(n_rows), rng.integers(0, 6, n_rows)])
+    rank = np.array([np.unique(column, return_inverse=True)[1] for column in values.T], dtype=np.int32)
+    y = ((values[:, 0] > 5) ^ (values[:, 1] > 1400) ^ (rng.random(n_rows) < 0.1)).astype(int)
+    cw = np.eye(2)[y]
+    cols = np.argsort(rank, axis=1, kind="stable").astype(np.int32)
+    support = SupportColumns(cols, rank, cw)
+    assert [starts is None for starts in support.segment_starts] == [False, True, False]
+    read = []
+    gains = SplitBlocks.gains
+    monkeypatch.setattr(SplitBlocks, "gains", lambda self, j, *args, **kw: read.append(j) or gains(self, j, *args, **kw))
+    columns = rng.integers(0, 3, 20)
+    ranks = np.array([rank[f, rng.integers(n_rows)] for f in columns])
+    exact = depth_two_by_column(support, columns, ranks, penalty=0.5)
+    got = depth_two_by_column(support, columns, ranks, penalty=0.5, blocks=SplitBlocks(support))
+    np.testing.assert_allclose(got[0], exact[0])
+    np.testing.assert_allclose(got[1], exact[1])
+    assert set(read) == {1}                                         # the column of many thresholds alone
+    # A tall table of few values per column, read column by column: no support makes blocks.
+    monkeypatch.setattr(terminal, "TOGETHER", 0)
+    made = []
+    init = SplitBlocks.__init__
+    monkeypatch.setattr(SplitBlocks, "__init__", lambda self, support: made.append(1) or init(self, support))
+    few = values[:, [0, 2]]
+    found = []
+    for blocks in (True, False):
+        solver = make_solver(few, y, solver="continuous", regularization=0, depth_budget=3, bounds={"split_blocks": blocks})
+        result = solver.run()
+        assert result.optimal
+        found.append((result.objective, result.tree.n_leaves))
+    assert not made and found[0] == found[1]
+    with_many = make_solver(values, y, solver="continuous", regularization=0, depth_budget=2)
+    assert with_many.run().optimal and made                         # the column of many thresholds makes them
