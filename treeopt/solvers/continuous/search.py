@@ -448,7 +448,9 @@ class ContinuousSearch(Solver):
     #: At depth three, the discrepancy passes run only on tables of more cells (rows × columns) than this:
     #: a smaller table's exact search finds its good trees as early as the passes would, and in an
     #: exact fit the passes cost more than their trees save (``benchmarks/results_continuous.md``).
-    passes_at_depth_three_above = 1 << 16
+    #: Only on the largest tables is each depth-two subproblem slow enough for the passes' trees to come
+    #: much sooner than the exact search's.
+    passes_at_depth_three_above = 1 << 20
 
     def _passes_pay(self, depth: int) -> bool:
         """Whether a depth budget of ``depth`` runs the discrepancy passes before the exact search: from
