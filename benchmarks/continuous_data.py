@@ -71,7 +71,7 @@ GENERATED = {
 
 
 #: The column kinds of :func:`real_kind_table`, and what each draws from a latent normal value ``z``.
-COLUMN_KINDS = ("continuous", "ties", "few", "flag", "lognormal", "count")
+COLUMN_KINDS = ("continuous", "ties", "few", "flag", "lognormal", "count", "byte")
 
 
 @dataclass(frozen=True)
@@ -122,6 +122,9 @@ REAL_KINDS = {
     "near_clean_1k": RealKind(1_200, (("continuous", 4),), 2, None, 0.005, 0.0, 24, tree_depth=4),
     "seven_class_2k": RealKind(2_300, (("continuous", 9), ("lognormal", 4), ("ties", 3), ("few", 2), ("flag", 1)),
                                7, None, 0.01, 0.0, 26, tree_depth=4),
+    # A tall table of three 8-bit readings (an image's colour channels): few values per column beside
+    # many rows, so that a depth-two support's columns have few thresholds each.
+    "bytes_200k": RealKind(200_000, (("byte", 3),), 2, 0.75, 0.02, 0.005, 27),
 }
 
 
@@ -135,7 +138,8 @@ def real_kind_table(n_rows: int, columns: Sequence[tuple[str, int]], n_classes: 
     rounded onto 5-50 levels, as sensor readings or integer scores are), ``few`` (3-6 integer
     levels), ``flag`` (0/1, true on 5-50 % of rows), ``lognormal`` (``exp(σ z)``, skewed and
     heavy-tailed, rounded to 3 significant digits so that it ties too) and ``count`` (Poisson counts
-    with a skewed mean). The clean labels come from the observed columns, so a tree can follow them:
+    with a skewed mean), ``byte`` (``z`` scaled onto the integers 0-255, clipped, as an 8-bit sensor
+    or colour channel reads). The clean labels come from the observed columns, so a tree can follow them:
     each class's score adds a few random rules (conjunctions of two axis-aligned cuts) and a small
     oblique term over a few columns; a row takes the class of the largest score, and per-class
     offsets make the largest class hold ``largest_share`` of the rows (the others in decreasing
@@ -236,6 +240,8 @@ def _observed(kind: str, z: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         values = np.exp(rng.uniform(0.8, 2.0) * z) * rng.uniform(1, 100)
         digits = 2 - np.floor(np.log10(values))                  # 3 significant digits
         return np.round(values * 10.0 ** digits) / 10.0 ** digits
+    if kind == "byte":
+        return np.clip(np.round(z * rng.uniform(25, 50) + rng.uniform(100, 156)), 0, 255)
     return rng.poisson(np.exp(rng.uniform(0.5, 1.2) * z + rng.uniform(0, 2))).astype(float)   # count
 
 

@@ -144,6 +144,9 @@ def test_each_column_is_of_its_kind(name):
             assert 2 <= distinct <= 6
         elif kind == "flag":
             assert sorted(np.unique(X.iloc[:, j])) == [0.0, 1.0]
+        elif kind == "byte":
+            column = X.iloc[:, j]
+            assert 50 < distinct <= 256 and (column == column.round()).all() and column.between(0, 255).all()
         elif kind == "lognormal":
             column = X.iloc[:, j]
             assert (column > 0).all() and distinct < spec.n_rows and column.mean() > column.median()   # skewed, tied
