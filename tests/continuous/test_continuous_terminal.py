@@ -156,10 +156,11 @@ def test_a_large_depth_two_support_comes_in_slices_that_do_not_change_the_tree(n
 
 
 def test_columns_of_few_thresholds_are_read_by_segments_and_not_in_blocks(monkeypatch):
-    """A column whose thresholds are few (``SupportColumns.segment_starts``) is summed segment by
-    segment, which costs less than bounding its blocks: the depth-two solver bounds the blocks of
-    the other columns only, and a support whose columns all have few thresholds makes no blocks.
-    The children's optima are those of every row read."""
+    """A column whose thresholds are few (``SupportColumns.segment_starts``) is read whole by the
+    per-column kernel (with two classes, segment by segment), which costs less than bounding its
+    blocks: the depth-two solver bounds the blocks of the other columns only, and a support whose
+    columns all have few thresholds makes no blocks. The children's optima are those of every row
+    read."""
     from treeopt import make_solver
     from treeopt.solvers.continuous import split_blocks, terminal
     from treeopt.solvers.continuous.split_blocks import SplitBlocks
@@ -176,7 +177,8 @@ def test_columns_of_few_thresholds_are_read_by_segments_and_not_in_blocks(monkey
     assert [starts is None for starts in support.segment_starts] == [False, True, False]
     read = []
     gains = SplitBlocks.gains
-    monkeypatch.setattr(SplitBlocks, "gains", lambda self, j, *args, **kw: read.append(j) or gains(self, j, *args, **kw))
+    monkeypatch.setattr(SplitBlocks, "gains", lambda self, j, *args, **kw: read.append(j) or gains(self, j, *args,
+                                                                                                **kw))
     columns = rng.integers(0, 3, 20)
     ranks = np.array([rank[f, rng.integers(n_rows)] for f in columns])
     exact = depth_two_by_column(support, columns, ranks, penalty=0.5)
@@ -192,7 +194,8 @@ def test_columns_of_few_thresholds_are_read_by_segments_and_not_in_blocks(monkey
     few = values[:, [0, 2]]
     found = []
     for blocks in (True, False):
-        solver = make_solver(few, y, solver="continuous", regularization=0, depth_budget=3, bounds={"split_blocks": blocks})
+        solver = make_solver(few, y, solver="continuous", regularization=0, depth_budget=3,
+                             bounds={"split_blocks": blocks})
         result = solver.run()
         assert result.optimal
         found.append((result.objective, result.tree.n_leaves))

@@ -858,8 +858,9 @@ class ContinuousSearch(Solver):
         neighbours = blocks = None
         # Two-class supports small enough to read every column at once are read so even when large
         # enough for blocks: that pass costs less than bounding blocks column by column.
-        # Columns of few thresholds are read by segments between them (:attr:`.terminal.SupportColumns.segment_starts`),
-        # which costs less than bounding their blocks: a support of such columns alone has none bounded.
+        # Columns of few thresholds (:attr:`.terminal.SupportColumns.segment_starts`) are read whole, with
+        # two classes segment by segment, which costs less than bounding their blocks: a support of such
+        # columns alone makes no blocks.
         if (self.bounds["split_blocks"] and cols.shape[1] >= split_blocks.FEWEST_ROWS and not support.together
                 and any(starts is None for starts in support.segment_starts)):
             if clock.due():

@@ -21,8 +21,9 @@ cumulated over both. The left child of a root threshold is a prefix of ``f``'s o
 ``A_c`` at every boundary is one row of the grid plus the rows of the prefix past its last whole
 step (fewer than a step). The right child's is the support's minus the left's. So a child's
 split on a column costs about ``n / s`` partial sums, a step's rows and ``s`` rows per block
-read, instead of ``n`` rows. Small supports, and columns whose bounds leave most blocks to read,
-are read whole.
+read, instead of ``n`` rows. Small supports, columns whose bounds leave most blocks to read, and
+columns of few thresholds (whose segments between thresholds cost less to sum than the blocks to
+bound) are read whole.
 
 Examples
 --------

@@ -772,7 +772,7 @@ def depth_two_steps(support: SupportColumns, columns: np.ndarray, ranks: np.ndar
             if not len(chosen):
                 continue
         gains = None
-        if blocks is not None and support.segment_starts[j] is None:       # few thresholds: read by segments
+        if blocks is not None and support.segment_starts[j] is None:       # few thresholds: read whole
             # Gains at most these cannot beat the child's best so far (a margin keeps rounding on the safe side).
             need_left = weight_left[chosen] * (1 - 1e-12) + 2 * penalty - best_left[chosen]
             need_right = weight_right[chosen] * (1 - 1e-12) + 2 * penalty - best_right[chosen]
