@@ -631,7 +631,7 @@ class ContinuousSearch(Solver):
         least_side = self.penalty if self.bounds["leaf_support"] else -np.inf
         # Every column's thresholds at once (a mask over the positions after which the value changes);
         # a subproblem is set up for each of the many supports the search visits.
-        sorted_ranks = self._rank[np.arange(cols.shape[0])[:, None], cols]
+        sorted_ranks = self._rank[np.arange(cols.shape[0])[:, None], cols] if support is None else support.sorted_ranks
         weight_before = np.cumsum(self._cw_row[cols], axis=1)
         open_thresholds = sorted_ranks[:, 1:] != sorted_ranks[:, :-1]
         if least_side > 0:                          # both sides must weigh more than λ
@@ -711,12 +711,13 @@ class ContinuousSearch(Solver):
         if support is None:
             support = SupportColumns(cols, self._rank, self._cw, integral=self._whole_weights)
         ranks = support.sorted_ranks
-        positions = support.threshold_positions
-        n_thresholds = sum(len(p) for p in positions)
+        # Counted in one pass (most supports' thresholds do not fit in one batch; those that do list them).
+        n_thresholds = int(np.count_nonzero(ranks[:, 1:] != ranks[:, :-1]))
         if not n_thresholds:
             return leaf, _LEAF
         if support.batch_size(n_thresholds) < n_thresholds:
             return None
+        positions = support.threshold_positions
         self._count("whole_depth_two")
         columns = np.repeat(np.arange(len(positions)), [len(p) for p in positions])
         roots = np.concatenate([ranks[f][p] for f, p in enumerate(positions)])
