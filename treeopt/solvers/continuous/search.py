@@ -711,8 +711,8 @@ class ContinuousSearch(Solver):
         if support is None:
             support = SupportColumns(cols, self._rank, self._cw, integral=self._whole_weights)
         ranks = support.sorted_ranks
-        # Counted in one pass (most supports' thresholds do not fit in one batch; those that do list them).
-        n_thresholds = int(np.count_nonzero(ranks[:, 1:] != ranks[:, :-1]))
+        # Counted from the mask (most supports' thresholds do not fit in one batch; those that do list them).
+        n_thresholds = int(np.count_nonzero(support.value_changes))
         if not n_thresholds:
             return leaf, _LEAF
         if support.batch_size(n_thresholds) < n_thresholds:

@@ -272,10 +272,15 @@ class SupportColumns:
         self.rank_type = np.int16 if rank.shape[1] <= INT16_LIMIT else rank.dtype
 
     @cached_property
+    def value_changes(self) -> np.ndarray:
+        """Whether the value changes after each position of each column's sorted rows (column ×
+        (rows - 1)): the support's thresholds, as a mask."""
+        return self.sorted_ranks[:, 1:] != self.sorted_ranks[:, :-1]
+
+    @cached_property
     def threshold_positions(self) -> list:
         """For each column, the positions ``p`` of its sorted rows after which the value changes."""
-        changes = self.sorted_ranks[:, 1:] != self.sorted_ranks[:, :-1]
-        return [np.flatnonzero(row) for row in changes]
+        return [np.flatnonzero(row) for row in self.value_changes]
 
     @cached_property
     def segment_starts(self) -> list:
@@ -341,7 +346,7 @@ class SupportColumns:
         if self._together is None:
             n_columns, n = self.cols.shape
             ranks = self.rank[:, self.cols.T].astype(self.rank_type)       # root column × position × column
-            changes = self.sorted_ranks[:, 1:] != self.sorted_ranks[:, :-1]
+            changes = self.value_changes
             counts = changes.sum(axis=1)
             owner, positions = np.nonzero(changes)                            # column by column, in order
             starts = np.cumsum(counts) - counts                               # where each column's run begins
@@ -575,7 +580,7 @@ class AllClassRuns:
         n_classes = weighted.shape[1]
         self.kind = weighted.dtype
         label = weighted.argmax(axis=1)                               # column × row, each column's order
-        valid = class_boundary_mask(label, support.sorted_ranks[:, 1:] != support.sorted_ranks[:, :-1])
+        valid = class_boundary_mask(label, support.value_changes)
         owner, position = np.nonzero(valid)                           # column by column, in order
         grouped = np.argsort(label, axis=1, kind="stable")             # class after class, each column's order
         self.ranks = support.rank[:, np.take_along_axis(support.cols, grouped, axis=1)].astype(support.rank_type)
