@@ -4,6 +4,7 @@ import numpy as np
 
 from treeopt import make_solver
 from treeopt.solvers.continuous.intervals import IntervalSearch
+from treeopt.solvers.continuous.threshold_bounds import ThresholdBounds
 
 
 def _table(seed: int = 0, n_rows: int = 300):
@@ -17,19 +18,25 @@ def _table(seed: int = 0, n_rows: int = 300):
 def test_the_sibling_split_is_tried_and_the_optimum_does_not_change(monkeypatch):
     X, y = _table()
     tried = []
-    original = IntervalSearch.try_first
+    originals = {kind: kind.try_first for kind in (IntervalSearch, ThresholdBounds)}
 
     def spy(self, f, m):
-        tried.append((f, m, len(self.cumulative[f])))
-        original(self, f, m)
+        # Deeper levels name a threshold by its index among the column's, the depth-two solver by its
+        # position among the support's rows, which must be an open threshold.
+        if isinstance(self, ThresholdBounds):
+            tried.append((f, m, self.width - 2, bool(self.open[f * self.width + 1 + m])))
+        else:
+            tried.append((f, m, len(self.cumulative[f]), True))
+        originals[type(self)](self, f, m)
 
-    monkeypatch.setattr(IntervalSearch, "try_first", spy)
+    for kind in originals:
+        monkeypatch.setattr(kind, "try_first", spy)
     # Below one error each column also tries its threshold of fewest leaves first (fewest_leaves_first).
     on = make_solver(X, y, solver="continuous", regularization=0, depth_budget=3,
                      strategies={"fewest_leaves_first": False})
     result_on = on.run()
     assert on.prune_counts["sibling_split_first"] == len(tried) > 0
-    assert all(0 <= m < n for _, m, n in tried)        # a threshold of the child's own column
+    assert all(0 <= m < n and open_ for _, m, n, open_ in tried)      # a threshold of the child's own column
     tried.clear()
     off = make_solver(X, y, solver="continuous", regularization=0, depth_budget=3,
                       strategies={"sibling_split_first": False, "fewest_leaves_first": False})

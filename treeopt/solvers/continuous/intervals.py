@@ -46,7 +46,7 @@ import heapq
 
 import numpy as np
 
-__all__ = ["IntervalSearch"]
+__all__ = ["IntervalBatches", "IntervalSearch"]
 
 
 class IntervalSearch:
@@ -243,3 +243,73 @@ class IntervalSearch:
     def open_intervals(self) -> int:
         """Intervals still open (not counting those handed out)."""
         return len(self._heap)
+
+
+class IntervalBatches:
+    """:class:`IntervalSearch` over a depth-two support's threshold positions, with the batch interface
+    of :class:`.threshold_bounds.ThresholdBounds` (thresholds named by their positions in their
+    columns' sorted rows, recorded a batch at a time).
+
+    On a large support, a batch costs far more than its bookkeeping, and the heap touches only the
+    intervals it pops where the array search bounds every open threshold after each batch: the
+    depth-two solver takes this one there (:data:`.threshold_bounds.ARRAY_ENTRIES`).
+
+    Examples
+    --------
+    >>> search = IntervalBatches(np.array([[1.0, 2.0, 3.0, 4.0, 5.0]]), np.ones((1, 4), dtype=bool),
+    ...                          floor=0.0, pruning=True)
+    >>> search.candidates(10.0, 1), search.pending.tolist()       # (column, position); entries
+    ([(0, 1)], [2])
+    >>> search.record_batch(search.pending, np.array([0.0]), np.array([3.0]))
+    >>> search.candidates(2.5, 4), search.pruned                 # position 0's right child holds 1's
+    ([(0, 2), (0, 3)], 1)
+    """
+
+    def __init__(self, weight_before: np.ndarray, searched: np.ndarray, *, floor: float, pruning: bool):
+        self.positions = [np.flatnonzero(row) for row in searched]
+        self.width = weight_before.shape[1] + 1
+        self.search = IntervalSearch([w[p] for w, p in zip(weight_before, self.positions)],
+                                     [float(w[-1]) for w in weight_before], floor=floor, pruning=pruning)
+        self.pending = np.zeros(0, dtype=np.int64)
+        self._chosen: list = []
+
+    def candidates(self, target: float, k: int) -> list[tuple[int, int]]:
+        """:meth:`IntervalSearch.candidates`, as ``(column, position)``; their entries in :attr:`pending`."""
+        self._chosen = self.search.candidates(target, k)
+        chosen = [(f, int(self.positions[f][m])) for f, m in self._chosen]
+        self.pending = np.array([f * self.width + 1 + p for f, p in chosen], dtype=np.int64)
+        return chosen
+
+    def record_batch(self, entries: np.ndarray, left: np.ndarray, right: np.ndarray) -> None:
+        """The batch handed out last was evaluated (``entries`` is :attr:`pending`)."""
+        for (f, m), low, high in zip(self._chosen, left.tolist(), right.tolist()):
+            self.search.record(f, m, low, high)
+        self._chosen, self.pending = [], self.pending[:0]
+
+    def try_first(self, f: int, p: int) -> None:
+        """Hand the threshold at position ``p`` of column ``f`` out with its column's first middles."""
+        self.search.try_first(f, int(np.searchsorted(self.positions[f], p)))
+
+    def last_open_at_or_before(self, f: int, p: int) -> int | None:
+        """The last threshold position at or before ``p`` of column ``f`` (its first if none is)."""
+        at = self.positions[f]
+        return int(at[max(0, int(np.searchsorted(at, p, side="right")) - 1)]) if len(at) else None
+
+    def lower_bound(self) -> float:
+        return self.search.lower_bound()
+
+    @property
+    def pruned(self) -> int:
+        return self.search.pruned
+
+    @property
+    def evaluated(self) -> int:
+        return self.search.evaluated
+
+    @property
+    def closed_bound(self) -> float:
+        return self.search.closed_bound
+
+    @property
+    def open_intervals(self) -> int:
+        return self.search.open_intervals

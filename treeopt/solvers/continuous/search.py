@@ -91,7 +91,8 @@ from ..capabilities import Capabilities
 from ..slices import SliceClock, drain
 from ..switches import Switches, bound, first_incumbent, search_order, subsolver
 from .anytime import DiscrepancySearch, cart_floor
-from .intervals import IntervalSearch
+from .intervals import IntervalBatches, IntervalSearch
+from .threshold_bounds import ARRAY_ENTRIES, ThresholdBounds
 from .column_bounds import ColumnBounds
 from .leaf_counts import least_cost, least_error, pure_runs, split_floors
 from .perfect_depth_two import WITH_ERRORS, fewest_leaves_without_errors, split_leaf_floors
@@ -641,9 +642,11 @@ class ContinuousSearch(Solver):
             open_thresholds &= heavy
         if self.bounds["pure_side_dominance"]:
             open_thresholds = self._undominated(open_thresholds, *runs)
-        for f in range(cols.shape[0]):
-            ranks, cum = sorted_ranks[f], weight_before[f]
+        # The depth-two solver reads the mask (.threshold_bounds); deeper levels, lists of each column's
+        # thresholds (.intervals). A column is read on its own only to filter its thresholds.
+        for f in range(cols.shape[0]) if by_leaves or by_classes or not terminal else ():
             positions = np.flatnonzero(open_thresholds[f])
+            kept = None
             if by_leaves and len(positions):
                 low, high = floors[0][f][positions], floors[1][f][positions + 1]
                 leaves = low + high
@@ -655,31 +658,42 @@ class ContinuousSearch(Solver):
                     self._count("side_leaf_floors", len(positions) - int(kept.sum()))
                     # A threshold dropped for its depth costs at least the target (module docstring).
                     dropped = min(dropped, target if exact_depth else float(bounds[~kept].min()))
-                positions = positions[kept]
-                if len(positions):
-                    fewest_first[f] = int(np.argmin(leaves[kept]))
+                if kept.any():
+                    least = int(np.argmin(leaves[kept]))
+                    fewest_first[f] = int(positions[kept][least]) if terminal else least
             elif by_classes and len(positions):
                 bounds = split_floors(np.cumsum(self._present[cols[f]], axis=0), positions, depth=depth - 1,
                                       penalty=lam, least_error=self._least_error)
                 kept = bounds < target
                 self._count("class_count_bound", len(positions) - int(kept.sum()))
                 dropped = min(dropped, float(bounds[~kept].min(initial=np.inf)))
+            if kept is not None:
+                if terminal:
+                    open_thresholds[f, positions[~kept]] = False
                 positions = positions[kept]
-            thresholds.append(ranks[positions])
-            cumulative.append(cum[positions])
-            totals.append(float(cum[-1]))
-        frame = _Frame(path, depth, "depth_two" if terminal else "recursion", start, float(totals[0]),
-                       IntervalSearch(cumulative, totals, floor=lam, pruning=self.bounds["interval_pruning"]),
-                       lower=max(floor, known_lower))
+            if not terminal:
+                thresholds.append(sorted_ranks[f][positions])
+                cumulative.append(weight_before[f][positions])
+                totals.append(float(weight_before[f][-1]))
+        # The depth-two solver takes its thresholds by the batch and bounds them all at once
+        # (.threshold_bounds); deeper levels take one at a time, from a heap of intervals (.intervals).
+        pruning = self.bounds["interval_pruning"]
+        if terminal:
+            batches = ThresholdBounds if open_thresholds.size <= ARRAY_ENTRIES else IntervalBatches
+            search = batches(weight_before, open_thresholds, floor=lam, pruning=pruning)
+        else:
+            search = IntervalSearch(cumulative, totals, floor=lam, pruning=pruning)
+        frame = _Frame(path, depth, "depth_two" if terminal else "recursion", start, float(weight_before[0, -1]),
+                       search, lower=max(floor, known_lower))
         frame.least_evaluated = dropped
         self._fewest_leaves_first(frame.search, fewest_first, path)
         parent = self._parent_of(path)
         if parent is not None:
-            self._try_sibling_split(parent, path, depth, frame.search, thresholds)
+            self._try_sibling_split(parent, path, depth, frame.search, sorted_ranks if terminal else thresholds)
         self._frames.append(frame)
         try:
             if terminal:
-                yield from self._depth_two(frame, cols, thresholds, cumulative, totals, budget, stop_at, support)
+                yield from self._depth_two(frame, cols, weight_before, budget, stop_at, support)
             else:
                 yield from self._recursion(frame, cols, thresholds, depth, budget, stop_at)
         finally:
@@ -841,14 +855,22 @@ class ContinuousSearch(Solver):
         if not near:
             return
         _, g, rank = min(near)
-        if len(thresholds[g]):
+        if isinstance(search, (ThresholdBounds, IntervalBatches)):
+            # The last open threshold of this support at or below the sibling's (a rank keeps its meaning);
+            # ``thresholds`` are the support's sorted ranks.
+            p = search.last_open_at_or_before(g, int(np.searchsorted(thresholds[g], rank, side="right")) - 1)
+            if p is not None:
+                search.try_first(g, p)
+                self._count("sibling_split_first")
+        elif len(thresholds[g]):
             # The last threshold of this support at or below the sibling's (a rank keeps its meaning).
             search.try_first(g, max(0, int(np.searchsorted(thresholds[g], rank, side="right")) - 1))
             self._count("sibling_split_first")
 
-    def _depth_two(self, frame, cols, thresholds, cumulative, totals, budget, known_lower, support):
+    def _depth_two(self, frame, cols, weight_before, budget, known_lower, support):
         """The terminal solver's loop: batches of root thresholds, least interval bound first, over
-        ``support`` (the support's :class:`.terminal.SupportColumns`).
+        ``support`` (the support's :class:`.terminal.SupportColumns`; ``weight_before``, each
+        column's cost-weighted rows up to each position).
 
         With ``column_bounds``, each threshold's children read only the columns on which their
         neighbours' per-column costs leave room to beat their best so far (:mod:`.column_bounds`).
@@ -870,24 +892,29 @@ class ContinuousSearch(Solver):
             size = batch_size(blocks.reach, self._cw.shape[1], cols.shape[0], BATCH_LIMIT)
         # Small supports read in rows are read every column at once (terminal.SupportColumns.together).
         if self.bounds["column_bounds"] and (blocks is not None or not support.together):
-            neighbours = ColumnBounds(cumulative, totals, whole=depth_one_by_column(support, penalty=self._lambda))
+            # Thresholds are named by their positions, so every position's weight serves as the cumulative.
+            neighbours = ColumnBounds(list(weight_before), [float(w[-1]) for w in weight_before],
+                                      whole=depth_one_by_column(support, penalty=self._lambda))
         if self._tie and self.bounds["one_error_budget"] and min(frame.best, budget) <= self._least_error:
             size = min(size, TIE_BATCH_LIMIT)
         if clock.due():
             yield
         best_split = None
         blocks_counted = 0
+        # Each threshold's rank (that of the last row on its left), laid out as the search's entries.
+        flat_ranks = np.concatenate((np.full((cols.shape[0], 1), -1), support.sorted_ranks), axis=1).ravel()
         while frame.best > known_lower or not self.bounds["interval_pruning"]:
             target = min(frame.best, budget)
             chosen = search.candidates(target, size)
             if not chosen:
                 break
-            columns = np.array([f for f, _ in chosen])
-            ranks = np.array([thresholds[f][m] for f, m in chosen])
+            entries = search.pending
+            columns = entries // search.width
+            ranks = flat_ranks[entries]
             lower_left, lower_right = neighbours.lower(chosen) if neighbours is not None else (None, None)
             left, right, by_left, by_right, skipped = yield from depth_two_steps(
                 support, columns, ranks, penalty=self._lambda, lower_left=lower_left, lower_right=lower_right,
-                blocks=blocks, clock=SliceClock(self.unit_budget))
+                blocks=blocks, clock=SliceClock(self.unit_budget), positions=entries % search.width - 1)
             if blocks is not None:
                 self._count("split_blocks", blocks.blocks_bounded - blocks.blocks_read - blocks_counted)
                 blocks_counted = blocks.blocks_bounded - blocks.blocks_read
@@ -895,13 +922,16 @@ class ContinuousSearch(Solver):
                 self._count("column_bounds", skipped)
                 for row, (f, m) in enumerate(chosen):
                     neighbours.record(f, m, by_left[row], by_right[row])
-            for row, ((f, m), lo, hi, r) in enumerate(zip(chosen, left.tolist(), right.tolist(), ranks.tolist())):
-                search.record(f, m, lo, hi)
-                frame.least_evaluated = min(frame.least_evaluated, lo + hi)
-                if lo + hi < frame.best:
-                    frame.best = lo + hi
-                    # Copies: a row of the batch's per-column costs would keep the whole batch in the memo.
-                    best_split = (f, r, (by_left[row].copy(), lo), (by_right[row].copy(), hi))
+            search.record_batch(entries, left, right)
+            costs = left + right
+            row = int(np.argmin(costs))                 # the first least: as if taken one after the other
+            least = float(costs[row])
+            frame.least_evaluated = min(frame.least_evaluated, least)
+            if least < frame.best:
+                frame.best = least
+                # Copies: a row of the batch's per-column costs would keep the whole batch in the memo.
+                best_split = (int(columns[row]), int(ranks[row]), (by_left[row].copy(), float(left[row])),
+                              (by_right[row].copy(), float(right[row])))
             if best_split is not None:
                 frame.tree = ("deferred", best_split[0], best_split[1], cols, *best_split[2:])
             self.expansions += len(chosen)
