@@ -5,7 +5,9 @@ threshold, the optimal depth ``d - 1`` trees of the two children (the dynamic pr
 van der Linden and Demirović, *Optimal Classification Trees for Continuous Feature Data Using
 Dynamic Programming with Branch-and-Bound*, AAAI 2025, section 3). This module runs it with:
 
-* interval pruning over each column's thresholds (:mod:`.intervals`, section 4.2 of that paper);
+* interval pruning over each column's thresholds (:mod:`.intervals`, section 4.2 of that paper); the
+  depth-two solver, which takes thresholds by the batch, bounds every threshold of a small support at
+  once (:mod:`.threshold_bounds`);
 * upper bounds passed down (section 4.1): a subproblem is asked for its optimum only if it is
   below a budget (the best split so far minus a lower bound on the sibling), and otherwise
   answers with a lower bound at least the budget;
