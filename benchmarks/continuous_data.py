@@ -119,6 +119,9 @@ REAL_KINDS = {
     "two_class_17k": RealKind(17_000, (("continuous", 8), ("lognormal", 2)), 2, 0.65, 0.12, 0.01, 22),
     "dominant_5k": RealKind(5_400, (("count", 3), ("lognormal", 4), ("continuous", 3)), 5, 0.9, 0.02, 0.005, 23),
     "noisy_900": RealKind(900, (("continuous", 7),), 2, None, 0.15, 0.0, 25),
+    # The same kind at half the rows: at depth four its depth-two subproblems hold 50-150 rows, where
+    # a subproblem's fixed costs weigh most.
+    "noisy_500": RealKind(500, (("continuous", 7),), 2, None, 0.15, 0.0, 28),
     "near_clean_1k": RealKind(1_200, (("continuous", 4),), 2, None, 0.005, 0.0, 24, tree_depth=4),
     "seven_class_2k": RealKind(2_300, (("continuous", 9), ("lognormal", 4), ("ties", 3), ("few", 2), ("flag", 1)),
                                7, None, 0.01, 0.0, 26, tree_depth=4),
