@@ -182,10 +182,16 @@ def make_solver(X, y, *, solver: str = "auto", sample_weight=None, y_ref=None, c
         osdt_only = s["schedule"] is not None or s["warm_start"] not in (None, False) or s["top_k"] != 1 \
             or bool(extra.get("plugins"))
         solver = "osdt" if osdt_only or not objective.additive else "gosdt"
-        # tie_break is the continuous solver's own option (which of the most accurate trees λ = 0 returns).
-        if solver == "gosdt" and not isinstance(X, Dataset) and ("tie_break" in extra
-                                                                 or _continuous_fits(X, s, y_ref, sample_weight)):
-            solver = "continuous"
+        if solver == "gosdt" and not isinstance(X, Dataset):
+            if _continuous_fits(X, s, y_ref, sample_weight):
+                solver = "continuous"
+            elif "tie_break" in extra:
+                # tie_break is the continuous solver's own option (which of the most accurate trees λ = 0
+                # returns). Where GOSDT is the better search, it runs: at λ = 0 it charges each leaf less
+                # than one error (treeopt.solvers.gosdt.search.tie_charge), so its tree is the most
+                # accurate with the fewest leaves, which either value asks for; at λ > 0 the option has
+                # no effect.
+                SOLVERS["continuous"].check_tie_break(extra.pop("tie_break"))
     solver_cls = SOLVERS[solver]
     capabilities = solver_cls.CAPABILITIES
     if not objective.additive and capabilities.objectives != "any":

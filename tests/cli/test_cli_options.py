@@ -135,7 +135,7 @@ def test_an_option_without_a_value_is_a_usage_error(tmp_path, capsys):
 
 def test_the_tie_break_option_takes_lambda_zero_to_the_continuous_solver(tmp_path, capsys):
     rng = np.random.default_rng(0)
-    X = rng.normal(size=(80, 2))
+    X = rng.normal(size=(300, 2))          # many thresholds: the continuous solver's table (few go to GOSDT)
     frame = pd.DataFrame(X, columns=["a", "b"])
     frame["y"] = ((X[:, 0] > 0) ^ (X[:, 1] > 0.3)).astype(int)
     path = tmp_path / "xor.csv"

@@ -64,11 +64,26 @@ def test_an_unknown_tie_break_is_refused_with_its_values():
         make_solver(X, y, solver="gosdt", regularization=0, depth_budget=2, solver_options={"tie_break": "any"})
 
 
-def test_auto_and_the_estimator_take_the_tie_break_to_the_continuous_solver():
-    X, y = planted(3, 60, 2, 2)                        # few thresholds: auto would choose GOSDT at λ = 0
+def test_auto_takes_the_tie_break_to_the_continuous_solver_only_where_it_is_the_better_search():
+    """Where GOSDT is the better search (few thresholds), auto runs it and drops the option: at λ = 0 its
+    tree is the most accurate with the fewest leaves, which either value asks for. Where the continuous
+    solver is (many thresholds), the option reaches it. A wrong value is refused either way."""
+    X, y = planted(3, 60, 2, 2)                        # few thresholds: auto chooses GOSDT at λ = 0
     assert make_solver(X, y, regularization=0, depth_budget=2).name != "continuous"
-    solver = make_solver(X, y, regularization=0, depth_budget=2, solver_options={"tie_break": "any"})
-    assert isinstance(solver, ContinuousSearch) and solver.tie_break == "any"
+    errors, fewest = _expected(X, y, 2, None)
+    for tie_break in ContinuousSearch.TIE_BREAKS:
+        solver = make_solver(X, y, regularization=0, depth_budget=2, solver_options={"tie_break": tie_break})
+        assert solver.name == "gosdt"
+        result = solver.run()
+        assert result.optimal and round(result.objective * len(y), 6) == round(errors, 6)
+        assert result.tree.n_leaves == fewest
     clf = OptimalTreeClassifier(regularization=0, depth_budget=2, solver_options={"tie_break": "any"}).fit(X, y)
-    errors, _ = _expected(X, y, 2, None)
     assert clf.optimal_ and round((clf.predict(X) != y).sum(), 6) == round(errors, 6)
+    with pytest.raises(ValueError, match="tie_break must be one of"):
+        make_solver(X, y, regularization=0, depth_budget=2, solver_options={"tie_break": "first"})
+    rng = np.random.default_rng(0)
+    many = rng.normal(size=(700, 3))                   # every value distinct: the continuous solver's table
+    labels = ((many[:, 0] > 0) ^ (many[:, 1] > 0.3)).astype(int)
+    solver = make_solver(many, labels, regularization=0, depth_budget=2, solver_options={"tie_break": "any"})
+    assert isinstance(solver, ContinuousSearch) and solver.tie_break == "any"
+    assert solver.run().objective == 0.0

@@ -263,12 +263,26 @@ class ContinuousSearch(Solver):
     #: The values of ``tie_break``: which of the most accurate trees ``regularization=0`` returns.
     TIE_BREAKS = ("fewest_leaves", "any")
 
+    @classmethod
+    def check_tie_break(cls, tie_break: str) -> None:
+        """Raise a ValueError that names the values unless ``tie_break`` is one of :attr:`TIE_BREAKS`.
+
+        Examples
+        --------
+        >>> ContinuousSearch.check_tie_break("any")
+        >>> ContinuousSearch.check_tie_break("first")
+        Traceback (most recent call last):
+        ...
+        ValueError: tie_break must be one of ['fewest_leaves', 'any'], got 'first': ...
+        """
+        if tie_break not in cls.TIE_BREAKS:
+            raise ValueError(f"tie_break must be one of {list(cls.TIE_BREAKS)}, got {tie_break!r}: 'fewest_leaves' "
+                             "proves that no tree as accurate has fewer leaves, 'any' certifies the errors only.")
+
     def __init__(self, dataset: SortedDataset, *, regularization: float, objective="accuracy",
                  bounds: dict | None = None, depth_budget: int | None = None, strategies: dict | None = None,
                  tie_break: str = "fewest_leaves"):
-        if tie_break not in self.TIE_BREAKS:
-            raise ValueError(f"tie_break must be one of {list(self.TIE_BREAKS)}, got {tie_break!r}: 'fewest_leaves' "
-                             "proves that no tree as accurate has fewer leaves, 'any' certifies the errors only.")
+        self.check_tie_break(tie_break)
         self.tie_break = tie_break
         super().__init__(dataset, regularization=regularization, objective=objective, bounds=bounds,
                          depth_budget=depth_budget, strategies=strategies)
