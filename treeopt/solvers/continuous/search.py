@@ -650,7 +650,9 @@ class ContinuousSearch(Solver):
         # a subproblem is set up for each of the many supports the search visits.
         sorted_ranks = self._rank[np.arange(cols.shape[0])[:, None], cols] if support is None else support.sorted_ranks
         weight_before = np.cumsum(self._cw_row[cols], axis=1)
-        open_thresholds = sorted_ranks[:, 1:] != sorted_ranks[:, :-1]
+        # A copy of a depth-two support's mask (the filters below narrow it in place).
+        open_thresholds = (sorted_ranks[:, 1:] != sorted_ranks[:, :-1] if support is None
+                           else support.value_changes.copy())
         if least_side > 0:                          # both sides must weigh more than λ
             at = weight_before[:, :-1]
             heavy = (at > least_side) & (weight_before[:, -1:] - at > least_side)
