@@ -194,3 +194,21 @@ def test_the_comparison_catches_boundaries_that_drop_the_end_of_a_run(kernel, mo
     support, rank, cw = _many_class_support(2, whole=True)
     with pytest.raises(AssertionError):
         _check(kernel, support, rank, cw, 2)
+
+
+@pytest.mark.parametrize("whole", [True, False])
+@pytest.mark.parametrize("seed", range(3))
+def test_the_two_class_all_columns_kernel_reads_a_support_without_ties_in_place(seed, whole):
+    # Distinct values only: every position but the last is a threshold, and the kernel reads the
+    # cumulative sums where they lie instead of gathering them.
+    rng = np.random.default_rng(seed)
+    n_rows = 150
+    values = rng.normal(size=(n_rows, 3))
+    rank = np.array([np.unique(column, return_inverse=True)[1] for column in values.T], dtype=np.int32)
+    cw = np.zeros((n_rows, 2))
+    cw[np.arange(n_rows), rng.integers(0, 2, n_rows)] = rng.integers(1, 4, n_rows) * (1.0 if whole else 0.5)
+    kept = np.flatnonzero(rng.random(n_rows) < 0.8)
+    cols = np.stack([kept[np.argsort(rank[j, kept], kind="stable")] for j in range(3)]).astype(np.int32)
+    support = SupportColumns(cols, rank, cw)
+    assert support.all_columns()[1] is None                  # no gather: the positions are the thresholds
+    _check(_all_columns_by_column, support, rank, cw, seed)

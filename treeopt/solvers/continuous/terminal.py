@@ -254,8 +254,8 @@ class SupportColumns:
             integral = whole_weights(weighted)
         kind = np.int32 if integral else cw.dtype
         # Several classes: the per-column kernel's passes over (class × batch × support) arrays cost
-        # about their bytes, so small whole-weight supports use int16. (Two classes keep int32: the
-        # all-columns kernel's cumulative sum across columns is vectorised for int32, not int16.)
+        # about their bytes, so small whole-weight supports use int16. (Two classes keep int32: numpy's
+        # cumulative sums, which the two-class all-columns kernel is made of, run faster in int32.)
         if integral and cw.shape[1] > 2 and float(weighted.sum()) < INT16_TOTAL:
             kind = np.int16
         # Column × class × row, each column's rows in its own order (one gather for every column; each
@@ -338,27 +338,32 @@ class SupportColumns:
 
     def all_columns(self) -> tuple:
         """What :func:`_all_columns` reads, made once: every column's ranks of the rows in every
-        column's order (root column × position × column, as :attr:`rank_type`), each column's
+        column's order (root column × column × position, as :attr:`rank_type`), each column's
         threshold positions padded to one width by repeating its first, as indices into the
-        flattened (position × column) axis (column × width), which columns have none, the rows'
-        class difference in each column's order (position × column) and the support's cumulative
-        difference at those positions (column × width; two classes, see :func:`_two_class_column`)."""
+        flattened (column × position) axis (column × width; None when every position but the last
+        is a threshold, and the thresholds are the positions themselves), which columns have none,
+        the rows' class difference in each column's order (column × position) and the support's
+        cumulative difference at those positions (column × width; two classes, see
+        :func:`_two_class_column`)."""
         if self._together is None:
             n_columns, n = self.cols.shape
-            ranks = self.rank[:, self.cols.T].astype(self.rank_type)       # root column × position × column
+            ranks = self.rank[:, self.cols].astype(self.rank_type)            # root column × column × position
             changes = self.value_changes
             counts = changes.sum(axis=1)
-            owner, positions = np.nonzero(changes)                            # column by column, in order
-            starts = np.cumsum(counts) - counts                               # where each column's run begins
             empty = counts == 0
-            first = np.zeros(n_columns, dtype=np.int64)
-            first[~empty] = positions[starts[~empty]]
-            at = np.repeat(first[:, None], max(1, int(counts.max(initial=0))), axis=1)
-            at[owner, np.arange(len(positions)) - starts[owner]] = positions
-            difference = np.ascontiguousarray(self.difference.T)              # position × column
-            whole = np.take_along_axis(self.difference_at_all, at, axis=1)     # column × width
-            flat = (at * n_columns + np.arange(n_columns)[:, None]).ravel()
-            self._together = (ranks, flat, empty, difference, whole.astype(difference.dtype))
+            difference = self.difference
+            if changes.all():                                                 # no ties: every position
+                flat, whole = None, self.difference_at_all[:, :-1]
+            else:
+                owner, positions = np.nonzero(changes)                        # column by column, in order
+                starts = np.cumsum(counts) - counts                           # where each column's run begins
+                first = np.zeros(n_columns, dtype=np.int64)
+                first[~empty] = positions[starts[~empty]]
+                at = np.repeat(first[:, None], max(1, int(counts.max(initial=0))), axis=1)
+                at[owner, np.arange(len(positions)) - starts[owner]] = positions
+                whole = np.take_along_axis(self.difference_at_all, at, axis=1)  # column × width
+                flat = (at + n * np.arange(n_columns)[:, None]).ravel()
+            self._together = (ranks, flat, empty, difference, np.ascontiguousarray(whole, dtype=difference.dtype))
         return self._together
 
     def left_sizes(self, columns: np.ndarray, ranks: np.ndarray) -> np.ndarray:
@@ -806,19 +811,21 @@ def _all_columns(support: SupportColumns, columns: np.ndarray, ranks: np.ndarray
     """The best split's gain on every column of both children of each root threshold (batch × column),
     for two classes.
 
-    :func:`_two_class_column` for all columns at once: the same sums over (batch × position ×
-    column) arrays, each column's threshold positions gathered at one width (a repeated position
-    changes no extreme). With the columns innermost, the cumulative sum along the positions adds
-    whole rows of columns at a time (vectorised), where along a contiguous last axis each sum would
-    wait for the one before. The gather is one :func:`numpy.take` along the flattened (position ×
-    column) axis into a C-ordered (batch × column × width) array, whose extremes then reduce the
-    contiguous last axis."""
+    :func:`_two_class_column` for all columns at once: the same sums over (batch × column ×
+    position) arrays, a few array operations per batch rather than a few per column. The
+    cumulative sums run along the contiguous last axis. Each column's threshold positions are
+    gathered at one width (a repeated position changes no extreme) with one :func:`numpy.take`
+    along the flattened (column × position) axis; without ties every position but the last is a
+    threshold, and the sums are read in place."""
     ranks_all, flat, empty, difference, whole = support.all_columns()
-    n_batch, n_columns = len(columns), difference.shape[1]
-    member = ranks_all[columns] <= ranks.astype(ranks_all.dtype)[:, None, None]   # batch × position × column
+    n_batch, n_columns = len(columns), difference.shape[0]
+    member = ranks_all[columns] <= ranks.astype(ranks_all.dtype)[:, None, None]   # batch × column × position
     cumulative = member * difference[None]
-    np.cumsum(cumulative, axis=1, out=cumulative)
-    left = np.take(cumulative.reshape(n_batch, -1), flat, axis=1).reshape(n_batch, n_columns, -1)
+    np.cumsum(cumulative, axis=2, out=cumulative)
+    if flat is None:
+        left = cumulative[:, :, :-1]
+    else:
+        left = np.take(cumulative.reshape(n_batch, -1), flat, axis=1).reshape(n_batch, n_columns, -1)
     extremes = [left.max(axis=2), left.min(axis=2)]
     np.subtract(whole[None], left, out=left)                                    # right child
     extremes += [left.max(axis=2), left.min(axis=2)]
