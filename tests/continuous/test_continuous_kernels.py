@@ -119,11 +119,12 @@ def test_the_comparison_catches_an_overflowing_narrow_type():
         _check(terminal._column, support, rank, cw, 1)
 
 
+@pytest.mark.parametrize("n_thresholds", [20, 299])          # 299: every position but the last
 @pytest.mark.parametrize("seed", range(3))
-def test_sums_at_thresholds_are_the_same_segment_by_segment_and_position_by_position(seed):
+def test_sums_at_thresholds_are_the_same_segment_by_segment_and_position_by_position(seed, n_thresholds):
     rng = np.random.default_rng(seed)
     values = rng.integers(-3, 4, size=(3, 5, 300)).astype(np.int32)
-    valid = np.sort(rng.choice(299, 20, replace=False))
+    valid = np.sort(rng.choice(299, n_thresholds, replace=False))
     starts = np.concatenate(([0], valid + 1))
     expected = np.cumsum(values, axis=-1)[..., valid]
     assert np.array_equal(terminal._left_of_thresholds(values.copy(), valid, starts), expected)

@@ -938,7 +938,8 @@ def _left_of_thresholds(values: np.ndarray, valid: np.ndarray, starts: np.ndarra
     With few thresholds (``starts`` given: where each segment between two thresholds begins), one
     :meth:`numpy.ufunc.reduceat` sums each segment and a cumulative sum runs over the segments
     alone; otherwise one cumulative sum runs over every position (in place) and the thresholds are
-    gathered with :func:`numpy.take` (C-ordered).
+    gathered with :func:`numpy.take` (C-ordered), or read in place when they are every position but
+    the last.
 
     Examples
     --------
@@ -952,6 +953,8 @@ def _left_of_thresholds(values: np.ndarray, valid: np.ndarray, starts: np.ndarra
         segments = np.add.reduceat(values, starts, axis=-1)[..., :-1]
         return np.cumsum(segments, axis=-1, dtype=values.dtype)
     np.cumsum(values, axis=-1, out=values)
+    if len(valid) == values.shape[-1] - 1:              # no ties: every position but the last, in place
+        return values[..., :-1]
     return np.take(values, valid, axis=-1)
 
 
