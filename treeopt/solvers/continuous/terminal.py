@@ -584,20 +584,33 @@ class AllClassRuns:
         weighted = support.weighted                                   # column × class × row
         n_classes = weighted.shape[1]
         self.kind = weighted.dtype
-        label = weighted.argmax(axis=1)                               # column × row, each column's order
+        # Each row's class and weight on it, found once (in column 0's order) and laid out in every
+        # column's order; a narrow class type makes the stable sort by class a radix sort.
+        own_class = weighted[0].argmax(axis=0)
+        own_weight = weighted[0][own_class, np.arange(n)]
+        by_row = np.empty(support.rank.shape[1], dtype=np.int8 if n_classes <= 127 else np.int64)
+        by_row[support.cols[0]] = own_class
+        label = by_row[support.cols]                                  # column × row, each column's order
         valid = class_boundary_mask(label, support.value_changes)
         owner, position = np.nonzero(valid)                           # column by column, in order
         grouped = np.argsort(label, axis=1, kind="stable")             # class after class, each column's order
-        self.ranks = support.rank[:, np.take_along_axis(support.cols, grouped, axis=1)].astype(support.rank_type)
-        own = np.take_along_axis(weighted, label[:, None, :], axis=1)[:, 0, :]   # each row's weight on its class
-        weights = np.take_along_axis(own, grouped, axis=1)
-        self.weights = None if np.all(weights == 1) else weights
-        member = label[:, None, :] == np.arange(n_classes)[None, :, None]        # column × class × row
-        sizes = member.sum(axis=2)
-        before = np.cumsum(sizes, axis=1) - sizes + (np.arange(n_columns) * (n + 1))[:, None]   # column × class
-        counts = np.cumsum(member, axis=2, dtype=np.int64)
-        self.last = (before[owner] + counts[owner, :, position]).T                # class × threshold
+        ordered = np.take_along_axis(support.cols, grouped, axis=1)
+        self.ranks = support.rank[:, ordered].astype(support.rank_type)
+        self.weights = None
+        if not np.all(own_weight == 1):
+            weight_of = np.zeros(support.rank.shape[1], dtype=self.kind)
+            weight_of[support.cols[0]] = own_weight
+            self.weights = weight_of[ordered]
+        sizes = np.bincount(own_class, minlength=n_classes)          # the same in every column's order
+        before = (np.cumsum(sizes) - sizes)[None, :] + (np.arange(n_columns) * (n + 1))[:, None]   # column × class
         self.at_thresholds = support.cumulative[owner, :, position].T
+        # Rows of each class at or before each threshold: with unit weights, the class weights themselves.
+        if self.weights is None:
+            counts = self.at_thresholds
+        else:
+            member = label[:, None, :] == np.arange(n_classes)[None, :, None]    # column × class × row
+            counts = np.cumsum(member, axis=2, dtype=np.int64)[owner, :, position].T
+        self.last = before[owner].T + counts                                     # class × threshold
         per_column = np.bincount(owner, minlength=n_columns)
         self.has_thresholds = per_column > 0
         self.starts = (np.cumsum(per_column) - per_column)[self.has_thresholds]
