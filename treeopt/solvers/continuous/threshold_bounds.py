@@ -114,54 +114,64 @@ class ThresholdBounds:
 
     def _bounds(self) -> tuple:
         """The open entries, their bounds from their nearest evaluated neighbours (module docstring),
-        and the index of each one's evaluated neighbour before it."""
+        and for each one the index in the evaluated entries of its neighbour after it (the open
+        entries of one run between two evaluated ones share it)."""
         entries = np.flatnonzero(self.open)
         done = self._done
-        at = np.searchsorted(done, entries)
-        before = done[at - 1]
+        at = done.searchsorted(entries)
         if self.pruning and self._stale:
-            after = done[at]
+            before, after = done[at - 1], done[at]
             floor, w = self.floor, self.weight
             wm = w[entries]
             left = np.maximum(np.maximum(self.left[before], self.left[after] - (w[after] - wm)), floor)
             right = np.maximum(np.maximum(self.right[after], self.right[before] - (wm - w[before])), floor)
-            self._bound[entries] = left + right
+            bound = left + right
+            self._bound[entries] = bound
             self._stale = False
-        return entries, self._bound[entries], before
+        else:
+            bound = self._bound[entries]
+        return entries, bound, at
 
     def candidates(self, target: float, k: int) -> list[tuple[int, int]]:
         """Up to ``k`` thresholds to evaluate next, as ``(column, position)`` (their entries in
         :attr:`pending`): thresholds whose bound reaches ``target`` are closed, and of the runs of
         open thresholds between two evaluated ones the least bound's middles are taken first. Every
         threshold handed out must be recorded (:meth:`record_batch`) before the next call."""
-        entries, bound, before = self._bounds()
+        entries, bound, run = self._bounds()
         closing = bound >= target
         if closing.any():
             self.pruned += int(np.count_nonzero(closing))
             self.closed_bound = min(self.closed_bound, float(bound[closing].min()))
             self.open[entries[closing]] = False
             kept = ~closing
-            entries, bound, before = entries[kept], bound[kept], before[kept]
+            entries, bound, run = entries[kept], bound[kept], run[kept]
         if not len(entries):
             self._runs = 0
             self.pending = entries
             return []
-        starts = np.flatnonzero(np.concatenate(([True], before[1:] != before[:-1])))
-        counts = np.diff(np.append(starts, len(entries)))
+        new_run = np.empty(len(run), dtype=bool)
+        new_run[0] = True
+        np.not_equal(run[1:], run[:-1], out=new_run[1:])
+        starts = np.flatnonzero(new_run)
+        counts = np.diff(starts, append=len(entries))
         self._runs = len(starts)
         if len(starts) > k:                                    # the k runs of least bound, a middle each
             least = np.minimum.reduceat(bound, starts)
             keep = np.sort(np.argsort(least, kind="stable")[:k])
             starts, counts = starts[keep], counts[keep]
-        share = np.minimum(counts, max(1, k // len(starts)))   # evenly spaced thresholds of each run
-        owner = np.repeat(np.arange(len(starts)), share)
-        nth = np.arange(len(owner)) - np.repeat(np.cumsum(share) - share, share)
-        picked = entries[starts[owner] + (nth + 1) * counts[owner] // (share[owner] + 1)]
+        if k < 2 * len(starts):                                # one threshold per run: its middle
+            picked = entries[starts + counts // 2]
+        else:                                                  # evenly spaced thresholds of each run
+            share = np.minimum(counts, k // len(starts))
+            owner = np.repeat(np.arange(len(starts)), share)
+            nth = np.arange(len(owner)) - np.repeat(np.cumsum(share) - share, share)
+            picked = entries[starts[owner] + (nth + 1) * counts[owner] // (share[owner] + 1)]
         if self._first:
             picked = self._with_first(picked, k)
         self.open[picked] = False
         self.pending = picked
-        return list(zip((picked // self.width).tolist(), (picked % self.width - 1).tolist()))
+        column, place = np.divmod(picked, self.width)
+        return list(zip(column.tolist(), (place - 1).tolist()))
 
     def open_bounds(self) -> tuple:
         """The open thresholds (entries, see :attr:`width`) and their bounds from their evaluated neighbours."""
