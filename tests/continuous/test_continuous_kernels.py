@@ -215,14 +215,17 @@ def test_the_two_class_all_columns_kernel_reads_a_support_without_ties_in_place(
     _check(_all_columns_by_column, support, rank, cw, seed)
 
 
+@pytest.mark.parametrize("integral", [True, False])
 @pytest.mark.parametrize("n_classes", [3, 5])
 @pytest.mark.parametrize("seed", range(2))
-def test_the_multiclass_kernels_count_rows_of_unit_weight(seed, n_classes):
+def test_the_multiclass_kernels_count_rows_of_unit_weight(seed, n_classes, integral):
     # Unit weights: the class counts at the thresholds are the support's class weights, and the
-    # all-columns kernel reads them without counting again.
+    # all-columns kernel reads them without counting again. A table with fractional weights elsewhere
+    # holds a support's unit weights as floats (integral=False).
     support, rank, cw = _support(seed, n_classes, 300, whole=True)
     cw = (cw > 0).astype(float)
-    support = SupportColumns(support.cols, rank, cw)
+    support = SupportColumns(support.cols, rank, cw, integral=integral)
+    assert support.weighted.dtype.kind == ("i" if integral else "f")
     assert support.all_class_runs().weights is None
     for kernel in (terminal._column, _all_columns_multiclass_by_column):
         _check(kernel, support, rank, cw, seed)

@@ -604,9 +604,10 @@ class AllClassRuns:
         sizes = np.bincount(own_class, minlength=n_classes)          # the same in every column's order
         before = (np.cumsum(sizes) - sizes)[None, :] + (np.arange(n_columns) * (n + 1))[:, None]   # column × class
         self.at_thresholds = support.cumulative[owner, :, position].T
-        # Rows of each class at or before each threshold: with unit weights, the class weights themselves.
+        # Rows of each class at or before each threshold: with unit weights, the class weights themselves
+        # (whole numbers, whatever type the table's weights take).
         if self.weights is None:
-            counts = self.at_thresholds
+            counts = self.at_thresholds.astype(np.int64)
         else:
             member = label[:, None, :] == np.arange(n_classes)[None, :, None]    # column × class × row
             counts = np.cumsum(member, axis=2, dtype=np.int64)[owner, :, position].T
