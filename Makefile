@@ -34,8 +34,12 @@ $(VENV)/.docs: pyproject.toml | $(PY)
 	$(PIP) install -q -e '.[widgets,docs]'
 	touch $@
 
+# Two pytest-xdist workers (CI has two cores); tests/worker_groups.py keeps each notebook, and the
+# site's tests with the notebooks they render, in one worker. TEST_WORKERS=0 runs them in one process.
+TEST_WORKERS ?= 2
+
 test: $(VENV)/.test $(VENV)/.docs system-deps
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q -n $(TEST_WORKERS)
 
 # The site in docs/_build/html, opened from disk (index.html). Every notebook is executed (and cached
 # in docs/_build/.jupyter_cache, which tests/project/test_docs.py reuses); a warning, a broken

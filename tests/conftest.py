@@ -63,3 +63,13 @@ def split_names(tree) -> set:
 def pytest_collection_modifyitems(session, config, items):
     """nbval's notebook outputs feed the docs build's cache, and the site is built after them."""
     notebook_outputs.install(items)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """With pytest-xdist (``-n``), a notebook's cells, and the site's tests with the notebooks they
+    render, stay in one worker, and the real-browser tests run last, alone (``tests/worker_groups.py``)."""
+    if config.getvalue("dist") in ("load", "loadgroup"):
+        from worker_groups import GroupScheduling
+        return GroupScheduling(config, log)
+    return None
