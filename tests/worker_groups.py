@@ -1,6 +1,7 @@
 """How pytest-xdist shares the tests among its workers (``make test`` runs two).
 
-Most tests stand alone and go to whichever worker is free. Some do not:
+A worker is given a whole test file at a time, so that what a file's tests share (its fixtures of
+``scope="module"``) is made once, as in a run in one process. Beyond that:
 
 * the cells of one notebook (nbval) run in order in one kernel, which the notebook's item starts;
 * the documentation site's tests (``tests/project/test_docs.py``) build the site after nbval has
@@ -28,29 +29,25 @@ SITE = "notebooks/ and the site"
 
 
 def group_of(nodeid: str) -> str:
-    """The group of the item ``nodeid``: :data:`SITE`, its file, or the item alone.
+    """The group of the item ``nodeid``: :data:`SITE`, or its file.
 
     >>> group_of("notebooks/06_frontier.ipynb::Cell 3") == group_of("tests/project/test_docs.py::test_a") == SITE
     True
     >>> group_of("tests/notebooks/player.ipynb::Cell 0")
     'tests/notebooks/player.ipynb'
-    >>> group_of("tests/rashomon/test_rashomon_browser.py::test_a")
-    'tests/rashomon/test_rashomon_browser.py'
     >>> group_of("tests/cli/test_cli.py::test_fit[1]")
-    'tests/cli/test_cli.py::test_fit[1]'
+    'tests/cli/test_cli.py'
     """
     path = nodeid.split("::", 1)[0]
     if nodeid.startswith(DOCS_TESTS) or (path.startswith("notebooks/") and path.endswith(".ipynb")):
         return SITE
-    if path.endswith(".ipynb") or runs_alone(path):
-        return path
-    return nodeid
+    return path
 
 
 def runs_alone(group: str) -> bool:
     """Whether the items of ``group`` (a group of :func:`group_of`) run with no other worker busy.
 
-    >>> runs_alone("tests/jupyter/test_browser.py"), runs_alone("tests/jupyter/test_replay.py::test_a")
+    >>> runs_alone("tests/jupyter/test_browser.py"), runs_alone("tests/jupyter/test_replay.py")
     (True, False)
     """
     return group.endswith("browser.py")
@@ -59,11 +56,11 @@ def runs_alone(group: str) -> bool:
 class GroupScheduling(LoadScopeScheduling):
     """xdist's scheduling by scopes, with the groups of :func:`group_of` as the scopes.
 
-    A worker is given a whole group at a time; the groups with the most items go first (xdist's
-    ``--loadscope-reorder``, on by default), so the notebooks start at once on one worker while
-    the other takes the single tests. The groups that :func:`runs_alone` come last: when nothing
-    else is left, one worker (the first to ask) keeps them and the others are shut down; it starts
-    on them once they have finished. (A worker starts an item only when it holds the next one or
+    A worker is given a whole group at a time. :data:`SITE`, the longest, goes first, so that it runs
+    on one worker while the other takes the test files, those with the most items first (xdist's
+    ``--loadscope-reorder``, on by default). The groups that :func:`runs_alone` come last: when
+    nothing else is left, one worker (the first to ask) keeps them and the others are shut down; it
+    starts on them once they have left. (A worker starts an item only when it holds the next one or
     has been told to stop, so waiting for the others to be idle would wait for ever: they must stop.)
     """
 
@@ -79,6 +76,8 @@ class GroupScheduling(LoadScopeScheduling):
         if len(alone) < len(self.workqueue):
             for scope in alone:
                 self.workqueue.move_to_end(scope)
+            if SITE in self.workqueue:
+                self.workqueue.move_to_end(SITE, last=False)
             super()._assign_work_unit(node)
             return
         if self.keeper not in self.assigned_work:

@@ -106,6 +106,10 @@ def test_every_item_runs_once_in_its_group_and_the_lone_ones_after_the_others(n_
         runs = [(worker, nodeid) for worker, nodeid, _ in ran if group_of(nodeid) == group]
         assert len({worker for worker, _ in runs}) == 1, f"{group} ran in several workers"
         assert [nodeid for _, nodeid in runs] == [n for n in COLLECTION if group_of(n) == group], group
+    first = {}
+    for worker, nodeid, _ in ran:
+        first.setdefault(worker, group_of(nodeid))
+    assert SITE in first.values(), "the site's group is not the first work of a worker"
     alone = [alive for _, nodeid, alive in ran if runs_alone(group_of(nodeid))]
     assert alone and all(alive == 1 for alive in alone), "a lone test ran while another worker was busy"
     assert all(not runs_alone(group_of(nodeid)) for _, nodeid, _ in ran[:len(ran) - len(alone)])
