@@ -69,6 +69,27 @@ class OracleResult:
     n_leaves: int
 
 
+#: The answers of :func:`once_per_table`, by table and settings.
+_ANSWERS: dict = {}
+
+
+def once_per_table(compute: Callable[[], object], X, y, sample_weight, *settings):
+    """``compute()``, a reference answer for the table ``(X, y, sample_weight)`` with ``settings``,
+    computed once per test process: a parametrization that checks many solver settings against one
+    table's oracle pays for the oracle once.
+
+    >>> X, y = np.eye(2, dtype=int), np.array([0, 1])
+    >>> calls = []
+    >>> [once_per_table(lambda: calls.append(1) or len(calls), X, y, None, "doctest") for _ in range(2)]
+    [1, 1]
+    """
+    key = (np.asarray(X).tobytes(), np.shape(X), np.asarray(y).tobytes(),
+           None if sample_weight is None else np.asarray(sample_weight).tobytes(), settings)
+    if key not in _ANSWERS:
+        _ANSWERS[key] = compute()
+    return _ANSWERS[key]
+
+
 def _inputs(X, y, sample_weight):
     X = np.asarray(X)
     if X.ndim != 2 or not np.isin(X, [0, 1]).all():

@@ -10,7 +10,7 @@ brute-force oracle on every threshold, with λ below one error over the most lea
 
 import numpy as np
 import pytest
-from oracle import brute_force
+from oracle import brute_force, once_per_table
 
 from treeopt import make_solver
 from treeopt.binarize import Binarizer
@@ -62,20 +62,15 @@ def planted(seed: int, n_rows: int, depth: int, n_classes: int, noise: float = 0
     return X, y
 
 
-#: The oracle's answers already computed, by table and depth.
-_EXPECTED: dict = {}
-
-
 def _expected(X, y, depth, weights):
     """(errors, leaves) of the oracle's optimum, computed once per table and depth: every setting and
     start of the parametrizations is checked against the same one."""
-    key = (X.tobytes(), X.shape, y.tobytes(), None if weights is None else weights.tobytes(), depth)
-    if key not in _EXPECTED:
+    def compute():
         binary = Binarizer(thresholds="all").fit_transform(X).astype(int)
         best = brute_force(binary, y, TIE_LAMBDA, depth=depth, sample_weight=weights)
         total = len(y) if weights is None else weights.sum()
-        _EXPECTED[key] = best.objective * total - TIE_LAMBDA * total * best.n_leaves, best.n_leaves
-    return _EXPECTED[key]
+        return best.objective * total - TIE_LAMBDA * total * best.n_leaves, best.n_leaves
+    return once_per_table(compute, X, y, weights, "errors and leaves", TIE_LAMBDA, depth)
 
 
 #: The exact search on its own (no CART or discrepancy passes to hand it the optimum first), also without

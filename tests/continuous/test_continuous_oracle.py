@@ -9,7 +9,7 @@ weights, with three classes, and with each switch off.
 
 import numpy as np
 import pytest
-from oracle import brute_force
+from oracle import brute_force, once_per_table
 
 from treeopt import make_solver
 from treeopt.binarize import Binarizer
@@ -70,22 +70,9 @@ def _binary(X):
     return Binarizer(thresholds="all").fit_transform(X).astype(int)
 
 
-#: The references already computed, by table and settings.
-_REFERENCES: dict = {}
-
-
-def _reference(compute, X, y, weights, *settings):
-    """``compute()``, the reference optimum of the table ``(X, y, weights)`` with ``settings``, computed
-    once: every switch and every reading of the parametrizations is checked against the same one."""
-    key = (X.tobytes(), X.shape, y.tobytes(), None if weights is None else weights.tobytes(), settings)
-    if key not in _REFERENCES:
-        _REFERENCES[key] = compute()
-    return _REFERENCES[key]
-
-
 def _oracle(X, y, regularization, depth, weights=None):
-    """The brute-force optimum over the binarization with every threshold (:func:`_reference`)."""
-    return _reference(lambda: brute_force(_binary(X), y, regularization, depth=depth, sample_weight=weights),
+    """The brute-force optimum over the binarization with every threshold (once per table and settings)."""
+    return once_per_table(lambda: brute_force(_binary(X), y, regularization, depth=depth, sample_weight=weights),
                       X, y, weights, regularization, depth)
 
 
@@ -160,7 +147,7 @@ def test_many_distinct_values_match_gosdt_with_every_threshold(depth, switches, 
     weights = rng.integers(1, 4, 60).astype(float)
     ours = make_solver(X, y, solver="continuous", regularization=0.005, depth_budget=depth, **(switches or {}),
                        sample_weight=weights).run()
-    gosdt = _reference(lambda: make_solver(X, y, solver="gosdt", thresholds="all", regularization=0.005,
+    gosdt = once_per_table(lambda: make_solver(X, y, solver="gosdt", thresholds="all", regularization=0.005,
                                            depth_budget=depth, sample_weight=weights).run().objective,
                        X, y, weights, "gosdt", 0.005, depth)
     assert ours.objective == pytest.approx(gosdt, abs=1e-9)
